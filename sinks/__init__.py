@@ -1,0 +1,1 @@
+"""Destinations of the write path behind one small contract: the SQL store and the vector index."""

@@ -1,0 +1,165 @@
+"""The sink contract, an async port of quix-streams' sinks.
+
+A sink has `setup()`, `write(batch)` and `close()`. Writes are idempotent (deterministic ids,
+upserts), so a replayed batch changes nothing. A full destination raises `BackpressureError`
+with `retry_after`; any other error propagates and the batch's offsets are not committed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+from streams.records import Job, JobState, Memory, MemoryEvent, MemoryState, Turn
+
+
+@dataclass(frozen=True)
+class TurnOutcome:
+    """What the pipeline made of one turn, ready for the SQL store."""
+
+    turn: Turn
+    job_id: str
+    state: JobState  # done (memories, possibly none survive reconcile), skipped, failed
+    reason: str | None = None
+    memories: Sequence[Memory] = ()
+    embeddings: Sequence[Sequence[float]] = ()  # one per memory, same order
+
+
+@dataclass(frozen=True)
+class WriteResult:
+    """What one SQL transaction did to the belief state."""
+
+    inserted: list[Memory] = field(default_factory=list)  # new rows: need a vector point
+    changed: list[Memory] = field(default_factory=list)  # existing rows whose state/payload changed
+    events: list[MemoryEvent] = field(default_factory=list)
+    jobs: list[Job] = field(default_factory=list)
+    replayed_job_ids: list[str] = field(default_factory=list)  # already done: left untouched
+
+
+@dataclass(frozen=True)
+class VectorPoint:
+    """A memory as the vector index holds it: the vector and a coarse pre-filter payload."""
+
+    id: str
+    vector: Sequence[float]
+    payload: dict
+
+
+@dataclass(frozen=True)
+class VectorFilter:
+    """Hard scope pushed into the vector query; never a ranking signal."""
+
+    tenant_id: str
+    user_id: str
+    agent_ids: Sequence[str] = ()  # agent-private memories visible to these agents
+    states: Sequence[MemoryState] = (MemoryState.ACTIVE,)
+    types: Sequence[str] = ()
+    topics: Sequence[str] = ()
+
+
+@dataclass(frozen=True)
+class VectorHit:
+    id: str
+    score: float
+
+
+@runtime_checkable
+class Sink(Protocol):
+    async def setup(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+@runtime_checkable
+class VectorIndex(Sink, Protocol):
+    """The vector side: Qdrant Edge embedded, or a Qdrant server through qdrant-client."""
+
+    async def write(self, points: Sequence[VectorPoint]) -> None:
+        """Upsert points (vector and payload) by id."""
+
+    async def set_payload(self, payloads: dict[str, dict]) -> None:
+        """Overwrite payload keys of existing points (state changes after reconcile)."""
+
+    async def delete(self, ids: Sequence[str]) -> None: ...
+
+    async def search(self, vector: Sequence[float], scope: VectorFilter, limit: int) -> list[VectorHit]: ...
+
+    async def count(self, tenant_id: str | None = None) -> int: ...
+
+    async def ping(self) -> bool: ...
+
+
+def vector_payload(memory: Memory) -> dict:
+    """The payload a memory carries in the vector index: the fields scope and currency filter on."""
+    return {
+        "tenant_id": memory.tenant_id,
+        "user_id": memory.user_id,
+        "agent_id": memory.agent_id or "",
+        "visibility": memory.visibility.value,
+        "state": memory.state.value,
+        "type": memory.type.value,
+        "topic": memory.topic,
+        "profile": memory.profile,
+        "recall_semantics": memory.recall_semantics.value,
+        "confidence": memory.confidence,
+        "importance": memory.importance,
+    }
+
+
+@dataclass(frozen=True)
+class PendingVector:
+    """A memory whose vector point is not yet known to be in the index (the SQL-side outbox)."""
+
+    memory: Memory
+    embedding: Sequence[float]
+
+
+@dataclass(frozen=True)
+class PendingEvent:
+    """A belief-state event written in the same transaction as the change; published, then acked."""
+
+    seq: int
+    topic: str
+    key: str
+    value: bytes
+
+
+@runtime_checkable
+class MemoryStore(Sink, Protocol):
+    """The SQL store: the authority on the belief state. Every read is scoped by tenant."""
+
+    async def write(self, outcomes: Sequence[TurnOutcome]) -> WriteResult:
+        """One transaction: jobs, inserts, reconcile (confirm / supersede), outbox rows."""
+
+    async def done_job_ids(self, job_ids: Sequence[str]) -> set[str]:
+        """Those of `job_ids` already done, skipped or failed: replays skip them before any work."""
+
+    async def pending_vectors(self, limit: int = 1000) -> list[PendingVector]: ...
+
+    async def mark_vectors_synced(self, memory_ids: Sequence[str]) -> None: ...
+
+    async def pending_events(self, limit: int = 1000) -> list[PendingEvent]: ...
+
+    async def ack_events(self, seqs: Sequence[int]) -> None: ...
+
+    async def enqueue_jobs(self, jobs: Sequence[Job]) -> None:
+        """Record queued jobs (from `/v1/retain`) without touching jobs already further along."""
+
+    async def get_job(self, tenant_id: str, job_id: str) -> Job | None: ...
+
+    async def get_memory(self, tenant_id: str, memory_id: str) -> Memory | None: ...
+
+    async def memory_history(self, tenant_id: str, memory_id: str) -> list[Memory]:
+        """The supersession chain the memory belongs to, oldest first."""
+
+    async def list_memories(
+        self,
+        tenant_id: str,
+        user_id: str,
+        state: MemoryState | None = MemoryState.ACTIVE,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> tuple[list[Memory], str | None]: ...
+
+    async def ping(self) -> bool: ...

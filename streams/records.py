@@ -1,0 +1,249 @@
+"""The data model, in one place and data only: turns in, memories and events out.
+
+`Turn` is the wire record of `beliefstream.turns` (contract §1). `Claim` is what an extractor
+says a turn asserts. `Memory` is the governed record of contract §2, the row the SQL store
+keeps and the point Qdrant mirrors. `MemoryEvent` and `Job` follow the belief state.
+Persistence lives in `sinks/`; nothing here saves itself.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+#: Namespace of every deterministic id beliefstream derives (memory ids, job ids).
+ID_NAMESPACE = uuid.UUID("5d0f3c1e-8d0b-4f43-9a57-4f1c6f1f2b11")
+
+MAX_ID_LENGTH = 256
+
+
+def utcnow() -> datetime:
+    """Timezone-aware now; every timestamp in beliefstream is UTC."""
+    return datetime.now(UTC)
+
+
+def as_utc(moment: datetime) -> datetime:
+    """A naive datetime is taken as UTC; an aware one is converted to UTC."""
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+class Role(StrEnum):
+    USER = "user"
+    ASSISTANT = "assistant"
+    SYSTEM = "system"
+    TOOL = "tool"
+
+
+class MemoryType(StrEnum):
+    PREFERENCE = "preference"
+    FACT = "fact"
+    DECISION = "decision"
+    PROCEDURE = "procedure"
+
+
+class Visibility(StrEnum):
+    AGENT = "agent"  # private working memory of one agent
+    USER = "user"  # every agent of this user
+    TENANT = "tenant"
+
+
+class RecallSemantics(StrEnum):
+    DEFAULT = "default"  # yields to a live instruction
+    CONSTRAINT = "constraint"  # negative memory: fires on its trigger, never yields silently
+
+
+class Trust(StrEnum):
+    TRUSTED = "trusted"
+    CAUTION = "caution"
+    UNTRUSTED = "untrusted"
+
+
+class MemoryState(StrEnum):
+    ACTIVE = "active"
+    SUPERSEDED = "superseded"
+    CONTESTED = "contested"
+    CONSOLIDATED = "consolidated"
+    REVOKED = "revoked"
+    EXPIRED = "expired"
+
+
+class JobState(StrEnum):
+    QUEUED = "queued"
+    DONE = "done"
+    SKIPPED = "skipped"
+    FAILED = "failed"
+
+
+class EventKind(StrEnum):
+    CREATED = "created"
+    CONFIRMED = "confirmed"
+    SUPERSEDED = "superseded"
+    REVOKED = "revoked"
+
+
+class Turn(BaseModel):
+    """One conversation turn as published on `beliefstream.turns` (contract §1)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True, str_strip_whitespace=False)
+
+    turn_id: str = Field(min_length=1, max_length=MAX_ID_LENGTH)
+    tenant_id: str = Field(min_length=1, max_length=MAX_ID_LENGTH)
+    user_id: str = Field(min_length=1, max_length=MAX_ID_LENGTH)
+    agent_id: str | None = Field(default=None, max_length=MAX_ID_LENGTH)
+    session_id: str | None = Field(default=None, max_length=MAX_ID_LENGTH)
+    role: Role
+    text: str
+    ts: datetime = Field(default_factory=utcnow)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("ts")
+    @classmethod
+    def _utc(cls, value: datetime) -> datetime:
+        return as_utc(value)
+
+    @property
+    def key(self) -> str:
+        """The Kafka key: one user's turns stay in order on one partition."""
+        return f"{self.tenant_id}:{self.user_id}"
+
+    @property
+    def speaker(self) -> str | None:
+        """Who is speaking when several humans share a conversation (`metadata.speaker`)."""
+        speaker = self.metadata.get("speaker")
+        return speaker.strip() if isinstance(speaker, str) and speaker.strip() else None
+
+
+class Claim(BaseModel):
+    """What an extractor says one turn asserts: a memory before it has scope and an id."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str = Field(min_length=1, max_length=2000)
+    type: MemoryType
+    topic: str = Field(default="personal", min_length=1, max_length=64)
+    importance: float = Field(ge=0.0, le=1.0)
+    confidence: float = Field(ge=0.0, le=1.0)
+    entity: str | None = None
+    attribute: str | None = None
+    value: str | None = None
+    context: str | None = None
+    recall_semantics: RecallSemantics = RecallSemantics.DEFAULT
+    trigger: dict[str, str] | None = None
+    profile: bool = False
+    is_correction: bool = False
+    evidence: str = ""
+    valid_from: datetime | None = None  # when the claim became true, if the text says (resolved dates)
+    expires_at: datetime | None = None  # volatile facts ("in Tokyo this week")
+    half_life_days: float | None = None
+
+
+class Memory(BaseModel):
+    """One governed memory (contract §2): a typed, scored, sourced, revisable claim."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    tenant_id: str
+    user_id: str
+    agent_id: str | None = None
+    visibility: Visibility = Visibility.USER
+    text: str
+    type: MemoryType
+    topic: str
+    importance: float = Field(ge=0.0, le=1.0)
+    confidence: float = Field(ge=0.0, le=1.0)
+    entity: str | None = None
+    attribute: str | None = None
+    value: str | None = None
+    context: str | None = None
+    recall_semantics: RecallSemantics = RecallSemantics.DEFAULT
+    trigger: dict[str, str] | None = None
+    profile: bool = False
+    source_role: Role = Role.USER
+    source_session: str | None = None
+    source_turn_ids: list[str] = Field(default_factory=list)
+    evidence: str = ""
+    trust: Trust = Trust.TRUSTED
+    state: MemoryState = MemoryState.ACTIVE
+    created_at: datetime
+    valid_from: datetime
+    valid_until: datetime | None = None
+    superseded_by: str | None = None
+    expires_at: datetime | None = None
+    revoked_at: datetime | None = None
+    last_confirmed: datetime | None = None
+    last_accessed: datetime | None = None
+    access_count: int = 0
+    decay_score: float | None = None
+    half_life_days: float | None = None
+
+    @property
+    def is_current(self) -> bool:
+        """The current belief: active, not superseded, not revoked."""
+        return self.state is MemoryState.ACTIVE and self.valid_until is None and self.revoked_at is None
+
+
+class MemoryEvent(BaseModel):
+    """One change of the belief state, published on `beliefstream.memory.events`."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: EventKind
+    memory_id: str
+    tenant_id: str
+    user_id: str
+    at: datetime
+    turn_id: str | None = None
+    superseded_by: str | None = None
+    entity: str | None = None
+    attribute: str | None = None
+    value: str | None = None
+
+
+class Job(BaseModel):
+    """What became of one retained turn (`GET /v1/jobs/{id}`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    job_id: str
+    tenant_id: str
+    user_id: str
+    turn_id: str
+    state: JobState
+    memory_ids: list[str] = Field(default_factory=list)
+    reason: str | None = None
+    created_at: datetime
+    updated_at: datetime
+
+
+class DeadLetter(BaseModel):
+    """A turn that could not be processed, as published on `beliefstream.turns.dlq`."""
+
+    model_config = ConfigDict(frozen=True)
+
+    reason: str
+    detail: str
+    raw: str  # the original value, decoded with replacement characters if it was not UTF-8
+    key: str | None = None
+    at: datetime = Field(default_factory=utcnow)
+    source_topic: str | None = None
+    source_partition: int | None = None
+    source_offset: int | None = None
+
+
+def job_id_for(tenant_id: str, turn_id: str) -> str:
+    """Deterministic job id of a turn: the same turn delivered twice is the same job."""
+    return str(uuid.uuid5(ID_NAMESPACE, f"job\x1f{tenant_id}\x1f{turn_id}"))
+
+
+def memory_id_for(tenant_id: str, turn_id: str, claim_key: str) -> str:
+    """Deterministic memory id from (tenant, source turn, claim), so replays are idempotent."""
+    return str(uuid.uuid5(ID_NAMESPACE, f"memory\x1f{tenant_id}\x1f{turn_id}\x1f{claim_key}"))
+
+

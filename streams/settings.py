@@ -1,0 +1,97 @@
+"""The one Settings class: every knob, read from `BELIEFSTREAM_*` in the entry points only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from streams.errors import ConfigurationError
+
+
+class Settings(BaseSettings):
+    """Configuration of every process. Built once in an entry point and passed down."""
+
+    model_config = SettingsConfigDict(env_prefix="BELIEFSTREAM_", frozen=True, extra="ignore")
+
+    # where things live
+    data_dir: Path = Path(".beliefstream")
+    broker: str | None = Field(
+        default=None, description="kafka://host:port[,host:port]; unset = the embedded broker"
+    )
+    sql_url: str | None = Field(default=None, description="unset = SQLite under data_dir")
+    qdrant_url: str | None = Field(default=None, description="unset = embedded Qdrant Edge under data_dir")
+    qdrant_api_key: SecretStr | None = None
+    qdrant_collection: str = "beliefstream_memories"
+
+    # topics
+    app_id: str = "beliefstream"
+    turns_topic: str = "beliefstream.turns"
+    dlq_topic: str = "beliefstream.turns.dlq"
+    events_topic: str = "beliefstream.memory.events"
+    audit_topic: str = "beliefstream.recall.audit"
+    escalations_topic: str = "beliefstream.escalations"
+    topic_partitions: int = 4
+
+    # the write path
+    extractor: Literal["rules", "anthropic"] = "rules"
+    anthropic_api_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("BELIEFSTREAM_ANTHROPIC_API_KEY", "ANTHROPIC_API_KEY")
+    )
+    anthropic_base_url: str | None = None
+    anthropic_model: str = "claude-haiku-4-5-20251001"
+    anthropic_timeout_s: float = 20.0
+    anthropic_max_retries: int = 3
+    batch_size: int = 256
+    batch_within_s: float = 0.25
+    max_turn_bytes: int = 64 * 1024
+    strip_patterns: list[str] = Field(default_factory=list, description="extra regexes of injected blocks")
+    embed_threads: int = 2
+    embed_batch_size: int = 64
+    sink_retry_initial_s: float = 0.5
+    sink_retry_max_s: float = 30.0
+
+    # the sidecar
+    host: str = "127.0.0.1"
+    port: int = 8080
+    api_keys: str | None = Field(default=None, description="key1=tenantA,key2=tenantB:agentX")
+    max_body_bytes: int = 1024 * 1024
+
+    @field_validator("topic_partitions", "batch_size", "embed_threads", "embed_batch_size")
+    @classmethod
+    def _positive(cls, value: int) -> int:
+        if value < 1:
+            raise ValueError("must be at least 1")
+        return value
+
+    @property
+    def resolved_sql_url(self) -> str:
+        """The SQL URL in force: the configured one, else SQLite under data_dir."""
+        if self.sql_url:
+            return self.sql_url
+        return f"sqlite+aiosqlite:///{(self.data_dir / 'memory.db').as_posix()}"
+
+    @property
+    def vectors_path(self) -> Path:
+        """Where the embedded Qdrant Edge shard lives."""
+        return self.data_dir / "vectors"
+
+    def parsed_api_keys(self) -> dict[str, tuple[str, str | None]]:
+        """`key=tenant[:agent]` pairs as {key: (tenant, agent)}."""
+        if not self.api_keys:
+            return {}
+        keys: dict[str, tuple[str, str | None]] = {}
+        for item in self.api_keys.split(","):
+            item = item.strip()
+            if not item:
+                continue
+            key, sep, scope = item.partition("=")
+            if not sep or not key.strip() or not scope.strip():
+                raise ConfigurationError(
+                    f"BELIEFSTREAM_API_KEYS entry {item!r} is not of the form key=tenant[:agent]"
+                )
+            tenant, _, agent = scope.strip().partition(":")
+            keys[key.strip()] = (tenant, agent or None)
+        return keys
