@@ -1,0 +1,1 @@
+"""Stream agents and windowed jobs: thin loops over plain, unit-testable steps."""

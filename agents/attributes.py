@@ -1,0 +1,78 @@
+"""The structured attributes beliefstream knows, and how each behaves.
+
+Extraction names attributes from this registry; reconcile reads `single_valued` to decide
+whether a different value supersedes (a person has one employer at a time) or adds (a person
+can have several allergies); recall reads `profile` and `half_life_days`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from streams.records import MemoryType
+
+
+@dataclass(frozen=True)
+class AttributeSpec:
+    name: str
+    single_valued: bool  # a new value supersedes the old one; else values accumulate
+    topic: str
+    type: MemoryType
+    profile: bool = False  # always eligible at recall, outside the similarity race
+    half_life_days: float = 180.0  # how fast confidence decays without re-confirmation
+
+
+_SPECS = [
+    AttributeSpec("name", True, "personal", MemoryType.FACT, profile=True, half_life_days=3650),
+    AttributeSpec("preferred_name", True, "personal", MemoryType.PREFERENCE, profile=True, half_life_days=3650),
+    AttributeSpec("pronouns", True, "personal", MemoryType.FACT, profile=True, half_life_days=1825),
+    AttributeSpec("preferred_language", True, "personal", MemoryType.PREFERENCE, profile=True, half_life_days=1825),
+    AttributeSpec("accessibility", False, "health", MemoryType.FACT, profile=True, half_life_days=1825),
+    AttributeSpec("communication_style", True, "personal", MemoryType.PREFERENCE, profile=True, half_life_days=365),
+    AttributeSpec("timezone", True, "personal", MemoryType.FACT, profile=True, half_life_days=365),
+    AttributeSpec("works_at", True, "work", MemoryType.FACT, half_life_days=365),
+    AttributeSpec("role", True, "work", MemoryType.FACT, half_life_days=365),
+    AttributeSpec("lives_in", True, "personal", MemoryType.FACT, half_life_days=365),
+    AttributeSpec("located_in", True, "travel", MemoryType.FACT, half_life_days=7),  # volatile: "in Tokyo this week"
+    AttributeSpec("age", True, "personal", MemoryType.FACT, half_life_days=365),
+    AttributeSpec("relationship_status", True, "personal", MemoryType.FACT, half_life_days=365),
+    AttributeSpec("preferred_meeting_time", True, "work", MemoryType.PREFERENCE, half_life_days=120),
+    AttributeSpec("preferred_programming_language", True, "tech", MemoryType.PREFERENCE, half_life_days=365),
+    AttributeSpec("preferred_editor", True, "tech", MemoryType.PREFERENCE, half_life_days=365),
+    AttributeSpec("preferred_test_framework", True, "tech", MemoryType.PREFERENCE, half_life_days=365),
+    AttributeSpec("preferred_theme", True, "tech", MemoryType.PREFERENCE, half_life_days=365),
+    AttributeSpec("diet", True, "health", MemoryType.FACT, half_life_days=365),
+    AttributeSpec("allergy", False, "health", MemoryType.FACT, half_life_days=1825),
+    AttributeSpec("medical_condition", False, "health", MemoryType.FACT, half_life_days=730),
+    AttributeSpec("uses_tool", False, "tech", MemoryType.FACT, half_life_days=180),
+    AttributeSpec("likes", False, "personal", MemoryType.PREFERENCE, half_life_days=180),
+    AttributeSpec("dislikes", False, "personal", MemoryType.PREFERENCE, half_life_days=180),
+    AttributeSpec("hobby", False, "personal", MemoryType.FACT, half_life_days=365),
+    AttributeSpec("has_pet", False, "personal", MemoryType.FACT, half_life_days=730),
+    AttributeSpec("has_child", False, "personal", MemoryType.FACT, half_life_days=1825),
+    AttributeSpec("goal", False, "personal", MemoryType.DECISION, half_life_days=180),
+    AttributeSpec("decision", False, "work", MemoryType.DECISION, half_life_days=180),
+]
+
+ATTRIBUTES: dict[str, AttributeSpec] = {spec.name: spec for spec in _SPECS}
+
+#: Half-life (days) of a memory whose attribute is unknown, by memory type.
+DEFAULT_HALF_LIFE_BY_TYPE: dict[MemoryType, float] = {
+    MemoryType.PREFERENCE: 180.0,
+    MemoryType.FACT: 365.0,
+    MemoryType.DECISION: 180.0,
+    MemoryType.PROCEDURE: 365.0,
+}
+
+
+def attribute_spec(name: str | None) -> AttributeSpec | None:
+    """The spec of a known attribute, else None (unknown attributes are treated as multi-valued)."""
+    if name is None:
+        return None
+    return ATTRIBUTES.get(name)
+
+
+def is_single_valued(name: str | None) -> bool:
+    """Whether a different value of this attribute replaces the current one."""
+    spec = attribute_spec(name)
+    return spec.single_valued if spec else False

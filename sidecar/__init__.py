@@ -1,0 +1,1 @@
+"""The recall sidecar: HTTP (and MCP) service over the belief state."""
