@@ -1,0 +1,52 @@
+"""Shared fixtures: SQL URLs for both backends (SQLite file, a fresh PostgreSQL database)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from collections.abc import Iterator
+
+import pytest
+
+PG_ADMIN_DSN = os.environ.get("BELIEFSTREAM_TEST_PG_DSN", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+def _pg_host_url() -> str:
+    """`postgresql+asyncpg://user@host:port` of the test server, without a database."""
+    return PG_ADMIN_DSN.replace("postgresql://", "postgresql+asyncpg://", 1).rsplit("/", 1)[0]
+
+
+async def _pg_admin(statement: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(PG_ADMIN_DSN)
+    try:
+        await conn.execute(statement)
+    finally:
+        await conn.close()
+
+
+@pytest.fixture(scope="session")
+def postgres_database() -> Iterator[str]:
+    """A fresh database on the PostgreSQL server for this test session, dropped at the end."""
+    name = f"bs_test_{uuid.uuid4().hex[:12]}"
+    try:
+        asyncio.run(_pg_admin(f'CREATE DATABASE "{name}"'))
+    except OSError as exc:  # pragma: no cover - the server is down
+        pytest.fail(f"PostgreSQL is not reachable at {PG_ADMIN_DSN}: {exc}")
+    yield f"{_pg_host_url()}/{name}"
+    asyncio.run(_pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def sql_url(request: pytest.FixtureRequest, tmp_path) -> str:
+    """A SQL URL for each backend; PostgreSQL tests share one database, so use unique tenants."""
+    if request.param == "sqlite":
+        return f"sqlite+aiosqlite:///{(tmp_path / 'memory.db').as_posix()}"
+    return request.getfixturevalue("postgres_database")
+
+
+def unique_tenant() -> str:
+    """A tenant id no other test uses (PostgreSQL tests share a database)."""
+    return f"tenant-{uuid.uuid4().hex[:10]}"
