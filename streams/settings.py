@@ -34,6 +34,9 @@ class Settings(BaseSettings):
     audit_topic: str = "beliefstream.recall.audit"
     escalations_topic: str = "beliefstream.escalations"
     topic_partitions: int = 4
+    broker_session_timeout_s: float = 10.0
+    broker_rebalance_timeout_s: float = 3.0
+    worker_web_port: int | None = Field(default=None, description="faust's own web port; unset = off")
 
     # the write path
     extractor: Literal["rules", "anthropic"] = "rules"

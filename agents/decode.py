@@ -1,0 +1,87 @@
+"""Decoding raw Kafka values into turns, or into a rejection that names what is wrong.
+
+Bad input never stops the stream: a value that is not UTF-8, not JSON, misses a field, names an
+unknown role or carries too much text becomes a `Rejection` bound for the DLQ.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from pydantic import ValidationError
+
+from streams.records import Role, Turn, utcnow
+
+
+@dataclass(frozen=True)
+class RawTurn:
+    """A value as it came off the turns topic, with where it came from."""
+
+    value: bytes | None
+    key: bytes | None = None
+    topic: str | None = None
+    partition: int | None = None
+    offset: int | None = None
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """Why a raw value is not a turn; the ids are kept when they could be read, for the job row."""
+
+    raw: RawTurn
+    reason: str  # stable snake_case: invalid_utf8, invalid_json, not_an_object, missing_field, ...
+    detail: str
+    tenant_id: str | None = None
+    user_id: str | None = None
+    turn_id: str | None = None
+
+
+_ROLES = ", ".join(role.value for role in Role)
+
+
+def _ids(document: dict) -> dict[str, str | None]:
+    def text_or_none(name: str) -> str | None:
+        value = document.get(name)
+        return value if isinstance(value, str) and 0 < len(value) <= 256 else None
+
+    return {name: text_or_none(name) for name in ("tenant_id", "user_id", "turn_id")}
+
+
+def _validation_reason(error: ValidationError) -> tuple[str, str]:
+    first = error.errors()[0]
+    field = ".".join(str(part) for part in first["loc"]) or "value"
+    if first["type"] == "missing":
+        missing = [".".join(str(p) for p in e["loc"]) for e in error.errors() if e["type"] == "missing"]
+        return "missing_field", f"required field(s) missing: {', '.join(missing)}"
+    if field == "role":
+        return "unknown_role", f"role must be one of {_ROLES}"
+    return "invalid_field", f"{field}: {first['msg']}"
+
+
+def decode_turn(raw: RawTurn, max_text_bytes: int) -> Turn | Rejection:
+    """The turn in `raw`, or the reason it cannot be one."""
+    if raw.value is None:
+        return Rejection(raw, "empty_value", "the message has no value (a tombstone?)")
+    try:
+        text = raw.value.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return Rejection(raw, "invalid_utf8", f"value is not valid UTF-8: {exc.reason} at byte {exc.start}")
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return Rejection(raw, "invalid_json", f"value is not JSON: {exc.msg} at line {exc.lineno} col {exc.colno}")
+    if not isinstance(document, dict):
+        return Rejection(raw, "not_an_object", f"a turn is a JSON object, got {type(document).__name__}")
+    ids = _ids(document)
+    body = document.get("text")
+    if isinstance(body, str) and len(body.encode("utf-8")) > max_text_bytes:
+        size = len(body.encode("utf-8"))
+        return Rejection(raw, "text_too_large", f"text is {size} bytes, the limit is {max_text_bytes}", **ids)
+    if document.get("ts") is None:
+        document = {**document, "ts": utcnow().isoformat()}  # `ts` defaults to the time of arrival
+    try:
+        return Turn.model_validate(document)
+    except ValidationError as exc:
+        reason, detail = _validation_reason(exc)
+        return Rejection(raw, reason, detail, **ids)

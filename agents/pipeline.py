@@ -1,0 +1,236 @@
+"""The write path over one micro-batch: decode → clean → extract → embed → SQL → vectors → events.
+
+The SQL store is the authority and writes first, in one transaction with reconcile and the
+event outbox; the vector index and the events topic follow from what that transaction did.
+`process` returns only once every sink acknowledged, so the caller acks the offsets after it;
+a sink outage is retried with backoff and the batch is neither lost nor acknowledged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from agents.decode import RawTurn, Rejection, decode_turn
+from agents.embed import Embedder
+from agents.extract.base import Extractor
+from agents.prepare import PreparedTurn, clean_turn, extract_claims, memories_from_claims
+from sinks.base import MemoryStore, TurnOutcome, VectorIndex, VectorPoint, WriteResult, vector_payload
+from sinks.errors import BackpressureError, SinkError
+from streams.producer import OutRecord, RecordProducer
+from streams.records import DeadLetter, EventKind, JobState, Turn, job_id_for, utcnow
+from streams.settings import Settings
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+@dataclass
+class BatchReport:
+    """What one batch did; the benchmark and the logs read it."""
+
+    received: int = 0
+    rejected: int = 0
+    replayed: int = 0
+    skipped: int = 0
+    failed: int = 0
+    inserted: int = 0
+    confirmed: int = 0
+    superseded: int = 0
+    seconds: float = 0.0
+    committed_at: float = 0.0  # time.time() when the SQL transaction committed
+    skip_reasons: dict[str, int] = field(default_factory=dict)
+
+
+def dead_letter(rejection: Rejection) -> DeadLetter:
+    """The DLQ record of a rejected value: the reason, and the original bytes kept readable."""
+    raw = rejection.raw
+    return DeadLetter(
+        reason=rejection.reason,
+        detail=rejection.detail,
+        raw=(raw.value or b"").decode("utf-8", errors="replace"),
+        key=raw.key.decode("utf-8", errors="replace") if raw.key is not None else None,
+        source_topic=raw.topic,
+        source_partition=raw.partition,
+        source_offset=raw.offset,
+    )
+
+
+class WritePipeline:
+    """The steps of the write path, holding the clients they need."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        store: MemoryStore,
+        vectors: VectorIndex,
+        embedder: Embedder,
+        extractor: Extractor,
+        producer: RecordProducer,
+    ) -> None:
+        self.settings = settings
+        self.store = store
+        self.vectors = vectors
+        self.embedder = embedder
+        self.extractor = extractor
+        self.producer = producer
+        self.stopping = False
+
+    # -- the batch ---------------------------------------------------------------------------
+
+    async def process(self, raws: Sequence[RawTurn]) -> BatchReport:
+        """Run one micro-batch through every step; returns when all sinks acknowledged it."""
+        started = time.perf_counter()
+        report = BatchReport(received=len(raws))
+        turns, rejections = self._decode(raws)
+        report.rejected = len(rejections)
+        fresh, report.replayed = await self._drop_replays(turns)
+        outcomes, poison = await self._outcomes(fresh)
+        rejections.extend(poison)
+        result = await self._retrying("sql", self.store.write, outcomes)
+        report.committed_at = time.time()
+        await self._retrying("vectors", self._sync_vectors, result, outcomes)
+        await self._retrying("events", self._publish_events)
+        await self._retrying("dlq", self.producer.send_many, [self._dlq_record(r) for r in rejections])
+        self._count(report, outcomes, result)
+        report.seconds = time.perf_counter() - started
+        return report
+
+    def _decode(self, raws: Sequence[RawTurn]) -> tuple[list[Turn], list[Rejection]]:
+        turns: list[Turn] = []
+        rejections: list[Rejection] = []
+        for raw in raws:
+            decoded = decode_turn(raw, self.settings.max_turn_bytes)
+            (rejections if isinstance(decoded, Rejection) else turns).append(decoded)
+        return turns, rejections
+
+    async def _drop_replays(self, turns: Sequence[Turn]) -> tuple[list[Turn], int]:
+        """Turns already processed (a producer retry, a consumer replay) are skipped before any work."""
+        by_job: dict[str, Turn] = {}
+        for turn in turns:
+            by_job.setdefault(job_id_for(turn.tenant_id, turn.turn_id), turn)
+        done = await self._retrying("sql", self.store.done_job_ids, list(by_job))
+        fresh = [turn for job_id, turn in by_job.items() if job_id not in done]
+        return fresh, len(turns) - len(fresh)
+
+    async def _outcomes(self, turns: Sequence[Turn]) -> tuple[list[TurnOutcome], list[Rejection]]:
+        """The text steps and embedding; a turn that makes them fail is isolated, not the batch."""
+        try:
+            return await self._outcomes_of(turns), []
+        except SinkError:
+            raise
+        except Exception:
+            if len(turns) <= 1:
+                raise
+            log.exception("a batch of %d turns failed in extraction; retrying turn by turn", len(turns))
+        outcomes: list[TurnOutcome] = []
+        poison: list[Rejection] = []
+        for turn in turns:
+            try:
+                outcomes.extend(await self._outcomes_of([turn]))
+            except Exception as exc:  # noqa: BLE001 - one bad turn must not stop the stream
+                log.exception("turn %s of tenant %s failed processing", turn.turn_id, turn.tenant_id)
+                raw = RawTurn(value=turn.model_dump_json().encode(), key=turn.key.encode())
+                detail = f"{type(exc).__name__}: {exc}"[:500]
+                poison.append(Rejection(raw, "processing_error", detail, turn.tenant_id, turn.user_id, turn.turn_id))
+                outcomes.append(self._failed(turn, f"processing_error: {detail}"))
+        return outcomes, poison
+
+    async def _outcomes_of(self, turns: Sequence[Turn]) -> list[TurnOutcome]:
+        patterns = self.settings.strip_patterns
+        prepared: list[PreparedTurn] = [clean_turn(turn, patterns) for turn in turns]
+        claims = await extract_claims(prepared, self.extractor)
+        now = utcnow()
+        memories = [memories_from_claims(p.turn, c, now) for p, c in zip(prepared, claims, strict=True)]
+        texts = [m.text for per_turn in memories for m in per_turn]
+        vectors = await self.embedder.aembed(texts) if texts else []
+        outcomes: list[TurnOutcome] = []
+        at = 0
+        for p, per_turn in zip(prepared, memories, strict=True):
+            job_id = job_id_for(p.turn.tenant_id, p.turn.turn_id)
+            if p.skip_reason is not None:
+                outcomes.append(TurnOutcome(p.turn, job_id, JobState.SKIPPED, p.skip_reason))
+                continue
+            embeddings = [list(map(float, v)) for v in vectors[at : at + len(per_turn)]]
+            at += len(per_turn)
+            state, reason = (JobState.DONE, None) if per_turn else (JobState.SKIPPED, "no_memory_extracted")
+            outcomes.append(TurnOutcome(p.turn, job_id, state, reason, per_turn, embeddings))
+        return outcomes
+
+    @staticmethod
+    def _failed(turn: Turn, reason: str) -> TurnOutcome:
+        return TurnOutcome(turn, job_id_for(turn.tenant_id, turn.turn_id), JobState.FAILED, reason)
+
+    # -- after the SQL commit ----------------------------------------------------------------
+
+    async def _sync_vectors(self, result: WriteResult, outcomes: Sequence[TurnOutcome]) -> None:
+        """Mirror what the transaction did into the vector index, then clear the SQL outbox flag."""
+        embedding_of = {m.id: e for o in outcomes for m, e in zip(o.memories, o.embeddings, strict=True)}
+        points = [VectorPoint(m.id, embedding_of[m.id], vector_payload(m)) for m in result.inserted]
+        await self.vectors.write(points)
+        if result.changed:
+            await self.vectors.set_payload({m.id: vector_payload(m) for m in result.changed})
+        synced = [m.id for m in result.inserted] + [m.id for m in result.changed]
+        if synced:
+            await self.store.mark_vectors_synced(synced)
+
+    async def _publish_events(self) -> None:
+        """Publish the event outbox (this batch's events and any a crash left behind), then ack it."""
+        while pending := await self.store.pending_events(limit=1000):
+            await self.producer.send_many([OutRecord(e.topic, e.key.encode(), e.value) for e in pending])
+            await self.store.ack_events([e.seq for e in pending])
+            if len(pending) < 1000:
+                return
+
+    def _dlq_record(self, rejection: Rejection) -> OutRecord:
+        letter = dead_letter(rejection)
+        return OutRecord(self.settings.dlq_topic, rejection.raw.key, letter.model_dump_json().encode())
+
+    async def recover(self) -> None:
+        """Finish what a crash interrupted: vector points and events committed in SQL but not sent."""
+        while pending := await self._retrying("sql", self.store.pending_vectors, 1000):
+            points = [VectorPoint(p.memory.id, p.embedding, vector_payload(p.memory)) for p in pending]
+            await self._retrying("vectors", self.vectors.write, points)
+            await self._retrying("sql", self.store.mark_vectors_synced, [p.memory.id for p in pending])
+            if len(pending) < 1000:
+                break
+        await self._retrying("events", self._publish_events)
+
+    # -- retries and counting ----------------------------------------------------------------
+
+    async def _retrying(self, sink: str, call: Callable[..., Awaitable[T]], *args: object) -> T:
+        """Call until it succeeds: sink outages are waited out, never turned into lost turns."""
+        delay = self.settings.sink_retry_initial_s
+        while True:
+            try:
+                return await call(*args)
+            except BackpressureError as exc:
+                wait = max(exc.retry_after, 0.05)
+                log.warning("%s is applying backpressure; retrying in %.1fs: %s", sink, wait, exc)
+            except SinkError as exc:
+                wait = delay
+                delay = min(delay * 2, self.settings.sink_retry_max_s)
+                log.warning("%s is unavailable; retrying the batch in %.1fs: %s", sink, wait, exc)
+            if self.stopping:
+                raise asyncio.CancelledError(f"stopping while {sink} is unavailable")
+            await asyncio.sleep(wait)
+
+    @staticmethod
+    def _count(report: BatchReport, outcomes: Sequence[TurnOutcome], result: WriteResult) -> None:
+        replayed = set(result.replayed_job_ids)
+        for outcome in outcomes:
+            if outcome.job_id in replayed:
+                report.replayed += 1
+            elif outcome.state is JobState.SKIPPED:
+                report.skipped += 1
+                reason = outcome.reason or "unknown"
+                report.skip_reasons[reason] = report.skip_reasons.get(reason, 0) + 1
+            elif outcome.state is JobState.FAILED:
+                report.failed += 1
+        report.inserted = len(result.inserted)
+        report.confirmed = sum(1 for e in result.events if e.kind is EventKind.CONFIRMED)
+        report.superseded = sum(1 for e in result.events if e.kind is EventKind.SUPERSEDED)

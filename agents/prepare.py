@@ -1,0 +1,125 @@
+"""The text steps of the write path, turn by turn: strip → redact → classify junk → (extract) → memories.
+
+Each step is a plain function; `prepare_batch` runs them over a micro-batch and hands the
+extractor only the turns worth reading, with their cleaned text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from agents.attributes import DEFAULT_HALF_LIFE_BY_TYPE, attribute_spec
+from agents.extract.base import Extractor
+from agents.junk import classify_junk
+from agents.secrets import redact_secrets
+from agents.strip import strip_injected
+from streams.records import (
+    Claim,
+    Memory,
+    Role,
+    Trust,
+    Turn,
+    Visibility,
+    memory_id_for,
+)
+
+#: Claims at least this confident from the user's own words are trusted; below, `caution`.
+TRUSTED_CONFIDENCE = 0.6
+
+
+@dataclass(frozen=True)
+class PreparedTurn:
+    """A turn after the text steps: either skipped with a reason, or cleaned text to extract from."""
+
+    turn: Turn
+    text: str
+    skip_reason: str | None = None
+    redacted: tuple[str, ...] = ()
+
+
+def clean_turn(turn: Turn, extra_patterns: Sequence[str] = ()) -> PreparedTurn:
+    """Strip injected memory blocks, redact secrets, and decide whether the turn is junk."""
+    text = strip_injected(turn.text, extra_patterns)
+    text, kinds = redact_secrets(text)
+    verdict = classify_junk(text, turn.role)
+    return PreparedTurn(turn, text, verdict.reason if verdict else None, tuple(kinds))
+
+
+async def extract_claims(prepared: Sequence[PreparedTurn], extractor: Extractor) -> list[list[Claim]]:
+    """Claims per prepared turn (skipped turns get none), one extractor call for the batch."""
+    readable = [p for p in prepared if p.skip_reason is None]
+    extracted = await extractor.extract([p.turn.model_copy(update={"text": p.text}) for p in readable])
+    by_turn = {id(p): claims for p, claims in zip(readable, extracted, strict=True)}
+    return [by_turn.get(id(p), []) for p in prepared]
+
+
+_SPACE = re.compile(r"\s+")
+
+
+def claim_key(claim: Claim) -> str:
+    """What makes two claims of one turn the same claim: its slot and its normalized text."""
+    text = _SPACE.sub(" ", claim.text.casefold()).strip()
+    return f"{claim.entity or ''}|{claim.attribute or ''}|{claim.context or ''}|{text}"
+
+
+def _visibility(turn: Turn) -> Visibility:
+    requested = turn.metadata.get("visibility")
+    if requested == Visibility.AGENT.value and turn.agent_id:
+        return Visibility.AGENT
+    return Visibility.USER
+
+
+def _half_life(claim: Claim) -> float:
+    if claim.half_life_days is not None:
+        return claim.half_life_days
+    spec = attribute_spec(claim.attribute)
+    return spec.half_life_days if spec else DEFAULT_HALF_LIFE_BY_TYPE[claim.type]
+
+
+def memory_from_claim(turn: Turn, claim: Claim, now: datetime) -> Memory:
+    """Give a claim its scope, provenance, trust and deterministic id."""
+    trusted = turn.role is Role.USER and claim.confidence >= TRUSTED_CONFIDENCE
+    trust = Trust.TRUSTED if trusted else (Trust.CAUTION if turn.role is Role.USER else Trust.UNTRUSTED)
+    said_at = claim.valid_from or turn.ts
+    return Memory(
+        id=memory_id_for(turn.tenant_id, turn.turn_id, claim_key(claim)),
+        tenant_id=turn.tenant_id,
+        user_id=turn.user_id,
+        agent_id=turn.agent_id,
+        visibility=_visibility(turn),
+        text=claim.text,
+        type=claim.type,
+        topic=claim.topic,
+        importance=claim.importance,
+        confidence=claim.confidence,
+        entity=claim.entity,
+        attribute=claim.attribute,
+        value=claim.value,
+        context=claim.context,
+        recall_semantics=claim.recall_semantics,
+        trigger=claim.trigger,
+        profile=claim.profile,
+        source_role=turn.role,
+        source_session=turn.session_id,
+        source_turn_ids=[turn.turn_id],
+        evidence=claim.evidence,
+        trust=trust,
+        created_at=now,
+        valid_from=said_at,
+        expires_at=claim.expires_at,
+        last_confirmed=turn.ts,
+        decay_score=1.0,
+        half_life_days=_half_life(claim),
+    )
+
+
+def memories_from_claims(turn: Turn, claims: Sequence[Claim], now: datetime) -> list[Memory]:
+    """At most one memory per distinct claim of a turn."""
+    memories: dict[str, Memory] = {}
+    for claim in claims:
+        memory = memory_from_claim(turn, claim, now)
+        memories.setdefault(memory.id, memory)
+    return list(memories.values())

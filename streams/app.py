@@ -1,0 +1,46 @@
+"""The faust app: one per process, built from Settings and the broker URL in force."""
+
+from __future__ import annotations
+
+import faust
+
+from streams.settings import Settings
+
+
+def broker_url(settings: Settings, embedded_url: str | None = None) -> str:
+    """The broker URL: `BELIEFSTREAM_BROKER`, else the embedded broker's."""
+    if settings.broker:
+        return settings.broker
+    if embedded_url is None:
+        from streams.errors import ConfigurationError
+
+        raise ConfigurationError(
+            "no broker: set BELIEFSTREAM_BROKER=kafka://host:port, or run `beliefstream dev` "
+            "which starts the embedded broker"
+        )
+    return embedded_url
+
+
+def bootstrap_servers(url: str) -> str:
+    """`kafka://a:1,b:2` (faust form) as `a:1,b:2` (aiokafka form)."""
+    return ",".join(part.split("://", 1)[-1] for part in url.split(","))
+
+
+def create_app(settings: Settings, url: str) -> faust.App:
+    """A faust app whose state lives in the SQL store, not in faust tables."""
+    web = {"web_enabled": False} if settings.worker_web_port is None else {"web_port": settings.worker_web_port}
+    return faust.App(
+        settings.app_id,
+        broker=url,
+        store="memory://",
+        topic_partitions=settings.topic_partitions,
+        topic_allow_declare=True,
+        consumer_auto_offset_reset="earliest",
+        producer_acks=-1,
+        broker_session_timeout=settings.broker_session_timeout_s,
+        broker_rebalance_timeout=settings.broker_rebalance_timeout_s,
+        broker_heartbeat_interval=min(3.0, settings.broker_session_timeout_s / 3),
+        stream_wait_empty=False,
+        autodiscover=False,
+        **web,
+    )

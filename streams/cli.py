@@ -1,0 +1,197 @@
+"""`beliefstream`: the command line. Settings come from BELIEFSTREAM_* and the flags given here."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import sys
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+from streams.errors import BeliefstreamError
+from streams.settings import Settings
+
+DESCRIPTION = """\
+beliefstream turns conversation turns on Kafka into a governed belief state per user
+(typed, scored, sourced, revisable memories) and serves recall over HTTP.
+
+Start here:
+  beliefstream dev                 broker + worker + sidecar on this machine (embedded defaults)
+  beliefstream publish turns.jsonl send turns (one JSON object a line) to the running system
+
+Configuration is read from BELIEFSTREAM_* environment variables (see README.md);
+the flags below override them.
+"""
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    overrides: dict[str, Any] = {}
+    if getattr(args, "data_dir", None) is not None:
+        overrides["data_dir"] = Path(args.data_dir)
+    if getattr(args, "port", None) is not None:
+        overrides["port"] = args.port
+    if getattr(args, "host", None) is not None:
+        overrides["host"] = args.host
+    return Settings(**overrides)
+
+
+def _run_until_signalled(main: Callable[[asyncio.Event], Coroutine[Any, Any, None]]) -> None:
+    """Run `main(stop)` and set `stop` on Ctrl-C or SIGTERM, so everything shuts down in order."""
+
+    async def runner() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await main(stop)
+
+    asyncio.run(runner())
+
+
+def cmd_dev(args: argparse.Namespace) -> None:
+    from streams.runtime import run_dev
+
+    settings = _settings(args)
+
+    def announce(message: str) -> None:
+        print(message, flush=True)
+
+    _run_until_signalled(lambda stop: run_dev(settings, stop, announce))
+    print("beliefstream stopped.", flush=True)
+
+
+def _require_broker(settings: Settings) -> str:
+    from streams.runtime import recorded_broker_url
+
+    url = settings.broker or recorded_broker_url(settings)
+    if url is None:
+        raise BeliefstreamError(
+            "no broker: set BELIEFSTREAM_BROKER=kafka://host:port, or start `beliefstream dev` "
+            f"with the same --data-dir ({settings.data_dir})"
+        )
+    return url
+
+
+def cmd_worker(args: argparse.Namespace) -> None:
+    from streams.runtime import open_clients, run_worker
+
+    settings = _settings(args)
+    url = _require_broker(settings)
+
+    async def main(stop: asyncio.Event) -> None:
+        async with open_clients(settings, url) as clients:
+            await run_worker(settings, url, clients, stop)
+
+    _run_until_signalled(main)
+
+
+def cmd_sidecar(args: argparse.Namespace) -> None:
+    from streams.runtime import dev_api_key, open_clients, run_sidecar
+
+    settings = dev_api_key(_settings(args))
+    url = _require_broker(settings)
+
+    async def main(stop: asyncio.Event) -> None:
+        async with open_clients(settings, url) as clients:
+            print(f"sidecar on http://{settings.host}:{settings.port}", flush=True)
+            await run_sidecar(settings, url, clients, stop)
+
+    _run_until_signalled(main)
+
+
+def cmd_migrate(args: argparse.Namespace) -> None:
+    from sinks.sql.store import SqlMemoryStore
+
+    settings = _settings(args)
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+
+    async def main() -> None:
+        store = SqlMemoryStore(settings.resolved_sql_url, events_topic=settings.events_topic)
+        await store.setup()
+        await store.close()
+
+    asyncio.run(main())
+    print(f"migrated {settings.resolved_sql_url.split('@')[-1]} to the latest schema")
+
+
+def cmd_publish(args: argparse.Namespace) -> None:
+    from streams.publish import publish_file
+
+    settings = _settings(args)
+    url = _require_broker(settings)
+    sent = asyncio.run(publish_file(Path(args.file), settings, url, tenant=args.tenant, show_progress=True))
+    print(f"published {sent.sent} turns to {settings.turns_topic} ({sent.unparsed} lines were not JSON "
+          f"and go to the DLQ with a reason)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="beliefstream", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log at debug level")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def data_dir(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--data-dir", help="where SQLite, vectors and the dev key live (default ./.beliefstream)")
+
+    dev = commands.add_parser("dev", help="run broker, worker and sidecar on embedded defaults",
+                              description="Start the embedded broker, the worker and the sidecar in one process. "
+                              "Prints the sidecar URL and a dev API key. Ctrl-C stops everything cleanly.")
+    dev.add_argument("--port", type=int, help="sidecar HTTP port (default 8080)")
+    dev.add_argument("--host", help="sidecar bind address (default 127.0.0.1)")
+    data_dir(dev)
+    dev.set_defaults(func=cmd_dev)
+
+    worker = commands.add_parser("worker", help="consume turns and write memories (needs a broker)",
+                                 description="Run the write pipeline against BELIEFSTREAM_BROKER.")
+    data_dir(worker)
+    worker.set_defaults(func=cmd_worker)
+
+    sidecar = commands.add_parser("sidecar", help="serve the HTTP API (needs a broker)",
+                                  description="Serve the recall sidecar. With embedded Qdrant only one process "
+                                  "may own the vectors: use `dev`, or set BELIEFSTREAM_QDRANT_URL.")
+    sidecar.add_argument("--port", type=int, help="HTTP port (default 8080)")
+    sidecar.add_argument("--host", help="bind address (default 127.0.0.1)")
+    data_dir(sidecar)
+    sidecar.set_defaults(func=cmd_sidecar)
+
+    publish = commands.add_parser("publish", help="publish turns from a JSON-lines file, with progress",
+                                  description="Publish every line of FILE (one turn as JSON per line) to the "
+                                  "turns topic, keyed tenant:user. Lines that are not valid turns still go out: "
+                                  "the pipeline sends them to the DLQ with the reason.")
+    publish.add_argument("file", help="a .jsonl file of turns (contract §1)")
+    publish.add_argument("--tenant", help="tenant_id for lines that have none")
+    data_dir(publish)
+    publish.set_defaults(func=cmd_publish)
+
+    migrate = commands.add_parser("migrate", help="create or upgrade the SQL schema",
+                                  description="Run the Alembic migrations against BELIEFSTREAM_SQL_URL.")
+    data_dir(migrate)
+    migrate.set_defaults(func=cmd_migrate)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    if not args.verbose:
+        for noisy in ("faust", "mode", "aiokafka"):
+            logging.getLogger(noisy).setLevel(logging.ERROR)
+    try:
+        args.func(args)
+    except BeliefstreamError as exc:
+        print(f"beliefstream: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

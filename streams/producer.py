@@ -1,0 +1,69 @@
+"""Publishing records we own (DLQ entries, memory events, audit records) and waiting for acks."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from aiokafka import AIOKafkaProducer
+from aiokafka.errors import KafkaError
+
+from sinks.errors import SinkUnavailableError
+
+
+@dataclass(frozen=True)
+class OutRecord:
+    topic: str
+    key: bytes | None
+    value: bytes
+
+
+class RecordProducer(Protocol):
+    async def send_many(self, records: Sequence[OutRecord]) -> None:
+        """Send every record and return once the broker acknowledged all of them."""
+
+    async def ping(self) -> bool: ...
+
+
+class KafkaRecordProducer:
+    """An aiokafka producer with acks=all; any failure raises `SinkUnavailableError`."""
+
+    def __init__(self, bootstrap_servers: str, client_id: str = "beliefstream") -> None:
+        self._producer = AIOKafkaProducer(
+            bootstrap_servers=bootstrap_servers,
+            client_id=client_id,
+            acks="all",
+            linger_ms=5,
+            max_request_size=4 * 1024 * 1024,
+        )
+        self._started = False
+
+    async def start(self) -> None:
+        try:
+            await self._producer.start()
+        except (KafkaError, OSError) as exc:
+            raise SinkUnavailableError(f"cannot reach the broker: {exc}") from exc
+        self._started = True
+
+    async def stop(self) -> None:
+        if self._started:
+            self._started = False
+            await self._producer.stop()
+
+    async def send_many(self, records: Sequence[OutRecord]) -> None:
+        if not records:
+            return
+        try:
+            futures = [await self._producer.send(r.topic, key=r.key, value=r.value) for r in records]
+            await asyncio.gather(*futures)
+        except (KafkaError, OSError) as exc:
+            raise SinkUnavailableError(f"publishing to the broker failed: {exc}") from exc
+
+    async def ping(self) -> bool:
+        try:
+            await asyncio.wait_for(self._producer.client.fetch_all_metadata(), timeout=2.0)
+        except (KafkaError, OSError, TimeoutError):
+            return False
+        return True

@@ -1,0 +1,186 @@
+"""Composition of the running system from Settings: clients, the worker, the sidecar, `dev`.
+
+Entry points (the CLI, tests, benchmarks) build Settings and call these; nothing here reads the
+environment. In embedded mode the worker and the sidecar share one process and one event loop,
+because Qdrant Edge allows a single owner of its shard.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import uvicorn
+
+from agents.embed import Embedder, load_default_embedder
+from agents.extract.base import Extractor
+from agents.extract.factory import make_extractor
+from agents.ingest import register_ingest_agent
+from agents.pipeline import BatchReport, WritePipeline
+from sinks.base import MemoryStore, VectorIndex
+from sinks.sql.store import SqlMemoryStore
+from sinks.vectors import make_vector_index
+from streams.app import bootstrap_servers, broker_url, create_app
+from streams.broker import EmbeddedBroker
+from streams.producer import KafkaRecordProducer
+from streams.settings import Settings
+from streams.topics import declare_topics
+
+log = logging.getLogger(__name__)
+
+BROKER_URL_FILE = "broker.url"
+DEV_KEY_FILE = "dev-api-key"
+
+
+@dataclass
+class Clients:
+    """The long-lived clients one process holds."""
+
+    store: MemoryStore
+    vectors: VectorIndex
+    embedder: Embedder
+    extractor: Extractor
+    producer: KafkaRecordProducer
+
+
+@contextlib.asynccontextmanager
+async def open_clients(settings: Settings, url: str) -> AsyncIterator[Clients]:
+    """Open (and on exit close) the store, the vector index, the models and the producer."""
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    store = SqlMemoryStore(settings.resolved_sql_url, events_topic=settings.events_topic)
+    vectors = make_vector_index(settings)
+    producer = KafkaRecordProducer(bootstrap_servers(url), client_id=f"{settings.app_id}-producer")
+    async with contextlib.AsyncExitStack() as stack:
+        await store.setup()
+        stack.push_async_callback(store.close)
+        await vectors.setup()
+        stack.push_async_callback(vectors.close)
+        await producer.start()
+        stack.push_async_callback(producer.stop)
+        embedder = await asyncio.to_thread(load_default_embedder, settings.embed_threads, settings.embed_batch_size)
+        yield Clients(store, vectors, embedder, make_extractor(settings), producer)
+
+
+async def run_worker(
+    settings: Settings,
+    url: str,
+    clients: Clients,
+    stop: asyncio.Event,
+    on_batch: Callable[[BatchReport], None] | None = None,
+) -> None:
+    """Consume turns until `stop` is set; finishes the batch in flight before returning."""
+    app = create_app(settings, url)
+    topics = declare_topics(app, settings)
+    pipeline = WritePipeline(
+        settings, clients.store, clients.vectors, clients.embedder, clients.extractor, clients.producer
+    )
+    register_ingest_agent(app, topics, pipeline, settings, on_batch)
+    await pipeline.recover()
+    for topic in (topics.turns, topics.dlq, topics.events, topics.audit, topics.escalations):
+        await topic.maybe_declare()
+    await app.start()
+    log.info("worker consuming %s from %s", settings.turns_topic, url)
+    try:
+        await stop.wait()
+    finally:
+        pipeline.stopping = True
+        await app.stop()
+
+
+class _SharedLoopServer(uvicorn.Server):
+    """uvicorn inside a loop it does not own: signals belong to the process runner, not to uvicorn."""
+
+    @contextlib.contextmanager
+    def capture_signals(self):  # type: ignore[override]
+        yield
+
+
+async def run_sidecar(settings: Settings, url: str, clients: Clients, stop: asyncio.Event) -> None:
+    """Serve the HTTP sidecar until `stop` is set."""
+    from sidecar.app import create_app as create_sidecar
+    from sidecar.publisher import KafkaTurnPublisher
+
+    publisher = KafkaTurnPublisher(bootstrap_servers(url), settings.turns_topic)
+    await publisher.start()
+    try:
+        api = create_sidecar(settings, clients.store, publisher, clients.vectors)
+        config = uvicorn.Config(api, host=settings.host, port=settings.port, log_level="warning", lifespan="on")
+        server = _SharedLoopServer(config)
+        serving = asyncio.create_task(server.serve())
+        stopping = asyncio.create_task(stop.wait())
+        done, _ = await asyncio.wait({serving, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        server.should_exit = True
+        await serving
+        stopping.cancel()
+        if serving in done and not stop.is_set():
+            raise SystemExit(f"the sidecar could not serve on {settings.host}:{settings.port}")
+    finally:
+        await publisher.stop()
+
+
+def dev_api_key(settings: Settings) -> Settings:
+    """Settings with an API key: `BELIEFSTREAM_API_KEYS` if set, else a dev key kept under data_dir."""
+    if settings.api_keys:
+        return settings
+    path = settings.data_dir / DEV_KEY_FILE
+    if path.exists():
+        key = path.read_text().strip()
+    else:
+        key = f"bs-dev-{secrets.token_urlsafe(18)}"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(key + "\n")
+        path.chmod(0o600)
+    return settings.model_copy(update={"api_keys": f"{key}=dev"})
+
+
+def recorded_broker_url(settings: Settings) -> str | None:
+    """The broker a running `beliefstream dev` started, as it recorded under data_dir."""
+    path = settings.data_dir / BROKER_URL_FILE
+    return path.read_text().strip() if path.exists() else None
+
+
+@contextlib.contextmanager
+def embedded_broker(settings: Settings):
+    """The embedded broker for `dev`, its URL recorded so `publish` and `recall` find it."""
+    if settings.broker:
+        yield settings.broker
+        return
+    broker = EmbeddedBroker(log_path=settings.data_dir / "broker.log").start()
+    path: Path = settings.data_dir / BROKER_URL_FILE
+    path.write_text(broker.url + "\n")
+    try:
+        yield broker.url
+    finally:
+        path.unlink(missing_ok=True)
+        broker.stop()
+
+
+async def run_dev(settings: Settings, stop: asyncio.Event, announce: Callable[[str], None]) -> None:
+    """Broker, worker and sidecar in one process; returns after a clean stop."""
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    settings = dev_api_key(settings)
+    with embedded_broker(settings) as url:
+        url = broker_url(settings, url)
+        async with open_clients(settings, url) as clients:
+            worker = asyncio.create_task(run_worker(settings, url, clients, stop), name="worker")
+            sidecar = asyncio.create_task(run_sidecar(settings, url, clients, stop), name="sidecar")
+            key = next(iter(settings.parsed_api_keys()))
+            announce(
+                f"beliefstream is running\n"
+                f"  sidecar   http://{settings.host}:{settings.port}   (OpenAPI at /docs)\n"
+                f"  api key   {key}\n"
+                f"  broker    {url}   topic {settings.turns_topic}\n"
+                f"  data      {settings.data_dir.resolve()}\n"
+                f"Press Ctrl-C to stop."
+            )
+            done, _ = await asyncio.wait({worker, sidecar}, return_when=asyncio.FIRST_EXCEPTION)
+            stop.set()
+            await asyncio.gather(worker, sidecar, return_exceptions=True)
+            for task in done:
+                if task.exception() is not None:
+                    raise task.exception()
