@@ -1,0 +1,14 @@
+"""LLM prompts, one module each: its typed context, its text, its response schema and a version.
+
+A prompt module renders `(system, messages)` from its context and parses the model's answer into
+our records. The answer is never trusted: what does not fit the schema is an error, not a guess.
+
+    BeliefstreamError
+    └── ResponseSchemaError   the model's answer is not the JSON the prompt asked for
+"""
+
+from streams.errors import BeliefstreamError
+
+
+class ResponseSchemaError(BeliefstreamError):
+    """The model's answer cannot be read as the prompt's response schema (worth one repair call)."""

@@ -1,0 +1,219 @@
+"""A local HTTP server that speaks enough of the Anthropic Messages API to test the real SDK path.
+
+It runs uvicorn on 127.0.0.1 (a free port) in a background thread, answers `POST /v1/messages`
+from a script of replies (then a default), records every request body and its headers, and tracks
+how many requests were in flight at once. Like the real API at version 2026-10-21 (what SDK 2.x
+sends), it answers 400 to `temperature`, `top_p` or `top_k`. Nothing here reaches the real API.
+
+    with FakeAnthropic.running() as fake:
+        fake.script(Reply.ok('[]'), Reply.rate_limited(), Reply.error(500), Reply.hang(2.0))
+        ... point the SDK at fake.url ...
+        fake.requests  # the JSON bodies received, in order
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import socket
+import threading
+import time
+from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+#: The API version SDK 2.x sends; it refuses sampling parameters, and so does this fake.
+STRICT_API_VERSION = "2026-10-21"
+SAMPLING_PARAMETERS = ("temperature", "top_p", "top_k")
+
+_ERROR_TYPES = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    404: "not_found_error",
+    429: "rate_limit_error",
+    500: "api_error",
+    529: "overloaded_error",
+}
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One scripted answer: a model text (status 200) or an API error, after an optional delay."""
+
+    status: int = 200
+    text: str = "[]"
+    headers: dict[str, str] = field(default_factory=dict)
+    delay_s: float = 0.0
+
+    @classmethod
+    def ok(cls, text: str, delay_s: float = 0.0) -> Reply:
+        return cls(text=text, delay_s=delay_s)
+
+    @classmethod
+    def memories(cls, *items: dict[str, Any], fenced: bool = False, delay_s: float = 0.0) -> Reply:
+        """A well-formed answer holding these memory objects (optionally in a ```json fence)."""
+        text = json.dumps(list(items))
+        return cls(text=f"```json\n{text}\n```" if fenced else text, delay_s=delay_s)
+
+    @classmethod
+    def rate_limited(cls, retry_after_ms: int = 10) -> Reply:
+        """429 with `retry-after` (whole seconds, standard) and `retry-after-ms` (what the SDK reads first)."""
+        return cls(status=429, headers={"retry-after": "1", "retry-after-ms": str(retry_after_ms)})
+
+    @classmethod
+    def error(cls, status: int = 500, retry_after_ms: int | None = 10) -> Reply:
+        headers = {"retry-after-ms": str(retry_after_ms)} if retry_after_ms is not None else {}
+        return cls(status=status, headers=headers)
+
+    @classmethod
+    def hang(cls, seconds: float) -> Reply:
+        """Answer `[]` only after `seconds`: past a short client timeout, this is a timeout."""
+        return cls(delay_s=seconds)
+
+
+def message_body(text: str, model: str, number: int) -> dict[str, Any]:
+    """A Messages API response carrying one text block."""
+    return {
+        "id": f"msg_fake_{number:04d}",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": [{"type": "text", "text": text}],
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 100, "output_tokens": max(1, len(text) // 4)},
+    }
+
+
+class FakeAnthropic:
+    """The fake API server; thread-safe bookkeeping, so the test's event loop can read it at any time."""
+
+    def __init__(self, default: Reply | None = None) -> None:
+        self._lock = threading.Lock()
+        self._script: deque[Reply] = deque()
+        self.in_flight = 0
+        self.reset(default)
+        self._ids = itertools.count(1)
+        self._closing = threading.Event()
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+        self._socket: socket.socket | None = None
+        self.url = ""
+
+    # scripting -----------------------------------------------------------------------------------
+
+    def reset(self, default: Reply | None = None) -> None:
+        """Forget the script and what was received, so one server can serve many tests."""
+        with self._lock:
+            self.default = default or Reply.ok("[]")
+            self.requests: list[dict[str, Any]] = []
+            self.headers: list[dict[str, str]] = []
+            self.max_in_flight = self.in_flight  # a request left hanging by an earlier test still counts
+            self._script.clear()
+
+    def script(self, *replies: Reply) -> None:
+        """Queue replies; each request takes the next one, then the default."""
+        with self._lock:
+            self._script.extend(replies)
+
+    @property
+    def request_count(self) -> int:
+        with self._lock:
+            return len(self.requests)
+
+    # the app -------------------------------------------------------------------------------------
+
+    async def _messages(self, request: Request) -> Response:
+        body = await request.json()
+        with self._lock:
+            self.requests.append(body)
+            self.headers.append(dict(request.headers))
+            reply = self._script.popleft() if self._script else self.default
+            number = next(self._ids)
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        refused = [name for name in SAMPLING_PARAMETERS if name in body]
+        if refused and request.headers.get("anthropic-version", "") >= STRICT_API_VERSION:
+            reply = Reply(status=400, text=f"{refused[0]}: Extra inputs are not permitted")
+        try:
+            deadline = time.monotonic() + reply.delay_s
+            while time.monotonic() < deadline and not self._closing.is_set():
+                if await request.is_disconnected():  # the client timed out and hung up
+                    break
+                await asyncio.sleep(min(0.01, max(0.0, deadline - time.monotonic())))
+            if reply.status == 200:
+                return JSONResponse(message_body(reply.text, body.get("model", ""), number))
+            message = reply.text if reply.status == 400 else f"fake {reply.status}"
+            error = {"type": _ERROR_TYPES.get(reply.status, "api_error"), "message": message}
+            return JSONResponse(
+                {"type": "error", "error": error}, status_code=reply.status, headers=reply.headers
+            )
+        finally:
+            with self._lock:
+                self.in_flight -= 1
+
+    def _app(self) -> Starlette:
+        return Starlette(routes=[Route("/v1/messages", self._messages, methods=["POST"])])
+
+    # life cycle ----------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+        self._socket = sock
+        config = uvicorn.Config(
+            self._app(),
+            log_level="warning",
+            lifespan="off",
+            ws="none",
+            http="h11",
+            timeout_graceful_shutdown=1,
+        )
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(
+            target=self._server.run, kwargs={"sockets": [sock]}, name="fake-anthropic", daemon=True
+        )
+        self._thread.start()
+        deadline = time.monotonic() + 5.0
+        while not self._server.started:
+            if time.monotonic() > deadline or not self._thread.is_alive():
+                raise RuntimeError("the fake Anthropic server did not start")
+            time.sleep(0.005)
+        self.url = f"http://127.0.0.1:{port}"
+
+    def close(self) -> None:
+        self._closing.set()
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout=5.0)
+        if self._socket is not None:
+            self._socket.close()
+
+    @classmethod
+    @contextmanager
+    def running(cls, default: Reply | None = None) -> Iterator[FakeAnthropic]:
+        fake = cls(default)
+        fake.start()
+        try:
+            yield fake
+        finally:
+            fake.close()
+
+
+def free_port() -> int:
+    """A port nothing listens on (for connection-refused tests)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
