@@ -1,0 +1,53 @@
+"""`GET /healthz` (the process answers) and `GET /readyz` (its dependencies answer); no auth.
+
+Readiness pings every dependency concurrently, each under a timeout, so one hung dependency makes
+the sidecar not-ready instead of making the probe itself hang.
+"""
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+
+from sidecar.errors import error_response
+from sidecar.schemas import ErrorBody, Liveness, Readiness
+
+logger = logging.getLogger(__name__)
+
+#: A dependency's name and its ping.
+Check = tuple[str, Callable[[], Awaitable[bool]]]
+
+
+async def passes(name: str, ping: Callable[[], Awaitable[bool]], timeout_s: float) -> bool:
+    """A ping that raises or times out is a failed check, logged, never an error of the probe."""
+    try:
+        return bool(await asyncio.wait_for(ping(), timeout_s))
+    except Exception as exc:
+        logger.warning("readiness check %s failed: %r", name, exc)
+        return False
+
+
+def health_routes(checks: list[Check], timeout_s: float = 2.0) -> APIRouter:
+    router = APIRouter(tags=["health"])
+
+    @router.get("/healthz", response_model=Liveness)
+    async def healthz() -> Liveness:
+        return Liveness(status="ok")
+
+    @router.get(
+        "/readyz",
+        response_model=Readiness,
+        responses={503: {"model": ErrorBody, "description": "A dependency failed its check"}},
+    )
+    async def readyz() -> JSONResponse:
+        results = await asyncio.gather(*(passes(name, ping, timeout_s) for name, ping in checks))
+        report = {name: "ok" if ok else "failed" for (name, _), ok in zip(checks, results, strict=True)}
+        failed = [name for name, state in report.items() if state != "ok"]
+        if failed:
+            message = f"not ready: {', '.join(failed)} failed"
+            return error_response(503, "not_ready", message, extra={"status": "not_ready", "checks": report})
+        return JSONResponse({"status": "ready", "checks": report})
+
+    return router

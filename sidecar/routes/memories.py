@@ -1,0 +1,73 @@
+"""`GET /v1/users/{user_id}/memories` and `GET /v1/memories/{id}`: the belief state as stored.
+
+Reads are scoped by the key's tenant in the store. An agent-bound key additionally never sees
+another agent's private (`visibility=agent`) memories; out of scope reads as not found.
+"""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query
+
+from sidecar.auth import ApiKeyAuthenticator, Principal
+from sidecar.errors import BadRequest, NotFound
+from sidecar.schemas import ERROR_RESPONSES, MemoryPage, MemoryWithHistory
+from sinks.base import MemoryStore
+from streams.records import Memory, MemoryState, Visibility
+
+STATE_CHOICES = ", ".join(["all", *(state.value for state in MemoryState)])
+
+
+def visible_to(principal: Principal, memory: Memory) -> bool:
+    """Private working memory of one agent stays with that agent when the key is agent-bound."""
+    if principal.agent_id is None or memory.visibility is not Visibility.AGENT:
+        return True
+    return memory.agent_id in (None, principal.agent_id)
+
+
+def parse_state(state: str) -> MemoryState | None:
+    """`all` lists every state (None to the store); anything else must name a state."""
+    if state == "all":
+        return None
+    try:
+        return MemoryState(state)
+    except ValueError:
+        raise BadRequest(f"state must be one of: {STATE_CHOICES}; got {state!r}") from None
+
+
+def memory_routes(authenticate: ApiKeyAuthenticator, store: MemoryStore) -> APIRouter:
+    router = APIRouter(tags=["memories"], responses=ERROR_RESPONSES)
+
+    @router.get("/v1/users/{user_id}/memories", response_model=MemoryPage)
+    async def list_memories(
+        principal: Annotated[Principal, Depends(authenticate)],
+        user_id: str,
+        state: Annotated[str, Query(description=f"one of: {STATE_CHOICES}")] = "active",
+        limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+        cursor: Annotated[str | None, Query(description="`next_cursor` of the previous page")] = None,
+    ) -> MemoryPage:
+        """The user's memories in the store's stable order, one page at a time."""
+        wanted = parse_state(state)
+        try:
+            memories, next_cursor = await store.list_memories(
+                principal.tenant_id, user_id, state=wanted, limit=limit, cursor=cursor
+            )
+        except ValueError as exc:  # the store's refusal of a cursor it did not hand out
+            if cursor is None:
+                raise
+            raise BadRequest("cursor is not a next_cursor of this listing; start again without it") from exc
+        visible = [memory for memory in memories if visible_to(principal, memory)]
+        return MemoryPage(memories=visible, next_cursor=next_cursor)
+
+    @router.get("/v1/memories/{memory_id}", response_model=MemoryWithHistory)
+    async def get_memory(
+        principal: Annotated[Principal, Depends(authenticate)], memory_id: str
+    ) -> MemoryWithHistory:
+        """One memory and its supersession chain; another tenant's memory is a 404."""
+        memory = await store.get_memory(principal.tenant_id, memory_id)
+        if memory is None or not visible_to(principal, memory):
+            raise NotFound(f"no memory {memory_id!r}")
+        history = await store.memory_history(principal.tenant_id, memory_id)
+        visible = [entry for entry in history if visible_to(principal, entry)]
+        return MemoryWithHistory(**memory.model_dump(), history=visible)
+
+    return router

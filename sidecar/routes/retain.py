@@ -1,0 +1,85 @@
+"""`POST /v1/retain`: turns in, queued jobs recorded, turns published, job ids out at once.
+
+Jobs are recorded before the turns are published, so a job id the client holds is always readable.
+If publishing fails the jobs stay queued and the answer is 503: the retried POST (same turn ids)
+yields the same job ids and publishes again; the pipeline deduplicates by turn id.
+"""
+
+# No `from __future__ import annotations`: FastAPI must resolve the closures' annotations at runtime.
+import uuid
+from collections.abc import Sequence
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Depends
+
+from sidecar.auth import ApiKeyAuthenticator, Principal
+from sidecar.errors import BadRequest, Forbidden, PayloadTooLarge
+from sidecar.publisher import TurnPublisher
+from sidecar.schemas import ERROR_RESPONSES, RetainAccepted, RetainBatch, RetainBody, TurnIn
+from sinks.base import MemoryStore
+from streams.records import Job, JobState, Turn, job_id_for, utcnow
+
+
+def scoped_turn(principal: Principal, turn: TurnIn, where: str, max_turn_bytes: int) -> Turn:
+    """The wire turn: tenant and (bound) agent from the key; body values may only repeat them.
+
+    `where` names the turn in error messages (`turns[3]`, or `turn` for a single-turn body).
+    """
+    if turn.tenant_id is not None and turn.tenant_id != principal.tenant_id:
+        raise Forbidden(f"{where}.tenant_id is not the tenant of this API key")
+    if principal.agent_id is not None and turn.agent_id not in (None, principal.agent_id):
+        raise Forbidden(f"{where}.agent_id is not the agent this API key is bound to")
+    size = len(turn.text.encode("utf-8"))
+    if size > max_turn_bytes:
+        raise PayloadTooLarge(f"{where}.text is {size} bytes; the limit is {max_turn_bytes} bytes (UTF-8)")
+    fields = turn.model_dump(exclude={"tenant_id", "turn_id", "ts", "agent_id"})
+    return Turn(
+        **fields,
+        tenant_id=principal.tenant_id,
+        agent_id=principal.agent_id or turn.agent_id,
+        turn_id=turn.turn_id or uuid.uuid4().hex,
+        ts=turn.ts or utcnow(),
+    )
+
+
+def queued_jobs(turns: Sequence[Turn]) -> list[Job]:
+    """One queued job per turn, its id derived from (tenant, turn id); duplicates are refused."""
+    now = utcnow()
+    jobs: dict[str, Job] = {}
+    for turn in turns:
+        job_id = job_id_for(turn.tenant_id, turn.turn_id)
+        if job_id in jobs:
+            raise BadRequest(f"turn_id {turn.turn_id!r} appears more than once in the request")
+        jobs[job_id] = Job(
+            job_id=job_id,
+            tenant_id=turn.tenant_id,
+            user_id=turn.user_id,
+            turn_id=turn.turn_id,
+            state=JobState.QUEUED,
+            created_at=now,
+            updated_at=now,
+        )
+    return list(jobs.values())
+
+
+def retain_routes(
+    authenticate: ApiKeyAuthenticator, store: MemoryStore, publisher: TurnPublisher, max_turn_bytes: int
+) -> APIRouter:
+    router = APIRouter(tags=["retain"], responses=ERROR_RESPONSES)
+
+    @router.post("/v1/retain", status_code=202, response_model=RetainAccepted)
+    async def retain(
+        principal: Annotated[Principal, Depends(authenticate)], body: Annotated[RetainBody, Body()]
+    ) -> RetainAccepted:
+        """Retain one turn or a batch; answers at once with one job id per turn, in input order."""
+        if isinstance(body, RetainBatch):
+            named = [(f"turns[{i}]", turn) for i, turn in enumerate(body.turns)]
+        else:
+            named = [("turn", body)]
+        turns = [scoped_turn(principal, turn, where, max_turn_bytes) for where, turn in named]
+        jobs = queued_jobs(turns)
+        await store.enqueue_jobs(jobs)
+        await publisher.publish(turns)
+        return RetainAccepted(job_ids=[job.job_id for job in jobs])
+
+    return router

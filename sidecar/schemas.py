@@ -1,0 +1,121 @@
+"""Request and response bodies of the sidecar (contract §3), validated at the HTTP edge.
+
+Request models forbid unknown fields: a misspelt `agent_id` must fail loudly, not silently widen
+scope. Memories go out exactly as contract §2 defines them (`streams.records.Memory`).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
+
+from streams.records import MAX_ID_LENGTH, JobState, Memory, Role
+
+MAX_TURNS_PER_REQUEST = 1000
+
+Identifier = Annotated[str, Field(min_length=1, max_length=MAX_ID_LENGTH)]
+
+
+class TurnIn(BaseModel):
+    """One turn as a client posts it: contract §1 without the tenant, which the key decides.
+
+    `tenant_id` and `agent_id` are accepted only to be checked against the key (403 on mismatch).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    turn_id: Identifier | None = Field(
+        default=None, description="unique within the tenant; generated when absent"
+    )
+    tenant_id: Identifier | None = Field(default=None, description="must equal the key's tenant when given")
+    user_id: Identifier
+    agent_id: Identifier | None = None
+    session_id: Identifier | None = None
+    role: Role
+    text: str
+    ts: datetime | None = Field(default=None, description="when it was said; now (UTC) when absent")
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class RetainBatch(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    turns: list[TurnIn] = Field(min_length=1, max_length=MAX_TURNS_PER_REQUEST)
+
+
+def _retain_shape(value: Any) -> str:
+    """A body with `turns` is a batch; anything else is read as a single turn."""
+    is_batch = isinstance(value, RetainBatch) or (isinstance(value, dict) and "turns" in value)
+    return "batch" if is_batch else "turn"
+
+
+#: `POST /v1/retain` takes one turn or `{"turns": [...]}`.
+RetainBody = Annotated[
+    Annotated[RetainBatch, Tag("batch")] | Annotated[TurnIn, Tag("turn")],
+    Discriminator(_retain_shape),
+]
+
+
+class RetainAccepted(BaseModel):
+    job_ids: list[str] = Field(description="one per turn, in input order; the same turn gives the same id")
+
+
+class JobView(BaseModel):
+    job_id: str
+    state: JobState
+    memory_ids: list[str]
+    reason: str | None
+    created_at: datetime
+    updated_at: datetime
+
+
+class MemoryPage(BaseModel):
+    memories: list[Memory]
+    next_cursor: str | None = Field(description="pass as `cursor` for the next page; null on the last")
+
+
+class MemoryWithHistory(Memory):
+    history: list[Memory] = Field(description="the supersession chain this memory belongs to, oldest first")
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+
+
+class ValidationDetail(BaseModel):
+    loc: list[str | int]
+    msg: str
+
+
+class ErrorBody(BaseModel):
+    """The shape of every error response (contract §3); 422s add one `details` entry per problem."""
+
+    error: ErrorDetail
+    details: list[ValidationDetail] | None = None
+
+
+class Liveness(BaseModel):
+    status: str
+
+
+class Readiness(BaseModel):
+    status: str
+    checks: dict[str, str] = Field(description="dependency → `ok` or `failed`")
+
+
+#: Documented on every authenticated route, so the OpenAPI document shows the error shape.
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody, "description": description}
+    for status, description in {
+        400: "Malformed request (invalid JSON, bad parameter)",
+        401: "Missing or unknown API key",
+        403: "The body names a tenant or agent the key does not grant",
+        404: "Not found in the caller's tenant",
+        413: "Body or turn text over the limit",
+        422: "The body or parameters do not validate",
+        503: "A dependency is unavailable; retry",
+    }.items()
+}
