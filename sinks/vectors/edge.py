@@ -1,0 +1,194 @@
+"""The embedded vector index: a Qdrant Edge shard in a directory, owned by one process.
+
+`EdgeShard` is synchronous and single-owner, so every call goes through one dedicated worker
+thread: calls never overlap and the event loop never blocks on the index. The shard holds a file
+lock on its write-ahead log; a second process opening the same directory fails, and we say so.
+
+Durability: every update is in the WAL when `update()` returns, and a process killed without
+`flush()` recovers its points from the WAL on the next open (observed with qdrant-edge-py 0.9).
+`close()` flushes the segments, so a clean restart does not replay the WAL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+import qdrant_edge as edge
+
+from sinks.base import VectorFilter, VectorHit, VectorPoint
+from sinks.errors import SinkError, SinkUnavailableError
+from sinks.vectors import filters
+
+T = TypeVar("T")
+
+_CONFIG_FILE = "edge_config.json"
+_LOCKED_MARKERS = ("WouldBlock", "Resource temporarily unavailable")
+
+
+class EdgeVectorIndex:
+    """`VectorIndex` over an embedded Qdrant Edge shard under `path` (cosine, HNSW, keyword indexes)."""
+
+    def __init__(self, path: Path, dim: int = 384, *, max_search_threads: int | None = None) -> None:
+        if dim < 1:
+            raise ValueError(f"dim must be at least 1, got {dim}")
+        self.path = Path(path)
+        self.dim = dim
+        self._max_search_threads = max_search_threads
+        self._shard: edge.EdgeShard | None = None
+        self._executor: ThreadPoolExecutor | None = None
+
+    async def setup(self) -> None:
+        """Open the shard (create it on first use) and make sure the payload indexes exist."""
+        if self._shard is not None:
+            return
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="beliefstream-edge")
+        try:
+            self._shard = await self._call(self._open)
+        except BaseException:
+            executor, self._executor = self._executor, None
+            executor.shutdown(wait=False)
+            raise
+
+    async def close(self) -> None:
+        """Flush and release the shard (and its lock); safe to call twice."""
+        shard, self._shard = self._shard, None
+        executor, self._executor = self._executor, None
+        if executor is None:
+            return
+        try:
+            if shard is not None:
+                await asyncio.get_running_loop().run_in_executor(executor, _flush_and_close, shard)
+        finally:
+            executor.shutdown(wait=True)
+
+    async def write(self, points: Sequence[VectorPoint]) -> None:
+        """Upsert points by id; the same point written twice is one point."""
+        if not points:
+            return
+        batch = [
+            edge.Point(
+                filters.point_id(p.id),
+                filters.checked_vector(p.vector, self.dim),
+                filters.point_payload(p.id, p.payload),
+            )
+            for p in points
+        ]
+        await self._update(edge.UpdateOperation.upsert_points(batch))
+
+    async def set_payload(self, payloads: dict[str, dict]) -> None:
+        """Overwrite the given keys on existing points; ids with no point yet are skipped."""
+        for payload, ids in filters.group_payloads(payloads):
+            only_these = edge.Filter(must=[edge.HasIdCondition(set(ids))])
+            await self._update(edge.UpdateOperation.set_payload_by_filter(only_these, payload))
+
+    async def delete(self, ids: Sequence[str]) -> None:
+        if ids:
+            await self._update(edge.UpdateOperation.delete_points([filters.point_id(i) for i in ids]))
+
+    async def search(self, vector: Sequence[float], scope: VectorFilter, limit: int) -> list[VectorHit]:
+        """Nearest points inside `scope` (the scope is part of the query, not a post-filter)."""
+        query = filters.search_vector(vector, scope, limit, self.dim)
+        if query is None:
+            return []
+        request = edge.QueryRequest(
+            limit=limit,
+            query=edge.Query.Nearest(query),
+            filter=filters.scope_filter(scope, edge),
+            with_payload=[filters.MEMORY_ID_KEY],
+            with_vector=False,
+        )
+        found = await self._with_shard(lambda shard: shard.query(request))
+        return [filters.to_hit(p) for p in found]
+
+    async def count(self, tenant_id: str | None = None) -> int:
+        request = edge.CountRequest(exact=True, filter=filters.tenant_filter(tenant_id, edge))
+        return await self._with_shard(lambda shard: shard.count(request))
+
+    async def ping(self) -> bool:
+        """True when the shard is open and answers."""
+        if self._shard is None:
+            return False
+        try:
+            await self._with_shard(lambda shard: shard.info())
+        except SinkError:
+            return False
+        return True
+
+    async def optimize(self) -> bool:
+        """Build HNSW segments now (Edge runs no background optimizer); True if anything changed."""
+        return await self._with_shard(lambda shard: shard.optimize())
+
+    def _open(self) -> edge.EdgeShard:
+        config = edge.EdgeConfig(
+            vectors=edge.EdgeVectorParams(size=self.dim, distance=edge.Distance.Cosine),
+            hnsw_config=edge.HnswIndexConfig(m=16, ef_construct=100, full_scan_threshold=10_000),
+            max_search_threads=self._max_search_threads,
+        )
+        try:
+            if (self.path / _CONFIG_FILE).exists():
+                shard = edge.EdgeShard.load(str(self.path), config)
+            else:
+                self.path.mkdir(parents=True, exist_ok=True)
+                shard = edge.EdgeShard.create(str(self.path), config)
+        except Exception as exc:  # qdrant_edge raises bare Exception; the message tells what
+            raise _open_error(self.path, exc) from exc
+        try:
+            _ensure_payload_indexes(shard)
+        except Exception as exc:
+            shard.close()
+            raise SinkUnavailableError(f"cannot index the vector payload at {self.path}: {exc}") from exc
+        return shard
+
+    async def _update(self, operation: edge.UpdateOperation) -> None:
+        await self._with_shard(lambda shard: shard.update(operation))
+
+    async def _with_shard(self, action: Callable[[edge.EdgeShard], T]) -> T:
+        shard = self._shard
+        if shard is None:
+            raise SinkUnavailableError(f"the vector index at {self.path} is not open: call setup() first")
+
+        def run() -> T:
+            try:
+                return action(shard)
+            except Exception as exc:  # qdrant_edge raises bare Exception
+                raise SinkError(f"vector index at {self.path}: {exc}") from exc
+
+        return await self._call(run)
+
+    async def _call(self, fn: Callable[[], T]) -> T:
+        if self._executor is None:
+            raise SinkUnavailableError(f"the vector index at {self.path} is closed")
+        return await asyncio.get_running_loop().run_in_executor(self._executor, fn)
+
+
+def _ensure_payload_indexes(shard: edge.EdgeShard) -> None:
+    """Keyword indexes on the scope fields; `tenant_id` also partitions storage by tenant."""
+    present = set(shard.info().payload_schema)
+    for field in filters.INDEXED_FIELDS:
+        if field in present:
+            continue
+        is_tenant = field == filters.TENANT_FIELD
+        schema: Any = edge.KeywordIndexParams(is_tenant=True) if is_tenant else edge.PayloadSchemaType.Keyword
+        shard.update(edge.UpdateOperation.create_field_index(field, schema))
+
+
+def _open_error(path: Path, exc: Exception) -> SinkUnavailableError:
+    message = str(exc)
+    if any(marker in message for marker in _LOCKED_MARKERS):
+        return SinkUnavailableError(
+            f"another beliefstream process owns the vector index at {path} "
+            f"(stop it, or give this process its own data dir): {message}"
+        )
+    return SinkUnavailableError(f"cannot open the vector index at {path}: {message}")
+
+
+def _flush_and_close(shard: edge.EdgeShard) -> None:
+    try:
+        shard.flush()
+    finally:
+        shard.close()

@@ -1,0 +1,114 @@
+"""How beliefstream's scope and ids map onto Qdrant, shared by the embedded and the server index.
+
+Scope is a hard filter pushed into the vector query, never a post-filter: a point of another tenant
+or user must not even be a candidate. `qdrant_edge` and `qdrant_client.models` spell filters with
+the same class and keyword names, so one builder serves both; the caller passes the module.
+"""
+
+from __future__ import annotations
+
+import math
+import uuid
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Any
+
+from sinks.base import VectorFilter, VectorHit
+
+#: Payload fields with a keyword index; `tenant_id` is also the tenant-partitioning field.
+INDEXED_FIELDS = ("tenant_id", "user_id", "agent_id", "state", "type", "topic", "visibility")
+TENANT_FIELD = "tenant_id"
+#: Payload key holding the memory id as given, since Qdrant point ids must be UUIDs or integers.
+MEMORY_ID_KEY = "memory_id"
+
+_POINT_ID_NAMESPACE = uuid.UUID("0b8f7c52-6a59-4f0e-9d51-2f8f4c7a1e63")
+
+
+def point_id(memory_id: str) -> str:
+    """The Qdrant point id of a memory: its own id when it is a UUID (the norm), else a UUIDv5 of it."""
+    if not isinstance(memory_id, str) or not memory_id:
+        raise ValueError(f"a memory id must be a non-empty string, got {memory_id!r}")
+    try:
+        return str(uuid.UUID(memory_id))
+    except ValueError:
+        return str(uuid.uuid5(_POINT_ID_NAMESPACE, memory_id))
+
+
+def checked_vector(vector: Sequence[float], dim: int) -> list[float]:
+    """The vector as a list of floats, refused when its size or values cannot be searched."""
+    values = [float(x) for x in vector]
+    if len(values) != dim:
+        raise ValueError(f"vector has {len(values)} dimensions, the index expects {dim}")
+    if not all(math.isfinite(x) for x in values):
+        raise ValueError("vector contains NaN or infinity")
+    return values
+
+
+def point_payload(memory_id: str, payload: dict) -> dict:
+    """The stored payload: the caller's fields plus the original memory id."""
+    return {**payload, MEMORY_ID_KEY: memory_id}
+
+
+def to_hit(point: Any) -> VectorHit:
+    """A scored point of either client as a hit carrying the memory id it was written with."""
+    payload = point.payload or {}
+    return VectorHit(id=str(payload.get(MEMORY_ID_KEY) or point.id), score=float(point.score))
+
+
+def scope_filter(scope: VectorFilter, models: ModuleType) -> Any:
+    """tenant AND user AND state AND (not agent-private OR own agent) [AND type] [AND topic]."""
+    if not scope.tenant_id or not scope.user_id:
+        raise ValueError("a vector search needs both a tenant_id and a user_id")
+    must = [
+        _match(models, "tenant_id", scope.tenant_id),
+        _match(models, "user_id", scope.user_id),
+        _match_any(models, "state", scope.states),
+    ]
+    if scope.types:
+        must.append(_match_any(models, "type", scope.types))
+    if scope.topics:
+        must.append(_match_any(models, "topic", scope.topics))
+    visible = [models.Filter(must_not=[_match(models, "visibility", "agent")])]
+    if scope.agent_ids:
+        visible.append(_match_any(models, "agent_id", scope.agent_ids))
+    must.append(models.Filter(should=visible))
+    return models.Filter(must=must)
+
+
+def tenant_filter(tenant_id: str | None, models: ModuleType) -> Any | None:
+    """Every point of one tenant, or None for the whole index."""
+    if tenant_id is None:
+        return None
+    return models.Filter(must=[_match(models, TENANT_FIELD, tenant_id)])
+
+
+def search_vector(vector: Sequence[float], scope: VectorFilter, limit: int, dim: int) -> list[float] | None:
+    """The checked query vector, or None when the answer is empty without asking (limit 0, no state)."""
+    if limit < 0:
+        raise ValueError(f"limit must be >= 0, got {limit}")
+    query = checked_vector(vector, dim)
+    if limit == 0 or not scope.states:
+        return None
+    return query
+
+
+def group_payloads(payloads: dict[str, dict]) -> list[tuple[dict, list[str]]]:
+    """Points sharing the same payload update, so each distinct update is one operation."""
+    groups: dict[tuple, tuple[dict, list[str]]] = {}
+    for memory_id, payload in payloads.items():
+        key = tuple(sorted((k, repr(v)) for k, v in payload.items()))
+        groups.setdefault(key, (payload, []))[1].append(point_id(memory_id))
+    return list(groups.values())
+
+
+def _match(models: ModuleType, key: str, value: str) -> Any:
+    return models.FieldCondition(key=key, match=models.MatchValue(value=_plain(value)))
+
+
+def _match_any(models: ModuleType, key: str, values: Sequence[str]) -> Any:
+    return models.FieldCondition(key=key, match=models.MatchAny(any=[_plain(v) for v in values]))
+
+
+def _plain(value: Any) -> str:
+    """Enum members (MemoryState, MemoryType) as their stored string value."""
+    return str(getattr(value, "value", value))
