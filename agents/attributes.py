@@ -33,6 +33,7 @@ _SPECS = [
     AttributeSpec("works_at", True, "work", MemoryType.FACT, half_life_days=365),
     AttributeSpec("role", True, "work", MemoryType.FACT, half_life_days=365),
     AttributeSpec("lives_in", True, "personal", MemoryType.FACT, half_life_days=365),
+    AttributeSpec("hometown", True, "personal", MemoryType.FACT, half_life_days=3650),
     AttributeSpec("located_in", True, "travel", MemoryType.FACT, half_life_days=7),  # volatile: "in Tokyo this week"
     AttributeSpec("age", True, "personal", MemoryType.FACT, half_life_days=365),
     AttributeSpec("relationship_status", True, "personal", MemoryType.FACT, half_life_days=365),
@@ -52,6 +53,8 @@ _SPECS = [
     AttributeSpec("has_child", False, "personal", MemoryType.FACT, half_life_days=1825),
     AttributeSpec("goal", False, "personal", MemoryType.DECISION, half_life_days=180),
     AttributeSpec("decision", False, "work", MemoryType.DECISION, half_life_days=180),
+    # negative memory ("never recommend Alto"): a constraint, kept long because violating it is costly
+    AttributeSpec("avoid", False, "personal", MemoryType.PREFERENCE, half_life_days=730),
 ]
 
 ATTRIBUTES: dict[str, AttributeSpec] = {spec.name: spec for spec in _SPECS}

@@ -1,0 +1,172 @@
+"""Word lists the rules extractor classifies values with: one place to extend vocabulary.
+
+A value said after "I use ..." means different attributes depending on what it is (pytest is
+a test framework, Neovim an editor, Rust a language); these maps decide, and give each value
+its canonical spelling so "vscode" and "VS Code" reconcile as one.
+"""
+
+from __future__ import annotations
+
+import re
+
+PROGRAMMING_LANGUAGES = {
+    "python": "Python", "rust": "Rust", "go": "Go", "golang": "Go", "java": "Java", "kotlin": "Kotlin",
+    "javascript": "JavaScript", "js": "JavaScript", "typescript": "TypeScript", "ts": "TypeScript",
+    "c++": "C++", "cpp": "C++", "c#": "C#", "csharp": "C#", "ruby": "Ruby", "php": "PHP", "swift": "Swift",
+    "scala": "Scala", "haskell": "Haskell", "elixir": "Elixir", "erlang": "Erlang", "clojure": "Clojure",
+    "julia": "Julia", "r": "R", "perl": "Perl", "lua": "Lua", "dart": "Dart", "zig": "Zig", "ocaml": "OCaml",
+    "f#": "F#", "c": "C", "objective-c": "Objective-C", "matlab": "MATLAB", "fortran": "Fortran", "nim": "Nim",
+}  # fmt: skip
+EDITORS = {
+    "vim": "Vim", "neovim": "Neovim", "nvim": "Neovim", "emacs": "Emacs", "vscode": "VS Code",
+    "vs code": "VS Code", "visual studio code": "VS Code", "visual studio": "Visual Studio",
+    "intellij": "IntelliJ IDEA", "intellij idea": "IntelliJ IDEA", "pycharm": "PyCharm",
+    "webstorm": "WebStorm", "goland": "GoLand", "sublime": "Sublime Text", "sublime text": "Sublime Text",
+    "atom": "Atom", "nano": "nano", "helix": "Helix", "zed": "Zed", "cursor": "Cursor", "xcode": "Xcode",
+    "eclipse": "Eclipse", "rider": "Rider", "clion": "CLion", "android studio": "Android Studio",
+}  # fmt: skip
+TEST_FRAMEWORKS = {
+    "pytest": "pytest", "unittest": "unittest", "nose": "nose", "jest": "Jest", "mocha": "Mocha",
+    "vitest": "Vitest", "jasmine": "Jasmine", "rspec": "RSpec", "minitest": "Minitest", "junit": "JUnit",
+    "testng": "TestNG", "cypress": "Cypress", "playwright": "Playwright", "hypothesis": "Hypothesis",
+    "doctest": "doctest", "xunit": "xUnit", "nunit": "NUnit", "ava": "AVA", "tape": "tape",
+}  # fmt: skip
+NATURAL_LANGUAGES = {
+    name.lower(): name
+    for name in (
+        "English Spanish French German Portuguese Italian Japanese Chinese Mandarin Cantonese Korean "
+        "Hindi Arabic Russian Dutch Swedish Norwegian Danish Finnish Polish Turkish Vietnamese Thai "
+        "Indonesian Greek Hebrew Czech Hungarian Romanian Ukrainian Bengali Urdu Tamil Persian Farsi "
+        "Swahili Tagalog Malay Catalan Irish Welsh"
+    ).split()
+}
+#: Values that are also everyday words ("go", "atom"): only taken when written as the tool's name.
+CASE_SENSITIVE = frozenset(
+    {
+        "go",
+        "c",
+        "r",
+        "ts",
+        "js",
+        "atom",
+        "cursor",
+        "nose",
+        "tape",
+        "ava",
+        "rider",
+        "eclipse",
+        "helix",
+        "zed",
+        "nano",
+        "julia",
+        "ruby",
+        "swift",
+        "dart",
+        "lua",
+        "nim",
+    }
+)
+THEMES = {"dark": "dark", "light": "light", "dark mode": "dark", "light mode": "light"}
+
+ROLE_NOUNS = (
+    "engineer|developer|programmer|coder|designer|doctor|physician|surgeon|nurse|teacher|professor|"
+    "student|manager|lawyer|attorney|accountant|chef|cook|baker|artist|painter|writer|author|novelist|"
+    "musician|scientist|researcher|analyst|consultant|architect|dentist|pharmacist|therapist|"
+    "counselor|counsellor|psychologist|psychiatrist|firefighter|officer|pilot|mechanic|electrician|"
+    "plumber|carpenter|farmer|photographer|journalist|reporter|entrepreneur|founder|co-founder|ceo|cto|"
+    "cfo|coo|vp|director|intern|freelancer|contractor|veterinarian|vet|librarian|worker|barista|waiter|"
+    "waitress|cashier|driver|salesperson|recruiter|marketer|dancer|singer|actor|actress|athlete|coach|"
+    "trainer|gamer|streamer|youtuber|blogger|podcaster|volunteer|paramedic|soldier|veteran|retiree|"
+    "homemaker|tester|administrator|admin|sysadmin|technician|instructor|tutor|translator|model|lead|"
+    "economist|statistician|mathematician|physicist|chemist|biologist|professional|specialist|"
+    "assistant|secretary|clerk|banker|trader|investor|realtor|agent|scrum master|product owner|sre|"
+    "devops|mom|mother|dad|father|parent|grandmother|grandfather|grandparent|wife|husband|woman|man|"
+    "activist|advocate|mentor|player|fan"
+)
+PARENT_ROLES = frozenset(
+    {"mom", "mother", "dad", "father", "parent", "grandmother", "grandfather", "grandparent"}
+)
+IDENTITY_ROLES = frozenset({"woman", "man", "wife", "husband", "fan", "player"})
+
+DIETS = {
+    "vegetarian": "vegetarian", "vegan": "vegan", "pescatarian": "pescatarian", "pescetarian": "pescatarian",
+    "keto": "keto", "paleo": "paleo", "gluten-free": "gluten-free", "gluten free": "gluten-free",
+    "kosher": "kosher", "halal": "halal", "carnivore": "carnivore", "flexitarian": "flexitarian",
+    "lactose intolerant": "lactose-intolerant", "dairy-free": "dairy-free", "dairy free": "dairy-free",
+    "plant-based": "plant-based", "plant based": "plant-based", "low-carb": "low-carb", "low carb": "low-carb",
+}  # fmt: skip
+DIET_PATTERN = "|".join(sorted((re.escape(key) for key in DIETS), key=len, reverse=True))
+
+PETS = (
+    "dogs?|cats?|puppy|puppies|pup|kittens?|kitty|hamsters?|rabbits?|bunny|bunnies|parrots?|birds?|"
+    "fish|goldfish|turtles?|tortoises?|guinea pigs?|horses?|snakes?|lizards?|geckos?|ferrets?|"
+    "chickens?|pony|ponies|mice|rats?"
+)
+CHILDREN = "kids?|children|child|sons?|daughters?|boys?|girls?|twins|toddlers?|babies|baby"
+
+ACCESSIBILITY = {
+    "colorblind": "colorblind", "color blind": "colorblind", "colour blind": "colorblind",
+    "colourblind": "colorblind", "deaf": "deaf", "blind": "blind", "hard of hearing": "hard of hearing",
+    "visually impaired": "visually impaired", "dyslexic": "dyslexia", "dyslexia": "dyslexia",
+    "low vision": "low vision", "a screen reader": "uses a screen reader", "screen reader": "uses a screen reader",
+    "adhd": "ADHD", "autistic": "autism",
+}  # fmt: skip
+ACCESSIBILITY_PHRASES = {
+    "colorblind": "is colorblind", "deaf": "is deaf", "blind": "is blind", "hard of hearing": "is hard of hearing",
+    "visually impaired": "is visually impaired", "dyslexia": "has dyslexia", "low vision": "has low vision",
+    "uses a screen reader": "uses a screen reader", "ADHD": "has ADHD", "autism": "is autistic",
+}  # fmt: skip
+ACCESSIBILITY_PATTERN = "|".join(sorted((re.escape(key) for key in ACCESSIBILITY), key=len, reverse=True))
+
+CONDITIONS = (
+    "diabetes|type 1 diabetes|type 2 diabetes|asthma|celiac(?: disease)?|coeliac(?: disease)?|epilepsy|"
+    "migraines?|arthritis|hypertension|high blood pressure|anxiety|depression|insomnia|eczema|"
+    "crohn'?s(?: disease)?|ibs|copd|cancer|a heart condition|long covid|ptsd|ocd|bipolar disorder|"
+    "sleep apnea|lupus|multiple sclerosis|ms|fibromyalgia|a bad back|back pain|a bad knee"
+)
+
+#: Keyword -> topic, for claims whose attribute does not name a topic.
+TOPIC_KEYWORDS: dict[str, tuple[str, ...]] = {
+    "tech": ("code", "coding", "programming", "software", "python", "rust", "javascript", "computer",
+             "app", "api", "database", "server", "linux", "github", "deploy", "laptop", "editor", "ai",
+             "framework", "library", "bug", "kubernetes", "docker", "postgres", "postgresql", "sql"),
+    "work": ("work", "job", "career", "boss", "office", "meeting", "project", "team", "company",
+             "client", "promotion", "colleague", "coworker", "interview", "business", "startup"),
+    "health": ("health", "doctor", "allergy", "allergic", "diet", "gym", "workout", "exercise", "yoga",
+               "run", "running", "marathon", "sleep", "therapy", "medication", "hospital", "injury",
+               "knee", "fitness", "meditation", "vegan", "vegetarian", "mental"),
+    "food": ("food", "cook", "cooking", "recipe", "restaurant", "dinner", "lunch", "breakfast", "bake",
+             "baking", "pizza", "sushi", "coffee", "tea", "wine", "eat", "eating", "meal", "cuisine"),
+    "travel": ("travel", "trip", "flight", "vacation", "holiday", "hotel", "visit", "visited", "abroad",
+               "road trip", "beach", "camping", "hike", "hiking", "country", "city", "tour"),
+    "finance": ("money", "budget", "invest", "investing", "stock", "bank", "salary", "savings", "loan",
+                "mortgage", "rent", "crypto", "tax", "taxes", "debt", "bought", "buy"),
+    "entertainment": ("movie", "movies", "film", "music", "song", "band", "concert", "book", "books",
+                      "novel", "game", "games", "gaming", "show", "series", "netflix", "painting", "paint",
+                      "art", "guitar", "piano", "dance", "dancing", "photography", "festival", "museum"),
+}  # fmt: skip
+_KEYWORD_TOPIC = {word: topic for topic, words in TOPIC_KEYWORDS.items() for word in words}
+_WORDS = re.compile(r"[a-z]+(?:'[a-z]+)?")
+
+
+def topic_for_text(text: str, default: str = "personal") -> str:
+    """The broad topic whose keywords a text mentions first; `default` when none."""
+    for word in _WORDS.findall(text.lower()):
+        topic = _KEYWORD_TOPIC.get(word)
+        if topic:
+            return topic
+    return default
+
+
+def canonical(value: str) -> tuple[str, str] | None:
+    """(attribute, canonical value) for a value that names a known tool, language or theme."""
+    key = value.strip().lower().rstrip(".")
+    for attribute, table in (
+        ("preferred_test_framework", TEST_FRAMEWORKS),
+        ("preferred_editor", EDITORS),
+        ("preferred_programming_language", PROGRAMMING_LANGUAGES),
+        ("preferred_theme", THEMES),
+    ):
+        if key in table:
+            return attribute, table[key]
+    return None

@@ -1,0 +1,195 @@
+"""The offline, deterministic extractor: precompiled rules over each sentence of a user turn.
+
+It is the default (`BELIEFSTREAM_EXTRACTOR=rules`) and the fallback when an LLM extractor is
+down, so it has to be honest rather than clever: it only stores what a rule recognises, scores
+confidence by how the sentence was framed, and returns [] for chit-chat.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from agents import junk
+from agents.attributes import DEFAULT_HALF_LIFE_BY_TYPE, attribute_spec
+from agents.extract.constraints import constraint_findings
+from agents.extract.experience import experience_findings
+from agents.extract.finding import Finding, Subject
+from agents.extract.framing import (
+    CONFIDENCE,
+    CORRECTION_MIN_IMPORTANCE,
+    HYPOTHETICAL_MAX_IMPORTANCE,
+    Frame,
+    frame_of,
+)
+from agents.extract.lexicon import topic_for_text
+from agents.extract.patterns import rule_findings
+from agents.extract.preferences import preference_findings
+from agents.extract.temporal import TimeMention, find_time_mentions, render_absolute
+from agents.extract.text import expand_contractions, sentence_spans
+from agents.extract.values import bounded
+from agents.secrets import REDACTION_PREFIX, redact_secrets
+from agents.strip import strip_injected
+from streams.records import Claim, RecallSemantics, Role, Turn
+
+#: At most this many claims per turn (the extractor contract: 0-5).
+MAX_CLAIMS_PER_TURN = 5
+#: A volatile fact with no stated period ("I'm in Tokyo") lasts this long.
+DEFAULT_VOLATILE_DAYS = 7
+#: Attributes a question can still disclose ("As a vegetarian, what should I cook?").
+_QUESTION_SAFE = frozenset(
+    {"diet", "allergy", "medical_condition", "accessibility", "has_child", "has_pet", "works_at", "role",
+     "lives_in", "hometown", "name", "pronouns", "age"}
+)  # fmt: skip
+_VOLATILE = frozenset({"located_in"})
+#: Claims that name an event, so a date said outside their clause still belongs in their text.
+_DATED_EVENTS = frozenset({None, "lives_in", "works_at", "has_pet", "has_child", "relationship_status", "hobby",
+                           "decision", "goal"})  # fmt: skip
+_CONTEXT = (
+    re.compile(r"(?i:\b(?:for|at|in|with|during|on)\s+my\s+(?P<c>[a-z]+(?:\s+[a-z]+)?)\s+(?:work|job|gig|clients?|projects?|role|business|team)\b)"),
+    re.compile(r"(?i:\b(?:for|at)\s+(?P<c>work|home|school|university|college|the office)\b)"),
+    re.compile(r"(?i:\bon (?P<c>weekends|weekdays)\b)"),
+)  # fmt: skip
+
+
+def _context(sentence: str) -> str | None:
+    for pattern in _CONTEXT:
+        match = pattern.search(sentence)
+        if match:
+            return match.group("c").lower()
+    return None
+
+
+def _framed(finding: Finding, frame: Frame) -> Finding:
+    """Apply the sentence's frame: hypotheticals stay below 0.3, corrections above 0.9."""
+    if frame is Frame.HYPOTHETICAL:
+        return finding.but(
+            confidence=CONFIDENCE[frame],
+            importance=min(finding.importance, HYPOTHETICAL_MAX_IMPORTANCE),
+            text=finding.text.rstrip(".") + " (said hypothetically).",
+        )
+    if (frame is Frame.CORRECTION and finding.attribute) or finding.is_correction:
+        return finding.but(
+            is_correction=True,
+            confidence=CONFIDENCE[Frame.CORRECTION],
+            importance=max(finding.importance, CORRECTION_MIN_IMPORTANCE),
+        )
+    if frame is Frame.HEDGED:
+        return finding.but(confidence=min(finding.confidence, CONFIDENCE[frame]))
+    return finding
+
+
+def sentence_findings(sentence: str, subject: Subject) -> list[Finding]:
+    """Everything the rules read in one sentence, already framed."""
+    if REDACTION_PREFIX in sentence or junk.sentence_junk_reason(sentence):
+        return []
+    constraints = constraint_findings(sentence, subject)
+    if constraints:
+        return constraints
+    framed = frame_of(sentence)
+    clause = expand_contractions(framed.clause)
+    lower = clause.lower()
+    found = preference_findings(clause, lower, subject)
+    found.extend(rule_findings(clause, lower, subject))
+    is_question = sentence.rstrip().endswith("?")
+    if is_question and framed.frame is not Frame.HYPOTHETICAL:
+        found = [finding for finding in found if finding.attribute in _QUESTION_SAFE]
+    elif not found and framed.frame is not Frame.HYPOTHETICAL:
+        found = experience_findings(clause, subject)
+    return [_framed(finding, framed.frame) for finding in _deduplicated(found)]
+
+
+def _deduplicated(found: list[Finding]) -> list[Finding]:
+    seen: set[tuple[str | None, str | None, str]] = set()
+    unique = []
+    for finding in found:
+        key = (finding.attribute, (finding.value or "").lower(), "" if finding.attribute else finding.text)
+        if key in seen:
+            continue
+        seen.add(key)
+        unique.append(finding)
+    return unique
+
+
+class RulesExtractor:
+    """Deterministic, offline extraction: same turn in, same claims out."""
+
+    name = "rules"
+
+    def __init__(self, max_claims: int = MAX_CLAIMS_PER_TURN) -> None:
+        if not 0 <= max_claims <= MAX_CLAIMS_PER_TURN:
+            raise ValueError(f"max_claims must be within 0..{MAX_CLAIMS_PER_TURN}, got {max_claims}")
+        self.max_claims = max_claims
+
+    async def extract(self, turns: Sequence[Turn]) -> list[list[Claim]]:
+        """One list of claims per turn, in order (the `Extractor` protocol)."""
+        return [self.extract_turn(turn) for turn in turns]
+
+    def extract_turn(self, turn: Turn, text: str | None = None) -> list[Claim]:
+        """The claims one turn asserts; `text` is its stripped and redacted text when already known."""
+        if turn.role is not Role.USER or self.max_claims == 0:
+            return []
+        source = strip_injected(turn.text) if text is None else text
+        clean = redact_secrets(source)[0]
+        if junk.whole_turn_reason(clean, turn.role) is not None:
+            return []  # per-sentence junk (greetings, thanks, sarcasm) is skipped sentence by sentence
+        subject = Subject.of(turn)
+        candidates: list[tuple[int, Claim]] = []
+        for left, right in sentence_spans(clean):
+            sentence = clean[left:right]
+            for finding in sentence_findings(sentence, subject):
+                candidates.append((len(candidates), self._claim(finding, sentence, subject, turn)))
+        return self._best(candidates, turn.text)
+
+    def _best(self, candidates: list[tuple[int, Claim]], raw: str) -> list[Claim]:
+        """The most important claims (at most max_claims), in the order they were said."""
+        kept = [(order, claim) for order, claim in candidates if claim.text.strip() != raw.strip()]
+        kept.sort(key=lambda pair: (-pair[1].importance, pair[0]))
+        chosen = sorted(kept[: self.max_claims], key=lambda pair: pair[0])
+        return [claim for _, claim in chosen]
+
+    def _claim(self, finding: Finding, sentence: str, subject: Subject, turn: Turn) -> Claim:
+        spec = attribute_spec(finding.attribute)
+        text = finding.text
+        valid_from = None
+        expires_at = finding.expires_at
+        mentions = find_time_mentions(sentence, turn.ts)
+        if mentions:
+            rendered = render_absolute(text, mentions)
+            if rendered == text and finding.attribute in _DATED_EVENTS:
+                rendered = f"{text.rstrip('.')} {mentions[0].rendered}."  # the phrase was cut from the text
+            text = rendered
+            past = [mention for mention in mentions if not mention.is_future]
+            if past:
+                valid_from = past[0].start
+        if finding.attribute in _VOLATILE:
+            expires_at = _volatile_end(mentions) or turn.ts + timedelta(days=DEFAULT_VOLATILE_DAYS)
+        context = None
+        if finding.attribute and finding.recall_semantics is RecallSemantics.DEFAULT:
+            context = _context(sentence)
+        topic = finding.topic or (spec.topic if spec else topic_for_text(text))
+        return Claim(
+            text=bounded(text[:1].upper() + text[1:]),
+            type=finding.type,
+            topic=topic,
+            importance=round(finding.importance, 3),
+            confidence=round(finding.confidence, 3),
+            entity=subject.entity,
+            attribute=finding.attribute,
+            value=finding.value,
+            context=context,
+            recall_semantics=finding.recall_semantics,
+            trigger=finding.trigger,
+            profile=spec.profile if spec else False,
+            is_correction=finding.is_correction,
+            evidence=sentence,
+            valid_from=valid_from,
+            expires_at=expires_at,
+            half_life_days=spec.half_life_days if spec else DEFAULT_HALF_LIFE_BY_TYPE[finding.type],
+        )
+
+
+def _volatile_end(mentions: list[TimeMention]) -> datetime | None:
+    """A volatile fact ends with the period the sentence names ("this week")."""
+    return mentions[0].end if mentions else None

@@ -1,0 +1,528 @@
+"""RulesExtractor: the seed's classification table, attributes, framing, constraints, dates, secrets."""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import pytest
+
+from agents.extract import Extractor, RulesExtractor
+from streams.records import Claim, MemoryType, RecallSemantics, Role, Turn
+
+TS = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
+EXTRACTOR = RulesExtractor()
+
+
+def turn(text: str, role: Role = Role.USER, speaker: str | None = None, ts: datetime = TS) -> Turn:
+    metadata = {"speaker": speaker} if speaker else {}
+    return Turn(
+        turn_id="t-1", tenant_id="acme", user_id="u-1", role=role, text=text, ts=ts, metadata=metadata
+    )
+
+
+def claims(text: str, **kwargs: object) -> list[Claim]:
+    return EXTRACTOR.extract_turn(turn(text, **kwargs))  # type: ignore[arg-type]
+
+
+def only(text: str, **kwargs: object) -> Claim:
+    found = claims(text, **kwargs)
+    assert len(found) == 1, [claim.text for claim in found]
+    return found[0]
+
+
+def by_attribute(text: str, attribute: str) -> Claim:
+    found = [claim for claim in claims(text) if claim.attribute == attribute]
+    assert found, [(claim.attribute, claim.text) for claim in claims(text)]
+    return found[0]
+
+
+# --- the seed's classification table -------------------------------------------------------------
+
+
+def test_stated_preference_is_stored() -> None:
+    claim = only("I always use dark mode")
+    assert (claim.type, claim.attribute, claim.value) == (MemoryType.PREFERENCE, "preferred_theme", "dark")
+    assert claim.text == "User prefers dark mode."
+    assert claim.importance >= 0.8 and claim.confidence >= 0.85
+
+
+def test_self_disclosure_is_stored() -> None:
+    claim = only("I'm a backend engineer")
+    assert (claim.type, claim.attribute, claim.value) == (MemoryType.FACT, "role", "backend engineer")
+    assert claim.text == "User is a backend engineer."
+    assert 0.85 <= claim.confidence <= 0.95
+
+
+def test_decision_is_stored_with_high_importance() -> None:
+    claim = only("I chose PostgreSQL for this project")
+    assert claim.type is MemoryType.DECISION
+    assert claim.value == "PostgreSQL"
+    assert claim.text == "User chose PostgreSQL for this project."
+    assert claim.importance >= 0.8
+
+
+def test_explicit_correction_is_stored_and_marked() -> None:
+    claim = only("No, I use pytest not unittest")
+    assert (claim.type, claim.attribute, claim.value) == (
+        MemoryType.PREFERENCE,
+        "preferred_test_framework",
+        "pytest",
+    )
+    assert claim.is_correction and claim.importance >= 0.85
+    assert "unittest" in claim.text and "pytest" in claim.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Thanks, that's helpful!", "I'm tired today", "Oh great, another meeting", "ok", "lol", "hello there!",
+     "Sounds good, thanks!", "🙂", "What's the weather?", "Can you explain recursion?", "yeah right"],
+)  # fmt: skip
+def test_skipped_rows_yield_nothing(text: str) -> None:
+    assert claims(text) == []
+
+
+def test_hypothetical_is_stored_with_low_confidence() -> None:
+    claim = only("What if I were a doctor?")
+    assert claim.confidence <= 0.3
+    assert (claim.attribute, claim.value) == ("role", "doctor")
+    assert "hypothetical" in claim.text
+
+
+@pytest.mark.parametrize(
+    ("text", "attribute", "value"),
+    [
+        ("What if I were a doctor?", "role", "doctor"),
+        ("imagine I worked at Google", "works_at", "Google"),
+        ("Pretend I'm a pilot for this one.", "role", "pilot"),
+        ("I'm basically a chef", "role", "chef"),
+        ("I'm actually a doctor, so walk me through the mechanism more technically.", "role", "doctor"),
+        ("Let's say I lived in Paris, where would I eat?", "lives_in", "Paris"),
+        ("Suppose I was a lawyer.", "role", "lawyer"),
+        ("Hypothetically, I work at Netflix.", "works_at", "Netflix"),
+    ],
+)
+def test_hypotheticals_and_leverage_stay_below_point_three(text: str, attribute: str, value: str) -> None:
+    claim = by_attribute(text, attribute)
+    assert claim.value == value
+    assert claim.confidence <= 0.3 and claim.importance <= 0.3
+
+
+def test_roleplay_without_structure_yields_nothing_trusted() -> None:
+    assert all(claim.confidence <= 0.3 for claim in claims("pretend I'm a pirate"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm considering switching to Rust",
+        "maybe I'll move to Berlin",
+        "I'm thinking about learning Japanese",
+    ],
+)
+def test_hedged_intent_has_middling_confidence(text: str) -> None:
+    claim = only(text)
+    assert claim.type is MemoryType.DECISION
+    assert 0.4 <= claim.confidence <= 0.6
+
+
+# --- attributes, many phrasings -----------------------------------------------------------------
+
+ATTRIBUTES = [
+    ("I work at Acme Corp.", "works_at", "Acme Corp"),
+    ("I work for Stripe as a designer.", "works_at", "Stripe"),
+    ("I just joined Shopify!", "works_at", "Shopify"),
+    ("I'm a data scientist at Spotify.", "works_at", "Spotify"),
+    ("I live in Lisbon.", "lives_in", "Lisbon"),
+    ("I'm based in San Francisco these days.", "lives_in", "San Francisco"),
+    ("I moved to Berlin last year.", "lives_in", "Berlin"),
+    ("I'm originally from Lagos.", "hometown", "Lagos"),
+    ("My name is Dana.", "name", "Dana"),
+    ("Please call me Sam.", "preferred_name", "Sam"),
+    ("Please reply in Spanish.", "preferred_language", "Spanish"),
+    ("My native language is German.", "preferred_language", "German"),
+    ("I'm allergic to peanuts.", "allergy", "peanuts"),
+    ("I have a severe shellfish allergy", "allergy", "shellfish"),
+    ("I'm a nurse.", "role", "nurse"),
+    ("I work as a product manager.", "role", "product manager"),
+    ("I use Neovim.", "preferred_editor", "Neovim"),
+    ("I mostly code in Python.", "preferred_programming_language", "Python"),
+    ("My favorite language is Rust.", "preferred_programming_language", "Rust"),
+    ("I write mostly TypeScript.", "preferred_programming_language", "TypeScript"),
+    ("My timezone is PST", "timezone", "PST"),
+    ("I'm on Eastern time.", "timezone", "Eastern"),
+    ("I prefer morning meetings", "preferred_meeting_time", "morning"),
+    ("afternoon calls work best now", "preferred_meeting_time", "afternoon"),
+    ("Please schedule meetings in the evening.", "preferred_meeting_time", "evening"),
+    ("I'm vegetarian.", "diet", "vegetarian"),
+    ("I'm a strict vegan", "diet", "vegan"),
+    ("As a vegetarian, what should I cook?", "diet", "vegetarian"),
+    ("I don't eat pork.", "diet", "no pork"),
+    ("My pronouns are they/them.", "pronouns", "they/them"),
+    ("I use she/her pronouns", "pronouns", "she/her"),
+    ("I love sushi.", "likes", "sushi"),
+    ("I'm a huge fan of jazz.", "likes", "jazz"),
+    ("My favorite band is Radiohead.", "likes", "Radiohead"),
+    ("I hate cilantro.", "dislikes", "cilantro"),
+    ("I can't stand country music.", "dislikes", "country music"),
+    ("I have a dog named Rex.", "has_pet", "dog Rex"),
+    ("I just adopted a puppy named Max", "has_pet", "puppy Max"),
+    ("My cat Luna sleeps all day.", "has_pet", "cat Luna"),
+    ("I have two kids.", "has_child", "two kids"),
+    ("My daughter Emma started school.", "has_child", "daughter Emma"),
+    ("I've been painting for 10 years", "hobby", "painting"),
+    ("I play the guitar.", "hobby", "the guitar"),
+    ("I took up pottery last month.", "hobby", "pottery"),
+    ("I have asthma.", "medical_condition", "asthma"),
+    ("I'm colorblind.", "accessibility", "colorblind"),
+    ("I use a screen reader.", "accessibility", "uses a screen reader"),
+    ("I prefer concise answers.", "communication_style", "concise"),
+    ("I'm 34 years old.", "age", "34"),
+    ("I got married in June.", "relationship_status", "married"),
+    ("I'm in Tokyo this week.", "located_in", "Tokyo"),
+    ("My goal is to run a marathon.", "goal", "run a marathon"),
+    ("I decided to learn Spanish.", "decision", "learn Spanish"),
+]
+
+
+@pytest.mark.parametrize(("text", "attribute", "value"), ATTRIBUTES)
+def test_attribute_phrasings(text: str, attribute: str, value: str) -> None:
+    claim = by_attribute(text, attribute)
+    assert claim.value == value
+    assert claim.entity == "user"
+    assert claim.evidence and claim.evidence in text
+    assert claim.text.startswith("User") and claim.text.endswith(".")
+    assert claim.half_life_days and claim.half_life_days > 0
+
+
+@pytest.mark.parametrize(
+    ("text", "topic", "profile"),
+    [
+        ("My name is Dana.", "personal", True),
+        ("Please reply in French.", "personal", True),
+        ("My timezone is CET", "personal", True),
+        ("I prefer concise answers.", "personal", True),
+        ("I'm colorblind.", "health", True),
+        ("I work at Acme.", "work", False),
+        ("I'm allergic to shellfish!", "health", False),
+        ("I always use dark mode", "tech", False),
+        ("My kids love dinosaurs", "personal", False),
+        ("I went to a concert downtown yesterday.", "entertainment", False),
+    ],
+)
+def test_topic_and_profile(text: str, topic: str, profile: bool) -> None:
+    claim = claims(text)[0]
+    assert (claim.topic, claim.profile) == (topic, profile)
+
+
+def test_half_life_comes_from_the_registry() -> None:
+    assert only("I'm in Tokyo this week.").half_life_days == 7
+    assert by_attribute("I'm allergic to nuts.", "allergy").half_life_days == 1825
+
+
+@pytest.mark.parametrize(
+    ("text", "minimum"),
+    [
+        ("I'm allergic to peanuts!", 0.9),
+        ("I'm deathly allergic to bees", 0.95),
+        ("No, I live in Porto now.", 0.85),
+    ],
+)
+def test_importance_of_allergies_and_corrections(text: str, minimum: float) -> None:
+    assert claims(text)[0].importance >= minimum
+
+
+def test_passing_mentions_are_low_importance() -> None:
+    claim = only("I watched a documentary about octopuses.")
+    assert 0.2 <= claim.importance <= 0.5
+
+
+def test_correction_against_an_earlier_value() -> None:
+    claim = only("Actually, I live in Porto, not Lisbon.")
+    assert (claim.attribute, claim.value, claim.is_correction) == ("lives_in", "Porto", True)
+    assert claim.importance >= 0.85 and claim.confidence >= 0.9
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I use pytest, not unittest.", "I prefer Vim instead of Emacs", "I use light mode, not dark mode"],
+)
+def test_contrast_marks_a_correction(text: str) -> None:
+    claim = only(text)
+    assert claim.is_correction and claim.importance >= 0.85
+
+
+def test_context_scopes_a_value() -> None:
+    claim = only("for my consulting work I prefer mornings")
+    assert (claim.attribute, claim.value, claim.context) == (
+        "preferred_meeting_time",
+        "morning",
+        "consulting",
+    )
+    assert by_attribute("At work I use VS Code.", "preferred_editor").context == "work"
+
+
+# --- negative memory ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "trigger"),
+    [
+        ("Never recommend Alto again, that was a disaster", {"action": "recommend", "object": "Alto"}),
+        ("Don't suggest that sushi restaurant again.", {"action": "recommend", "domain": "restaurant"}),
+        ("Please never recommend Hotel Lux for my stays.", {"action": "recommend", "domain": "hotel"}),
+        ("don't call me on the phone", {"action": "contact", "channel": "phone"}),
+        ("Please don't email me.", {"action": "contact", "channel": "email"}),
+        ("Don't text me after 9pm", {"action": "contact", "channel": "sms"}),
+        ("Never auto-merge my PRs.", {"action": "auto-merge", "object": "my PRs"}),
+        ("Stop using emojis.", {"action": "use", "object": "emojis"}),
+    ],
+)
+def test_constraints_carry_triggers(text: str, trigger: dict[str, str]) -> None:
+    claim = only(text)
+    assert claim.recall_semantics is RecallSemantics.CONSTRAINT
+    assert claim.type is MemoryType.PREFERENCE
+    assert claim.trigger == trigger
+    assert claim.importance >= 0.85
+    assert claim.text != text
+
+
+def test_first_person_never_is_not_a_constraint() -> None:
+    assert all(claim.recall_semantics is RecallSemantics.DEFAULT for claim in claims("I never use tabs."))
+
+
+# --- speakers, dates, volatile facts ------------------------------------------------------------
+
+
+def test_speaker_is_named_instead_of_user() -> None:
+    claim = only("I'm a transgender woman.", speaker="Caroline")
+    assert claim.text == "Caroline is a transgender woman."
+    assert claim.entity == "Caroline"
+    assert by_attribute("I work at Acme.", "works_at").entity == "user"
+
+
+def test_structured_claim_uses_the_speaker_name() -> None:
+    found = EXTRACTOR.extract_turn(turn("I live in Boston and I have two cats.", speaker="Melanie"))
+    assert [claim.text for claim in found] == ["Melanie lives in Boston.", "Melanie has two cats."]
+    assert {claim.entity for claim in found} == {"Melanie"}
+
+
+def test_relative_date_goes_into_text_and_valid_from() -> None:
+    claim = only("I went to a LGBTQ support group yesterday and it was so powerful.", speaker="Caroline")
+    assert claim.text == "Caroline went to a LGBTQ support group on 2023-05-07."
+    assert claim.valid_from == datetime(2023, 5, 7, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("text", "needle", "valid_from"),
+    [
+        ("Last Tuesday I ran my first half marathon.", "2023-05-02", date(2023, 5, 2)),
+        ("I started a pottery class two days ago.", "2023-05-06", date(2023, 5, 6)),
+        ("I visited my grandma last week.", "the week of 2023-05-01", date(2023, 5, 1)),
+        ("I'm going camping this weekend.", "the weekend of 2023-05-13", None),
+        ("I'm planning to visit Japan next month.", "June 2023", None),
+    ],
+)
+def test_relative_dates(text: str, needle: str, valid_from: date | None) -> None:
+    claim = claims(text)[0]
+    assert needle in claim.text
+    assert (claim.valid_from.date() if claim.valid_from else None) == valid_from
+
+
+def test_volatile_location_expires_with_its_period() -> None:
+    claim = only("I'm in Tokyo this week.")
+    assert claim.attribute == "located_in" and claim.expires_at == datetime(2023, 5, 15, tzinfo=UTC)
+    default = only("I'm in Madrid right now.")
+    assert default.expires_at is not None and (default.expires_at - TS).days == 7
+
+
+# --- natural chat ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I've been painting for 10 years", "User has been painting for 10 years."),
+        ("My kids love dinosaurs", "User's kids love dinosaurs."),
+        ("I just adopted a puppy named Max", "User just adopted a puppy named Max."),
+        (
+            "Yeah, I volunteer at the animal shelter on weekends.",
+            "User volunteers at the animal shelter on weekends.",
+        ),
+        (
+            "Gonna continue my edu and check out career options!",
+            "User is going to continue their edu and check out career options.",
+        ),
+    ],
+)
+def test_experiences_become_third_person_facts(text: str, expected: str) -> None:
+    assert claims(text)[0].text == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I'm so happy for you!", "I think that's a great idea.", "I love that!", "I'll give it a try!",
+     "You'd be a great counselor!", "I can't wait to see it.", "I hope so too.", "I agree with you completely."],
+)  # fmt: skip
+def test_reactions_yield_nothing(text: str) -> None:
+    assert claims(text) == []
+
+
+def test_several_sentences_several_claims_at_most_five() -> None:
+    text = (
+        "I'm a nurse. I live in Leeds. I'm allergic to latex. I have two kids. I play the piano. "
+        "I love hiking. My name is Jo."
+    )
+    found = claims(text)
+    assert len(found) == 5
+    assert {claim.attribute for claim in found} >= {"allergy", "name"}  # the most important survive
+    assert [claim.evidence for claim in found] == sorted((claim.evidence for claim in found), key=text.index)
+
+
+def test_greeting_plus_disclosure_keeps_the_disclosure() -> None:
+    assert [claim.attribute for claim in claims("Hi! Thanks so much. I'm allergic to peanuts.")] == [
+        "allergy"
+    ]
+
+
+@pytest.mark.parametrize("role", [Role.ASSISTANT, Role.SYSTEM, Role.TOOL])
+def test_non_user_roles_yield_nothing(role: Role) -> None:
+    assert claims("I'm a doctor and I live in Paris.", role=role) == []
+
+
+def test_injected_memory_blocks_are_not_re_extracted() -> None:
+    text = (
+        "<beliefstream-memories>User works at Initech. I'm a pilot.</beliefstream-memories> I live in Oslo."
+    )
+    assert [claim.attribute for claim in claims(text)] == ["lives_in"]
+
+
+def test_given_text_is_used_instead_of_the_turn_text() -> None:
+    found = EXTRACTOR.extract_turn(turn("I live in Oslo."), text="I live in Rome.")
+    assert [claim.value for claim in found] == ["Rome"]
+
+
+def test_deterministic() -> None:
+    text = "I'm a nurse in Leeds. I went hiking yesterday. Never suggest Pizza Hut again."
+    assert claims(text) == claims(text)
+
+
+async def test_async_extract_keeps_order_and_is_an_extractor() -> None:
+    turns = [
+        turn("hi"),
+        turn("I work at Acme."),
+        turn("I'm a nurse.", role=Role.ASSISTANT),
+        turn("I'm vegan"),
+    ]
+    result = await EXTRACTOR.extract(turns)
+    assert [[claim.attribute for claim in found] for found in result] == [[], ["works_at"], [], ["diet"]]
+    assert isinstance(EXTRACTOR, Extractor) and EXTRACTOR.name == "rules"
+
+
+def test_max_claims_is_validated() -> None:
+    with pytest.raises(ValueError):
+        RulesExtractor(max_claims=6)
+    assert RulesExtractor(max_claims=0).extract_turn(turn("I'm a nurse.")) == []
+
+
+# --- secrets --------------------------------------------------------------------------------------
+
+SECRET_VALUES = [
+    "sk-proj-abcDEF1234567890abcdefGHIJ",
+    "AKIAIOSFODNN7EXAMPLE",
+    "ghp_" + "Zx9Y" * 9,
+    "4111 1111 1111 1111",
+    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N",
+    "xoxp-99887766554433-abcdefabcdef",
+]
+PASSWORDS = ["hunter2", "Tr0ub4dor&3", "correcthorse"]
+ANY_SECRET_CARRIERS = [
+    "I work at Acme and here is the key {}.",
+    "I always use dark mode, {}",
+    "I live in Oslo. Here is my card {} for the booking.",
+    "Never recommend {} again.",
+    "I love {}.",
+    "I'm a nurse {} and I live in Leeds.",
+]
+PASSWORD_CARRIERS = [
+    "My password is {}.",
+    "I work at Acme and my password is {}.",
+    "I'm a nurse and my pwd={} works.",
+    "My name is Dana and my password: {}",
+    "I always use dark mode, password {}",
+]
+
+
+def _secret_sentences(rng: random.Random) -> str:
+    if rng.random() < 0.5:
+        return rng.choice(PASSWORD_CARRIERS).format(rng.choice(PASSWORDS + SECRET_VALUES))
+    return rng.choice(ANY_SECRET_CARRIERS).format(rng.choice(SECRET_VALUES))
+
+
+def test_no_secret_ever_survives_into_a_claim() -> None:
+    rng = random.Random(1234)
+    for _ in range(400):
+        text = _secret_sentences(rng)
+        secrets = [value for value in SECRET_VALUES + PASSWORDS if value in text]
+        for claim in claims(text):
+            dumped = json.dumps(claim.model_dump(mode="json"))
+            assert not any(secret in dumped for secret in secrets), (text, claim)
+            assert "REDACTED" not in dumped
+
+
+def test_no_memory_about_the_password_itself() -> None:
+    assert claims("My password is hunter2") == []
+    assert claims("My password is [REDACTED:password]") == []
+    assert [claim.attribute for claim in claims("I work at Acme. My password is hunter2.")] == ["works_at"]
+
+
+# --- the LoCoMo corpus ----------------------------------------------------------------------------
+
+LOCOMO = Path(__file__).resolve().parents[3] / "shared/data/locomo10.json"
+
+
+def _locomo_turns() -> list[Turn]:
+    from dateutil import parser as dates
+
+    turns = []
+    for sample in json.loads(LOCOMO.read_text()):
+        conversation = sample["conversation"]
+        for key, session in conversation.items():
+            if not key.startswith("session_") or not isinstance(session, list):
+                continue
+            ts = dates.parse(conversation[f"{key}_date_time"]).replace(tzinfo=UTC)
+            for row in session:
+                turns.append(
+                    Turn(
+                        turn_id=row["dia_id"],
+                        tenant_id="bench",
+                        user_id=sample["sample_id"],
+                        role=Role.USER,
+                        text=row["text"],
+                        ts=ts,
+                        metadata={"speaker": row["speaker"]},
+                    )  # fmt: skip
+                )
+    return turns
+
+
+@pytest.mark.skipif(not LOCOMO.exists(), reason="LoCoMo data is not present")
+def test_every_locomo_turn() -> None:
+    turns = _locomo_turns()
+    results = [EXTRACTOR.extract_turn(item) for item in turns]
+    with_claims = 0
+    for item, found in zip(turns, results, strict=True):
+        assert 0 <= len(found) <= 5
+        with_claims += bool(found)
+        for claim in found:
+            Claim.model_validate(claim.model_dump())
+            assert claim.entity == item.speaker
+            assert claim.evidence and claim.evidence in item.text
+            assert 0 < len(claim.text) <= 400
+            assert 0.0 <= claim.confidence <= 1.0 and 0.0 <= claim.importance <= 1.0
+            if len(item.text) > 80:
+                assert claim.text.strip() != item.text.strip()
+    share = with_claims / len(turns)
+    assert 0.15 <= share <= 0.6, share
