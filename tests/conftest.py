@@ -50,3 +50,9 @@ def sql_url(request: pytest.FixtureRequest, tmp_path) -> str:
 def unique_tenant() -> str:
     """A tenant id no other test uses (PostgreSQL tests share a database)."""
     return f"tenant-{uuid.uuid4().hex[:10]}"
+
+
+@pytest.fixture
+def tenant() -> str:
+    """A tenant of this test alone."""
+    return unique_tenant()

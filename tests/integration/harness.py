@@ -63,7 +63,9 @@ async def wait_for(predicate: Callable[[], Awaitable[bool]], timeout: float = 60
     raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what or predicate}")
 
 
-async def read_topic(settings: Settings, topic: str, expect: int, timeout: float = 20.0) -> list[tuple[bytes | None, bytes]]:
+async def read_topic(
+    settings: Settings, topic: str, expect: int, timeout: float = 20.0
+) -> list[tuple[bytes | None, bytes]]:
     """Read a topic from the beginning until `expect` records arrived (or the timeout)."""
     consumer = AIOKafkaConsumer(
         topic,

@@ -1,0 +1,125 @@
+"""Nothing is lost and nothing doubles: a sink outage is waited out, a crash mid-batch replays cleanly."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Sequence
+
+import pytest
+from integration.harness import publish, read_topic, running_worker, wait_for
+
+from sinks.base import VectorPoint
+from sinks.errors import SinkUnavailableError
+from streams.records import JobState, MemoryState, job_id_for
+
+pytestmark = pytest.mark.integration
+
+TEXTS = [
+    "I work at Globex as a data engineer.",
+    "I'm allergic to shellfish.",
+    "I live in Oslo.",
+    "I prefer afternoon meetings.",
+    "My name is Dana.",
+]
+
+
+def story(tenant: str) -> list[dict]:
+    return [
+        {
+            "turn_id": f"r-{i}",
+            "tenant_id": tenant,
+            "user_id": "u-7",
+            "role": "user",
+            "text": text,
+            "ts": "2026-11-01T10:00:00Z",
+        }
+        for i, text in enumerate(TEXTS)
+    ]
+
+
+class FlakyVectors:
+    """The real index behind a fault: `fail` more writes raise the given error first."""
+
+    def __init__(self, inner, fail: int, error: Exception) -> None:
+        self.inner, self.fail, self.error, self.attempts = inner, fail, error, 0
+
+    async def write(self, points: Sequence[VectorPoint]) -> None:
+        self.attempts += 1
+        if self.fail > 0:
+            self.fail -= 1
+            raise self.error
+        await self.inner.write(points)
+
+    def __getattr__(self, name: str):
+        return getattr(self.inner, name)
+
+
+async def all_done(store, turns: list[dict]) -> bool:
+    for t in turns:
+        job = await store.get_job(t["tenant_id"], job_id_for(t["tenant_id"], t["turn_id"]))
+        if job is None or job.state is JobState.QUEUED:
+            return False
+    return True
+
+
+async def test_a_vector_outage_is_retried_until_it_clears(settings, tenant):
+    turns = story(tenant)
+    flaky: dict[str, FlakyVectors] = {}
+
+    def wrap(clients):
+        flaky["index"] = FlakyVectors(clients.vectors, 3, SinkUnavailableError("qdrant is down"))
+        return dataclasses.replace(clients, vectors=flaky["index"])
+
+    async with running_worker(settings, wrap) as worker:
+        await publish(settings, turns)
+        store = worker.clients.store
+        await wait_for(lambda: all_done(store, turns), what="jobs")
+
+        async def vectors_caught_up() -> bool:
+            active, _ = await store.list_memories(tenant, "u-7", state=MemoryState.ACTIVE)
+            return await flaky["index"].inner.count(tenant) == len(active) and len(active) >= len(turns)
+
+        await wait_for(vectors_caught_up, what="the vector index to catch up after the outage")
+        assert flaky["index"].attempts >= 4  # three failures, then success
+        assert await store.pending_vectors() == []
+
+
+async def test_a_crash_after_the_sql_commit_replays_without_duplicates(settings, tenant):
+    turns = story(tenant)
+
+    def crashing(clients):
+        return dataclasses.replace(
+            clients, vectors=FlakyVectors(clients.vectors, 10**6, RuntimeError("worker died"))
+        )
+
+    # first worker: SQL commits, then the process "dies" before vectors, events or the offset ack
+    async with running_worker(settings, crashing) as first:
+        await publish(settings, turns)
+        await wait_for(lambda: all_done(first.clients.store, turns), what="the SQL commit before the crash")
+        committed, _ = await first.clients.store.list_memories(tenant, "u-7", state=None)
+        assert len(await first.clients.store.pending_vectors()) == len(committed)
+
+    # second worker, same consumer group: the uncommitted batch is delivered again
+    async with running_worker(settings) as second:
+        store = second.clients.store
+
+        async def recovered() -> bool:
+            return await second.clients.vectors.count(tenant) == len(committed)
+
+        await wait_for(recovered, what="vectors restored from the SQL outbox")
+        marker = {**turns[0], "turn_id": "after-crash", "text": "I drive a blue bicycle."}
+        await publish(settings, [marker])
+
+        async def marker_done() -> bool:
+            return await all_done(store, [marker])
+
+        await wait_for(marker_done, what="a turn after the replay")
+        after, _ = await store.list_memories(tenant, "u-7", state=None)
+        replayed = [m for m in after if m.source_turn_ids != ["after-crash"]]
+        assert sorted(m.id for m in replayed) == sorted(m.id for m in committed)  # nothing doubled
+        assert await store.pending_vectors() == []
+
+    events = [json.loads(v) for _, v in await read_topic(settings, settings.events_topic, expect=len(after))]
+    created = [e["memory_id"] for e in events if e["kind"] == "created"]
+    assert sorted(created) == sorted(m.id for m in after)  # each event exactly once, none lost
