@@ -1,0 +1,96 @@
+"""Conversions between records and rows: memories, embeddings, jobs and list cursors."""
+
+from __future__ import annotations
+
+import base64
+import json
+import struct
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from agents.reconcile import text_fingerprint
+from sinks.sql.errors import InvalidCursorError
+from streams.records import Job, Memory
+
+#: Memory fields stored as enum strings.
+_ENUM_FIELDS = ("visibility", "type", "recall_semantics", "source_role", "trust", "state")
+
+#: Columns an update of an existing memory may change (reconcile, revoke, decay).
+MUTABLE_FIELDS = (
+    "confidence",
+    "importance",
+    "trust",
+    "state",
+    "valid_until",
+    "superseded_by",
+    "revoked_at",
+    "last_confirmed",
+    "source_turn_ids",
+)
+
+_MEMORY_FIELDS = tuple(Memory.model_fields)
+
+
+def encode_embedding(vector: Sequence[float] | None) -> bytes | None:
+    """float32, little-endian: compact and the same bytes on every platform."""
+    if vector is None:
+        return None
+    return struct.pack(f"<{len(vector)}f", *vector)
+
+
+def decode_embedding(blob: bytes | None) -> list[float] | None:
+    if blob is None:
+        return None
+    return list(struct.unpack(f"<{len(blob) // 4}f", blob))
+
+
+def memory_row(memory: Memory, embedding: Sequence[float] | None) -> dict[str, Any]:
+    """The `memories` row of a memory; a row with an embedding needs its vector point written."""
+    row = memory.model_dump(mode="python")
+    for name in _ENUM_FIELDS:
+        row[name] = row[name].value if hasattr(row[name], "value") else row[name]
+    row["embedding"] = encode_embedding(embedding)
+    row["vector_dirty"] = embedding is not None
+    row["vector_version"] = 1
+    row["text_norm_hash"] = text_fingerprint(memory.text)
+    return row
+
+
+def memory_changes(memory: Memory) -> dict[str, Any]:
+    """The mutable columns of a memory, for an update by id."""
+    row = {name: getattr(memory, name) for name in MUTABLE_FIELDS}
+    row["trust"] = memory.trust.value
+    row["state"] = memory.state.value
+    row["source_turn_ids"] = list(memory.source_turn_ids)
+    return row
+
+
+def row_memory(row: Mapping[str, Any]) -> Memory:
+    """A memory from its row (extra columns such as the embedding are ignored)."""
+    return Memory.model_validate({name: row[name] for name in _MEMORY_FIELDS})
+
+
+def job_row(job: Job) -> dict[str, Any]:
+    row = job.model_dump(mode="python")
+    row["state"] = job.state.value
+    return row
+
+
+def row_job(row: Mapping[str, Any]) -> Job:
+    return Job.model_validate({name: row[name] for name in Job.model_fields})
+
+
+def encode_cursor(created_at: datetime, memory_id: str) -> str:
+    """An opaque keyset cursor: the (created_at, id) of the last row of a page."""
+    raw = json.dumps([created_at.isoformat(), memory_id]).encode("utf-8")
+    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[datetime, str]:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        moment, memory_id = json.loads(raw)
+        return datetime.fromisoformat(moment), str(memory_id)
+    except (ValueError, TypeError) as exc:
+        raise InvalidCursorError(f"not a cursor of this listing: {cursor!r}") from exc

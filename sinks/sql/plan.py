@@ -1,0 +1,192 @@
+"""What one write will do, worked out in memory before a single row is touched.
+
+The store loads, in a few queries, everything a batch can collide with (finished jobs, ids that
+already exist, active memories sharing a slot or a text). `plan_write` then walks the outcomes in
+order against a `BeliefView` that it keeps current, so a later turn of the batch sees what an
+earlier one decided ("mornings" then "now afternoons" in one batch ends with afternoons). The
+result is rows to insert and update, events and jobs, which the store writes in bulk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from agents import reconcile
+from sinks.base import TurnOutcome
+from sinks.sql.errors import InvalidOutcomeError
+from streams.records import EventKind, Job, JobState, Memory, MemoryEvent
+
+#: Job states after which a turn is never processed again.
+FINISHED = frozenset({JobState.DONE, JobState.SKIPPED, JobState.FAILED})
+
+SlotKey = tuple[str, str, str, str]  # tenant, user, entity, attribute (context is matched by reconcile)
+TextKey = tuple[str, str, str]  # tenant, user, text_norm_hash
+
+
+def slot_key(memory: Memory) -> SlotKey | None:
+    if not memory.entity or not memory.attribute:
+        return None
+    return (memory.tenant_id, memory.user_id, memory.entity, memory.attribute)
+
+
+def text_key(memory: Memory) -> TextKey:
+    return (memory.tenant_id, memory.user_id, reconcile.text_fingerprint(memory.text))
+
+
+@dataclass(frozen=True)
+class KnownJob:
+    """A job row that exists before the write: its state and when it was first recorded."""
+
+    state: JobState
+    created_at: datetime
+
+
+class BeliefView:
+    """The current memories a batch can collide with, indexed by slot and by normalized text."""
+
+    def __init__(self, memories: Iterable[Memory] = ()) -> None:
+        self._memories: dict[str, Memory] = {}
+        self._by_slot: dict[SlotKey, set[str]] = {}
+        self._by_text: dict[TextKey, set[str]] = {}
+        for memory in memories:
+            self.put(memory)
+
+    def get(self, memory_id: str) -> Memory:
+        return self._memories[memory_id]
+
+    def candidates(self, memory: Memory) -> list[Memory]:
+        """Current memories sharing `memory`'s slot or normalized text."""
+        ids = set(self._by_text.get(text_key(memory), ()))
+        key = slot_key(memory)
+        if key is not None:
+            ids |= self._by_slot.get(key, set())
+        return [self._memories[i] for i in ids]
+
+    def put(self, memory: Memory) -> None:
+        """Add or replace a memory; one that is no longer current stops being a candidate."""
+        self._memories[memory.id] = memory
+        key = slot_key(memory)
+        for index, k in ((self._by_slot, key), (self._by_text, text_key(memory))):
+            if k is None:
+                continue
+            if memory.is_current:
+                index.setdefault(k, set()).add(memory.id)
+            else:
+                index.get(k, set()).discard(memory.id)
+
+
+@dataclass
+class WritePlan:
+    """Rows and records one transaction will write."""
+
+    inserts: dict[str, tuple[Memory, Sequence[float] | None]] = field(default_factory=dict)
+    updates: dict[str, Memory] = field(default_factory=dict)  # existing rows, final version
+    events: list[MemoryEvent] = field(default_factory=list)
+    jobs: list[Job] = field(default_factory=list)
+    replayed_job_ids: list[str] = field(default_factory=list)
+
+
+def check_outcome(outcome: TurnOutcome) -> None:
+    """Reject an outcome whose memories do not belong to its turn."""
+    if outcome.state not in FINISHED:
+        raise InvalidOutcomeError(f"job {outcome.job_id}: an outcome must be done, skipped or failed")
+    if outcome.state is not JobState.DONE and outcome.memories:
+        raise InvalidOutcomeError(f"job {outcome.job_id}: a {outcome.state.value} turn carries no memories")
+    if len(outcome.embeddings) and len(outcome.embeddings) != len(outcome.memories):
+        raise InvalidOutcomeError(
+            f"job {outcome.job_id}: {len(outcome.embeddings)} embeddings for {len(outcome.memories)} memories"
+        )
+    turn = outcome.turn
+    for memory in outcome.memories:
+        if (memory.tenant_id, memory.user_id) != (turn.tenant_id, turn.user_id):
+            raise InvalidOutcomeError(f"job {outcome.job_id}: memory {memory.id} belongs to another user")
+
+
+def plan_write(
+    outcomes: Sequence[TurnOutcome],
+    *,
+    known_jobs: Mapping[str, KnownJob],
+    existing_ids: set[str],
+    view: BeliefView,
+    now: datetime,
+) -> WritePlan:
+    """Reconcile the outcomes in order; finished jobs and existing memory ids are left alone."""
+    plan = WritePlan()
+    seen_jobs: set[str] = set()
+    for outcome in outcomes:
+        known = known_jobs.get(outcome.job_id)
+        if outcome.job_id in seen_jobs or (known is not None and known.state in FINISHED):
+            plan.replayed_job_ids.append(outcome.job_id)
+            continue
+        seen_jobs.add(outcome.job_id)
+        memory_ids = _apply_outcome(outcome, plan, existing_ids, view)
+        turn = outcome.turn
+        plan.jobs.append(
+            Job(
+                job_id=outcome.job_id,
+                tenant_id=turn.tenant_id,
+                user_id=turn.user_id,
+                turn_id=turn.turn_id,
+                state=outcome.state,
+                memory_ids=list(dict.fromkeys(memory_ids)),
+                reason=outcome.reason,
+                created_at=known.created_at if known is not None else now,
+                updated_at=now,
+            )
+        )
+    return plan
+
+
+def _apply_outcome(
+    outcome: TurnOutcome, plan: WritePlan, existing_ids: set[str], view: BeliefView
+) -> list[str]:
+    """Apply each memory of one turn; answers the ids the job reports."""
+    memory_ids: list[str] = []
+    embeddings = list(outcome.embeddings) if len(outcome.embeddings) else [None] * len(outcome.memories)
+    for memory, embedding in zip(outcome.memories, embeddings, strict=True):
+        if memory.id in existing_ids or memory.id in plan.inserts:
+            memory_ids.append(memory.id)
+            continue
+        decision = reconcile.decide(memory, view.candidates(memory))
+        if decision.action == "confirm":
+            target = decision.target_ids[0]
+            _change(plan, view, reconcile.confirmed(view.get(target), memory))
+            plan.events.append(_event(EventKind.CONFIRMED, view.get(target), memory.valid_from, outcome))
+            memory_ids.append(target)
+            continue
+        plan.inserts[memory.id] = (memory, embedding)
+        view.put(memory)
+        plan.events.append(_event(EventKind.CREATED, memory, memory.created_at, outcome))
+        memory_ids.append(memory.id)
+        if decision.action == "supersede":
+            for target in decision.target_ids:
+                closed = reconcile.superseded(view.get(target), memory)
+                _change(plan, view, closed)
+                plan.events.append(_event(EventKind.SUPERSEDED, closed, closed.valid_until, outcome))
+    return memory_ids
+
+
+def _change(plan: WritePlan, view: BeliefView, memory: Memory) -> None:
+    """Record the new version of a memory: a pending insert is rewritten, an existing row updated."""
+    view.put(memory)
+    if memory.id in plan.inserts:
+        plan.inserts[memory.id] = (memory, plan.inserts[memory.id][1])
+    else:
+        plan.updates[memory.id] = memory
+
+
+def _event(kind: EventKind, memory: Memory, at: datetime | None, outcome: TurnOutcome) -> MemoryEvent:
+    return MemoryEvent(
+        kind=kind,
+        memory_id=memory.id,
+        tenant_id=memory.tenant_id,
+        user_id=memory.user_id,
+        at=at or memory.created_at,
+        turn_id=outcome.turn.turn_id,
+        superseded_by=memory.superseded_by,
+        entity=memory.entity,
+        attribute=memory.attribute,
+        value=memory.value,
+    )

@@ -1,0 +1,182 @@
+"""The statements of the SQL store, each batched: a handful of round trips per write, not per memory."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from functools import lru_cache
+from typing import Any, TypeVar
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from sinks.sql.convert import MUTABLE_FIELDS, row_memory
+from sinks.sql.plan import KnownJob, SlotKey, TextKey
+from sinks.sql.tables import jobs, memories, outbox
+from streams.records import JobState, Memory
+
+T = TypeVar("T")
+
+#: Rows per IN list or VALUES batch: far below every driver's bound-parameter limit.
+CHUNK = 250
+
+#: Keys per candidate lookup statement (a power of two; each key is 3 or 4 bound parameters).
+TERMS = 128
+
+_SLOT_COLUMNS = ("tenant_id", "user_id", "entity", "attribute")
+_TEXT_COLUMNS = ("tenant_id", "user_id", "text_norm_hash")
+
+#: The columns of a memory record (everything but the sink's bookkeeping).
+MEMORY_COLUMNS = [memories.c[name] for name in Memory.model_fields]
+
+
+def chunked(items: Sequence[T], size: int = CHUNK) -> Iterator[Sequence[T]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def dialect_insert(conn: AsyncConnection, table: sa.Table):
+    """The backend's INSERT, which knows ON CONFLICT (both SQLite and PostgreSQL have it)."""
+    return (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(table)
+
+
+async def load_jobs(conn: AsyncConnection, keys: Sequence[tuple[str, str]]) -> dict[str, KnownJob]:
+    """The jobs among `keys` (tenant_id, job_id) that already have a row."""
+    found: dict[str, KnownJob] = {}
+    for part in chunked(keys):
+        stmt = sa.select(jobs.c.job_id, jobs.c.tenant_id, jobs.c.state, jobs.c.created_at).where(
+            jobs.c.job_id.in_([job_id for _, job_id in part]),
+            jobs.c.tenant_id.in_({tenant for tenant, _ in part}),
+        )
+        wanted = set(part)
+        for row in (await conn.execute(stmt)).mappings():
+            if (row["tenant_id"], row["job_id"]) in wanted:
+                found[row["job_id"]] = KnownJob(JobState(row["state"]), row["created_at"])
+    return found
+
+
+async def existing_memory_ids(conn: AsyncConnection, keys: Sequence[tuple[str, str]]) -> set[str]:
+    """Those of `keys` (tenant_id, memory_id) already stored."""
+    found: set[str] = set()
+    for part in chunked(keys):
+        stmt = sa.select(memories.c.id, memories.c.tenant_id).where(
+            memories.c.id.in_([memory_id for _, memory_id in part]),
+            memories.c.tenant_id.in_({tenant for tenant, _ in part}),
+        )
+        wanted = set(part)
+        found |= {row.id for row in await conn.execute(stmt) if (row.tenant_id, row.id) in wanted}
+    return found
+
+
+async def load_active(
+    conn: AsyncConnection, slots: Sequence[SlotKey], texts: Sequence[TextKey]
+) -> list[Memory]:
+    """Active rows sharing one of `slots` or `texts`: the candidates reconcile decides against.
+
+    Row-value IN lists would make SQLite scan every active row, so SQLite gets an OR of exact-key
+    terms, each a seek of a partial index (every condition inside the term: given outside the OR,
+    SQLite scans the tenant instead). PostgreSQL plans a long OR slowly, so it joins the keys
+    unnested from arrays. Statements are built once per shape and reused: building a large
+    expression costs more than running it.
+    """
+    found: dict[str, Memory] = {}
+    postgres = conn.dialect.name == "postgresql"
+    for columns, keys in ((_SLOT_COLUMNS, slots), (_TEXT_COLUMNS, texts)):
+        for part in chunked(keys, CHUNK if postgres else TERMS):
+            stmt, params = _unnest_lookup(columns, part) if postgres else _or_lookup(columns, part)
+            for row in (await conn.execute(stmt, params)).mappings():
+                if row["id"] not in found:
+                    found[row["id"]] = row_memory(row)
+    return list(found.values())
+
+
+def _or_lookup(columns: tuple[str, ...], keys: Sequence[tuple[str, ...]]) -> tuple[sa.Select, dict[str, Any]]:
+    """SQLite: an OR of exact-key terms, padded to a power of two so that few shapes are compiled."""
+    size = min(1 << (len(keys) - 1).bit_length(), TERMS)
+    padded = [*keys, *[keys[-1]] * (size - len(keys))]  # repeating a key changes nothing
+    params = {f"k{i}_{j}": value for i, key in enumerate(padded) for j, value in enumerate(key)}
+    return _or_statement(columns, size), params
+
+
+@lru_cache(maxsize=32)
+def _or_statement(columns: tuple[str, ...], size: int) -> sa.Select:
+    terms = [
+        sa.and_(
+            memories.c.valid_until.is_(None),
+            *(memories.c[name] == sa.bindparam(f"k{i}_{j}") for j, name in enumerate(columns)),
+        )
+        for i in range(size)
+    ]
+    return sa.select(*MEMORY_COLUMNS).where(sa.or_(*terms))
+
+
+def _unnest_lookup(
+    columns: tuple[str, ...], keys: Sequence[tuple[str, ...]]
+) -> tuple[sa.Select, dict[str, Any]]:
+    """PostgreSQL: join against the keys as arrays; one statement shape, cheap to plan at any size."""
+    return _unnest_statement(columns), {f"k{j}": [key[j] for key in keys] for j in range(len(columns))}
+
+
+@lru_cache(maxsize=4)
+def _unnest_statement(columns: tuple[str, ...]) -> sa.Select:
+    arrays = [sa.bindparam(f"k{j}", type_=postgresql.ARRAY(sa.String)) for j in range(len(columns))]
+    keys = sa.func.unnest(*arrays).table_valued(*columns).render_derived(name="keys")
+    match = sa.and_(*(memories.c[name] == keys.c[name] for name in columns))
+    return (
+        sa.select(*MEMORY_COLUMNS)
+        .select_from(memories.join(keys, match))
+        .where(memories.c.valid_until.is_(None))
+    )
+
+
+async def insert_memories(conn: AsyncConnection, rows: Sequence[dict[str, Any]]) -> None:
+    if rows:
+        stmt = dialect_insert(conn, memories).on_conflict_do_nothing(index_elements=[memories.c.id])
+        await conn.execute(stmt, list(rows))
+
+
+async def update_memories(conn: AsyncConnection, changes: Sequence[dict[str, Any]]) -> None:
+    """Rewrite the mutable columns by id; the vector point must follow (its payload changed)."""
+    if not changes:
+        return
+    stmt = (
+        sa.update(memories)
+        .where(memories.c.id == sa.bindparam("b_id"))
+        .values(
+            {
+                **{name: sa.bindparam(f"b_{name}", type_=memories.c[name].type) for name in MUTABLE_FIELDS},
+                "vector_dirty": memories.c.embedding.is_not(None),
+                "vector_version": memories.c.vector_version + 1,
+            }
+        )
+    )
+    await conn.execute(stmt, [{f"b_{name}": value for name, value in row.items()} for row in changes])
+
+
+async def insert_outbox(conn: AsyncConnection, rows: Sequence[dict[str, Any]]) -> None:
+    if rows:
+        await conn.execute(sa.insert(outbox), list(rows))
+
+
+async def upsert_jobs(conn: AsyncConnection, rows: Sequence[dict[str, Any]]) -> None:
+    """Insert job rows, or finish queued ones; a finished job is never rewritten."""
+    if not rows:
+        return
+    stmt = dialect_insert(conn, jobs)
+    stmt = stmt.on_conflict_do_update(
+        index_elements=[jobs.c.job_id],
+        set_={name: stmt.excluded[name] for name in ("state", "memory_ids", "reason", "updated_at")},
+        where=jobs.c.state == JobState.QUEUED.value,
+    )
+    await conn.execute(stmt, list(rows))
+
+
+async def insert_jobs_if_absent(conn: AsyncConnection, rows: Sequence[dict[str, Any]]) -> None:
+    if rows:
+        stmt = dialect_insert(conn, jobs).on_conflict_do_nothing(index_elements=[jobs.c.job_id])
+        await conn.execute(stmt, list(rows))
+
+
+async def memories_where(conn: AsyncConnection, *criteria: Any, order: Iterable[Any] = ()) -> list[Memory]:
+    stmt = sa.select(*MEMORY_COLUMNS).where(*criteria).order_by(*order)
+    return [row_memory(row) for row in (await conn.execute(stmt)).mappings()]

@@ -1,0 +1,259 @@
+"""`SqlMemoryStore`: the SQL authority on the belief state (SQLite or PostgreSQL).
+
+A write is one transaction: load what the batch can collide with, plan in memory
+(`sinks.sql.plan`), then write rows, job states and outbox events in bulk. Replays are no-ops:
+finished jobs are skipped and memory ids are deterministic. Every user-facing read is scoped by
+tenant in the query itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+
+from sinks.base import PendingEvent, PendingVector, TurnOutcome, WriteResult
+from sinks.sql import queries
+from sinks.sql.convert import (
+    decode_cursor,
+    decode_embedding,
+    encode_cursor,
+    job_row,
+    memory_changes,
+    memory_row,
+    row_job,
+    row_memory,
+)
+from sinks.sql.engine import create_engine, sqlite_path, unavailable_on_outage, write_transaction
+from sinks.sql.errors import InvalidRequestError
+from sinks.sql.migrate import upgrade
+from sinks.sql.plan import BeliefView, WritePlan, check_outcome, plan_write, slot_key, text_key
+from sinks.sql.tables import jobs, memories, outbox
+from streams.records import Job, JobState, Memory, MemoryState, utcnow
+
+#: Longest supersession chain `memory_history` follows (a guard against a corrupt cycle).
+MAX_HISTORY = 1000
+
+#: Largest page `list_memories` returns.
+MAX_PAGE = 1000
+
+
+class SqlMemoryStore:
+    """The `MemoryStore` on SQLAlchemy's async engine."""
+
+    def __init__(self, url: str, events_topic: str = "beliefstream.memory.events") -> None:
+        self.url = url
+        self.events_topic = events_topic
+        self._engine = create_engine(url)
+        self._vector_versions: dict[str, int] = {}  # handed out by pending_vectors, checked when marked
+
+    async def setup(self) -> None:
+        """Create the database file's directory and migrate the schema to head."""
+        path = sqlite_path(self.url)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        async with unavailable_on_outage("migration"):
+            await upgrade(self._engine)
+
+    async def close(self) -> None:
+        await self._engine.dispose()
+
+    async def ping(self) -> bool:
+        try:
+            async with self._engine.connect() as conn:
+                await conn.execute(sa.text("SELECT 1"))
+        except Exception:  # readiness answers "no" for any failure, never raises
+            return False
+        return True
+
+    # -- the write path ---------------------------------------------------------------------------
+
+    async def write(self, outcomes: Sequence[TurnOutcome]) -> WriteResult:
+        for outcome in outcomes:
+            check_outcome(outcome)
+        if not outcomes:
+            return WriteResult()
+        async with unavailable_on_outage("write"), write_transaction(self._engine) as conn:
+            known_jobs = await queries.load_jobs(conn, [(o.turn.tenant_id, o.job_id) for o in outcomes])
+            batch = [m for o in outcomes if _unfinished(o, known_jobs) for m in o.memories]
+            existing = await queries.existing_memory_ids(conn, [(m.tenant_id, m.id) for m in batch])
+            todo = [m for m in batch if m.id not in existing]
+            slots = list(dict.fromkeys(key for m in todo if (key := slot_key(m)) is not None))
+            texts = list(dict.fromkeys(text_key(m) for m in todo))
+            view = BeliefView(await queries.load_active(conn, slots, texts))
+            plan = plan_write(outcomes, known_jobs=known_jobs, existing_ids=existing, view=view, now=utcnow())
+            await self._apply(conn, plan)
+        return WriteResult(
+            inserted=[memory for memory, _ in plan.inserts.values()],
+            changed=list(plan.updates.values()),
+            events=plan.events,
+            jobs=plan.jobs,
+            replayed_job_ids=plan.replayed_job_ids,
+        )
+
+    async def _apply(self, conn, plan: WritePlan) -> None:
+        now = utcnow()
+        await queries.insert_memories(conn, [memory_row(m, e) for m, e in plan.inserts.values()])
+        await queries.update_memories(conn, [dict(memory_changes(m), id=i) for i, m in plan.updates.items()])
+        await queries.insert_outbox(
+            conn,
+            [
+                {
+                    "topic": self.events_topic,
+                    "key": f"{event.tenant_id}:{event.user_id}",
+                    "value": event.model_dump_json().encode("utf-8"),
+                    "created_at": now,
+                }
+                for event in plan.events
+            ],
+        )
+        await queries.upsert_jobs(conn, [job_row(job) for job in plan.jobs])
+
+    async def done_job_ids(self, job_ids: Sequence[str]) -> set[str]:
+        finished = [s.value for s in (JobState.DONE, JobState.SKIPPED, JobState.FAILED)]
+        found: set[str] = set()
+        async with unavailable_on_outage("done_job_ids"), self._engine.connect() as conn:
+            for part in queries.chunked(list(dict.fromkeys(job_ids))):
+                stmt = sa.select(jobs.c.job_id).where(jobs.c.job_id.in_(part), jobs.c.state.in_(finished))
+                found |= set((await conn.scalars(stmt)).all())
+        return found
+
+    async def enqueue_jobs(self, jobs_: Sequence[Job]) -> None:
+        if not jobs_:
+            return
+        async with unavailable_on_outage("enqueue_jobs"), write_transaction(self._engine) as conn:
+            await queries.insert_jobs_if_absent(conn, [job_row(job) for job in jobs_])
+
+    # -- the vector and event outboxes --------------------------------------------------------------
+
+    async def pending_vectors(self, limit: int = 1000) -> list[PendingVector]:
+        stmt = (
+            sa.select(*queries.MEMORY_COLUMNS, memories.c.embedding, memories.c.vector_version)
+            .where(memories.c.vector_dirty == sa.true())
+            .order_by(memories.c.created_at, memories.c.id)
+            .limit(limit)
+        )
+        async with unavailable_on_outage("pending_vectors"), self._engine.connect() as conn:
+            rows = (await conn.execute(stmt)).mappings().all()
+        pending = []
+        for row in rows:
+            self._vector_versions[row["id"]] = row["vector_version"]
+            pending.append(
+                PendingVector(memory=row_memory(row), embedding=decode_embedding(row["embedding"]))
+            )
+        return pending
+
+    async def mark_vectors_synced(self, memory_ids: Sequence[str]) -> None:
+        """Clear the dirty flag, unless the row changed again since `pending_vectors` handed it out."""
+        if not memory_ids:
+            return
+        versioned = [
+            {"b_id": i, "b_version": self._vector_versions.pop(i)}
+            for i in memory_ids
+            if i in self._vector_versions
+        ]
+        handled = {row["b_id"] for row in versioned}
+        unversioned = [i for i in memory_ids if i not in handled]
+        clean = {"vector_dirty": False}
+        async with unavailable_on_outage("mark_vectors_synced"), write_transaction(self._engine) as conn:
+            if versioned:
+                stmt = sa.update(memories).where(
+                    memories.c.id == sa.bindparam("b_id"),
+                    memories.c.vector_version == sa.bindparam("b_version"),
+                )
+                await conn.execute(stmt.values(clean), versioned)
+            for part in queries.chunked(unversioned):
+                await conn.execute(sa.update(memories).where(memories.c.id.in_(part)).values(clean))
+
+    async def pending_events(self, limit: int = 1000) -> list[PendingEvent]:
+        stmt = (
+            sa.select(outbox.c.seq, outbox.c.topic, outbox.c.key, outbox.c.value)
+            .order_by(outbox.c.seq)
+            .limit(limit)
+        )
+        async with unavailable_on_outage("pending_events"), self._engine.connect() as conn:
+            rows = (await conn.execute(stmt)).all()
+        return [PendingEvent(seq=r.seq, topic=r.topic, key=r.key, value=bytes(r.value)) for r in rows]
+
+    async def ack_events(self, seqs: Sequence[int]) -> None:
+        if not seqs:
+            return
+        async with unavailable_on_outage("ack_events"), write_transaction(self._engine) as conn:
+            for part in queries.chunked(list(seqs)):
+                await conn.execute(sa.delete(outbox).where(outbox.c.seq.in_(part)))
+
+    # -- reads, always scoped by tenant -------------------------------------------------------------
+
+    async def get_job(self, tenant_id: str, job_id: str) -> Job | None:
+        stmt = sa.select(jobs).where(jobs.c.tenant_id == tenant_id, jobs.c.job_id == job_id)
+        async with unavailable_on_outage("get_job"), self._engine.connect() as conn:
+            row = (await conn.execute(stmt)).mappings().first()
+        return row_job(row) if row is not None else None
+
+    async def get_memory(self, tenant_id: str, memory_id: str) -> Memory | None:
+        async with unavailable_on_outage("get_memory"), self._engine.connect() as conn:
+            found = await queries.memories_where(
+                conn, memories.c.tenant_id == tenant_id, memories.c.id == memory_id
+            )
+        return found[0] if found else None
+
+    async def memory_history(self, tenant_id: str, memory_id: str) -> list[Memory]:
+        """Follow `superseded_by` both ways from the memory; the chain, oldest first."""
+        chain: dict[str, Memory] = {}
+        explored: set[str] = set()
+        frontier = {memory_id}
+        async with unavailable_on_outage("memory_history"), self._engine.connect() as conn:
+            while frontier and len(chain) < MAX_HISTORY:
+                found = await queries.memories_where(
+                    conn,
+                    memories.c.tenant_id == tenant_id,
+                    sa.or_(memories.c.id.in_(frontier), memories.c.superseded_by.in_(frontier)),
+                )
+                explored |= frontier
+                chain.update((m.id, m) for m in found)
+                linked = {m.id for m in found} | {m.superseded_by for m in found if m.superseded_by}
+                frontier = linked - explored
+        if memory_id not in chain:
+            return []
+        return sorted(chain.values(), key=lambda m: (m.valid_from, m.created_at, m.id))
+
+    async def list_memories(
+        self,
+        tenant_id: str,
+        user_id: str,
+        state: MemoryState | None = MemoryState.ACTIVE,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> tuple[list[Memory], str | None]:
+        """One page of a user's memories in (created_at, id) order, and the cursor of the next."""
+        if limit < 1:
+            raise InvalidRequestError(f"limit must be at least 1, got {limit}")
+        limit = min(limit, MAX_PAGE)
+        criteria = [memories.c.tenant_id == tenant_id, memories.c.user_id == user_id]
+        if state is not None:
+            criteria.append(memories.c.state == MemoryState(state).value)
+        if cursor is not None:
+            after, after_id = decode_cursor(cursor)
+            criteria.append(
+                sa.or_(
+                    memories.c.created_at > after,
+                    sa.and_(memories.c.created_at == after, memories.c.id > after_id),
+                )
+            )
+        async with unavailable_on_outage("list_memories"), self._engine.connect() as conn:
+            stmt = (
+                sa.select(*queries.MEMORY_COLUMNS)
+                .where(*criteria)
+                .order_by(memories.c.created_at, memories.c.id)
+                .limit(limit + 1)
+            )
+            page = [row_memory(row) for row in (await conn.execute(stmt)).mappings()]
+        if len(page) <= limit:
+            return page, None
+        page = page[:limit]
+        return page, encode_cursor(page[-1].created_at, page[-1].id)
+
+
+def _unfinished(outcome: TurnOutcome, known_jobs) -> bool:
+    known = known_jobs.get(outcome.job_id)
+    return known is None or known.state is JobState.QUEUED

@@ -1,0 +1,152 @@
+"""The SQL schema, portable between SQLite and PostgreSQL. Migrations under `migrations/` create it.
+
+`memories` holds every field of the memory record (contract §2) plus what the sinks need:
+the embedding (float32 little-endian), `vector_dirty` (the Qdrant point must be rewritten) with
+`vector_version` (so a sync that raced a newer change does not clear its flag) and
+`text_norm_hash` (exact-duplicate lookup). `jobs` answers `GET /v1/jobs/{id}`; `outbox` holds
+memory events written in the same transaction as the change they describe.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import sqlalchemy as sa
+from sqlalchemy.types import TypeDecorator
+
+from streams.records import as_utc
+
+ID = sa.String(256)
+NAME = sa.String(256)
+ENUM = sa.String(32)
+
+
+class UtcDateTime(TypeDecorator):
+    """Stores UTC, always returns aware UTC (SQLite hands back naive datetimes)."""
+
+    impl = sa.DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect) -> datetime | None:
+        return None if value is None else as_utc(value)
+
+    def process_result_value(self, value: datetime | None, dialect) -> datetime | None:
+        return None if value is None else as_utc(value)
+
+
+metadata = sa.MetaData()
+
+memories = sa.Table(
+    "memories",
+    metadata,
+    sa.Column("id", ID, primary_key=True),
+    sa.Column("tenant_id", ID, nullable=False),
+    sa.Column("user_id", ID, nullable=False),
+    sa.Column("agent_id", ID),
+    sa.Column("visibility", ENUM, nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("type", ENUM, nullable=False),
+    sa.Column("topic", sa.String(64), nullable=False),
+    sa.Column("importance", sa.Double, nullable=False),
+    sa.Column("confidence", sa.Double, nullable=False),
+    sa.Column("entity", NAME),
+    sa.Column("attribute", NAME),
+    sa.Column("value", sa.Text),
+    sa.Column("context", NAME),
+    sa.Column("recall_semantics", ENUM, nullable=False),
+    sa.Column("trigger", sa.JSON),
+    sa.Column("profile", sa.Boolean, nullable=False),
+    sa.Column("source_role", ENUM, nullable=False),
+    sa.Column("source_session", ID),
+    sa.Column("source_turn_ids", sa.JSON, nullable=False),
+    sa.Column("evidence", sa.Text, nullable=False),
+    sa.Column("trust", ENUM, nullable=False),
+    sa.Column("state", ENUM, nullable=False),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+    sa.Column("valid_from", UtcDateTime, nullable=False),
+    sa.Column("valid_until", UtcDateTime),
+    sa.Column("superseded_by", ID),
+    sa.Column("expires_at", UtcDateTime),
+    sa.Column("revoked_at", UtcDateTime),
+    sa.Column("last_confirmed", UtcDateTime),
+    sa.Column("last_accessed", UtcDateTime),
+    sa.Column("access_count", sa.Integer, nullable=False),
+    sa.Column("decay_score", sa.Double),
+    sa.Column("half_life_days", sa.Double),
+    sa.Column("embedding", sa.LargeBinary),
+    sa.Column("vector_dirty", sa.Boolean, nullable=False),
+    sa.Column("vector_version", sa.Integer, nullable=False),
+    sa.Column("text_norm_hash", sa.String(64), nullable=False),
+)
+
+_ACTIVE = sa.text("valid_until IS NULL")
+_DIRTY_SQLITE = sa.text("vector_dirty = 1")
+_DIRTY_PG = sa.text("vector_dirty")
+_HAS_SUCCESSOR = sa.text("superseded_by IS NOT NULL")
+
+sa.Index(
+    "ix_memories_active_slot",
+    memories.c.tenant_id,
+    memories.c.user_id,
+    memories.c.entity,
+    memories.c.attribute,
+    memories.c.context,
+    sqlite_where=_ACTIVE,
+    postgresql_where=_ACTIVE,
+)
+sa.Index(
+    "ix_memories_listing",
+    memories.c.tenant_id,
+    memories.c.user_id,
+    memories.c.state,
+    memories.c.created_at,
+    memories.c.id,
+)
+sa.Index(
+    "ix_memories_active_text",
+    memories.c.tenant_id,
+    memories.c.user_id,
+    memories.c.text_norm_hash,
+    sqlite_where=_ACTIVE,
+    postgresql_where=_ACTIVE,
+)
+sa.Index(
+    "ix_memories_vector_dirty",
+    memories.c.created_at,
+    memories.c.id,
+    sqlite_where=_DIRTY_SQLITE,
+    postgresql_where=_DIRTY_PG,
+)
+sa.Index(
+    "ix_memories_superseded_by",
+    memories.c.tenant_id,
+    memories.c.superseded_by,
+    sqlite_where=_HAS_SUCCESSOR,
+    postgresql_where=_HAS_SUCCESSOR,
+)
+
+jobs = sa.Table(
+    "jobs",
+    metadata,
+    sa.Column("job_id", ID, primary_key=True),
+    sa.Column("tenant_id", ID, nullable=False),
+    sa.Column("user_id", ID, nullable=False),
+    sa.Column("turn_id", ID, nullable=False),
+    sa.Column("state", ENUM, nullable=False),
+    sa.Column("memory_ids", sa.JSON, nullable=False),
+    sa.Column("reason", sa.Text),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+    sa.Column("updated_at", UtcDateTime, nullable=False),
+)
+
+outbox = sa.Table(
+    "outbox",
+    metadata,
+    sa.Column(
+        "seq", sa.BigInteger().with_variant(sa.Integer, "sqlite"), primary_key=True, autoincrement=True
+    ),
+    sa.Column("topic", sa.String(255), nullable=False),
+    sa.Column("key", sa.String(600), nullable=False),
+    sa.Column("value", sa.LargeBinary, nullable=False),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+)

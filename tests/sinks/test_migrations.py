@@ -1,0 +1,108 @@
+"""Migrations: idempotent, independent of the working directory, and in step with `tables.py`."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+
+from sinks.sql import SqlMemoryStore
+from sinks.sql.engine import create_engine
+from sinks.sql.migrate import alembic_config, upgrade
+from sinks.sql.tables import metadata
+
+VERSION_TABLE = "beliefstream_alembic_version"
+OPTS = {"version_table": VERSION_TABLE}
+DDL = ("CREATE", "ALTER", "DROP")
+
+
+def head() -> str:
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+async def _current_revision(url: str) -> str | None:
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as conn:
+            return await conn.run_sync(
+                lambda sync: MigrationContext.configure(sync, opts=OPTS).get_current_revision()
+            )
+    finally:
+        await engine.dispose()
+
+
+async def test_migrating_twice_is_a_no_op(sql_url: str, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)  # the scripts are found next to the package, not in the cwd
+    engine = create_engine(sql_url)
+    statements: list[str] = []
+    try:
+        await upgrade(engine)
+        sa.event.listen(
+            engine.sync_engine, "before_cursor_execute", lambda *args: statements.append(args[2].upper())
+        )
+        await upgrade(engine)
+    finally:
+        await engine.dispose()
+
+    assert [s for s in statements if s.lstrip().startswith(DDL)] == []
+    assert await _current_revision(sql_url) == head()
+
+
+async def test_the_migrated_schema_matches_the_tables(sql_url: str) -> None:
+    engine = create_engine(sql_url)
+    try:
+        await upgrade(engine)
+        async with engine.connect() as conn:
+            diff = await conn.run_sync(
+                lambda sync: compare_metadata(MigrationContext.configure(sync, opts=OPTS), metadata)
+            )
+            tables = await conn.run_sync(lambda sync: set(sa.inspect(sync).get_table_names()))
+            indexes = await conn.run_sync(
+                lambda sync: {i["name"] for i in sa.inspect(sync).get_indexes("memories")}
+            )
+    finally:
+        await engine.dispose()
+
+    assert diff == []
+    assert {"memories", "jobs", "outbox", VERSION_TABLE} <= tables
+    assert {
+        "ix_memories_active_slot",
+        "ix_memories_listing",
+        "ix_memories_active_text",
+        "ix_memories_vector_dirty",
+        "ix_memories_superseded_by",
+    } <= indexes
+
+
+async def test_setup_creates_the_sqlite_directory(tmp_path: Path) -> None:
+    path = tmp_path / "nested" / "dir" / "memory.db"
+    store = SqlMemoryStore(f"sqlite+aiosqlite:///{path.as_posix()}")
+    try:
+        await store.setup()
+        await store.setup()
+        async with store._engine.connect() as conn:
+            journal = (await conn.exec_driver_sql("PRAGMA journal_mode")).scalar_one()
+            busy = (await conn.exec_driver_sql("PRAGMA busy_timeout")).scalar_one()
+    finally:
+        await store.close()
+    assert path.exists()
+    assert (journal, busy) == ("wal", 5000)
+
+
+def test_downgrade_and_the_alembic_cli_path(tmp_path: Path) -> None:
+    """env.py also runs without a handed-over connection (the alembic CLI), from a URL."""
+    url = f"sqlite+aiosqlite:///{(tmp_path / 'cli.db').as_posix()}"
+    config = alembic_config()
+    config.set_main_option("sqlalchemy.url", url)
+
+    command.upgrade(config, "head")
+    assert asyncio.run(_current_revision(url)) == head()
+    command.downgrade(config, "base")
+    assert asyncio.run(_current_revision(url)) is None
+    command.upgrade(config, "head")
+    assert asyncio.run(_current_revision(url)) == head()
