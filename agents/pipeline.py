@@ -46,6 +46,16 @@ class BatchReport:
     skip_reasons: dict[str, int] = field(default_factory=dict)
 
 
+@dataclass
+class PreparedBatch:
+    """A batch that went through the CPU steps and waits for the sinks."""
+
+    outcomes: list[TurnOutcome]
+    rejections: list[Rejection]
+    report: BatchReport
+    started: float
+
+
 def dead_letter(rejection: Rejection) -> DeadLetter:
     """The DLQ record of a rejected value: the reason, and the original bytes kept readable."""
     raw = rejection.raw
@@ -84,20 +94,27 @@ class WritePipeline:
 
     async def process(self, raws: Sequence[RawTurn]) -> BatchReport:
         """Run one micro-batch through every step; returns when all sinks acknowledged it."""
+        return await self.persist(await self.prepare(raws))
+
+    async def prepare(self, raws: Sequence[RawTurn]) -> PreparedBatch:
+        """Everything before the sinks: decode, drop replays, text steps, extraction, embedding."""
         started = time.perf_counter()
-        report = BatchReport(received=len(raws))
         turns, rejections = self._decode(raws)
-        report.rejected = len(rejections)
-        fresh, report.replayed = await self._drop_replays(turns)
+        fresh, replayed = await self._drop_replays(turns)
         outcomes, poison = await self._outcomes(fresh)
-        rejections.extend(poison)
-        result = await self._retrying("sql", self.store.write, outcomes)
+        report = BatchReport(received=len(raws), rejected=len(rejections), replayed=replayed)
+        return PreparedBatch(outcomes, rejections + poison, report, started)
+
+    async def persist(self, batch: PreparedBatch) -> BatchReport:
+        """SQL (the authority) first, then vectors, events and the DLQ, each retried until it succeeds."""
+        result = await self._retrying("sql", self.store.write, batch.outcomes)
+        report = batch.report
         report.committed_at = time.time()
-        await self._retrying("vectors", self._sync_vectors, result, outcomes)
+        await self._retrying("vectors", self._sync_vectors, result, batch.outcomes)
         await self._retrying("events", self._publish_events)
-        await self._retrying("dlq", self.producer.send_many, [self._dlq_record(r) for r in rejections])
-        self._count(report, outcomes, result)
-        report.seconds = time.perf_counter() - started
+        await self._retrying("dlq", self.producer.send_many, [self._dlq_record(r) for r in batch.rejections])
+        self._count(report, batch.outcomes, result)
+        report.seconds = time.perf_counter() - batch.started
         return report
 
     def _decode(self, raws: Sequence[RawTurn]) -> tuple[list[Turn], list[Rejection]]:
@@ -203,7 +220,10 @@ class WritePipeline:
     # -- retries and counting ----------------------------------------------------------------
 
     async def _retrying(self, sink: str, call: Callable[..., Awaitable[T]], *args: object) -> T:
-        """Call until it succeeds: sink outages are waited out, never turned into lost turns."""
+        """Call until it succeeds: sink outages are waited out, never turned into lost turns.
+
+        A stop while waiting raises CancelledError, leaving the batch unacknowledged for a replay.
+        """
         delay = self.settings.sink_retry_initial_s
         while True:
             try:
@@ -215,6 +235,12 @@ class WritePipeline:
                 wait = delay
                 delay = min(delay * 2, self.settings.sink_retry_max_s)
                 log.warning("%s is unavailable; retrying the batch in %.1fs: %s", sink, wait, exc)
+            except Exception:
+                # Not a known outage, maybe a bug: the batch is still never dropped. It is retried
+                # (loudly) until it succeeds or the worker stops; a restart replays it.
+                wait = delay
+                delay = min(delay * 2, self.settings.sink_retry_max_s)
+                log.exception("%s failed unexpectedly; retrying the batch in %.1fs", sink, wait)
             if self.stopping:
                 raise asyncio.CancelledError(f"stopping while {sink} is unavailable")
             await asyncio.sleep(wait)

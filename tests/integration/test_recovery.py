@@ -123,3 +123,40 @@ async def test_a_crash_after_the_sql_commit_replays_without_duplicates(settings,
     events = [json.loads(v) for _, v in await read_topic(settings, settings.events_topic, expect=len(after))]
     created = [e["memory_id"] for e in events if e["kind"] == "created"]
     assert sorted(created) == sorted(m.id for m in after)  # each event exactly once, none lost
+
+
+class DownStore:
+    """The real store whose writes fail as if the database were unreachable."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.attempts = inner, 0
+
+    async def write(self, outcomes):
+        self.attempts += 1
+        raise SinkUnavailableError("the database is unreachable")
+
+    def __getattr__(self, name: str):
+        return getattr(self.inner, name)
+
+
+async def test_stopping_during_a_database_outage_loses_nothing(settings, tenant):
+    turns = story(tenant)
+    down: dict[str, DownStore] = {}
+
+    def wrap(clients):
+        down["store"] = DownStore(clients.store)
+        return dataclasses.replace(clients, store=down["store"])
+
+    async with running_worker(settings, wrap):
+        await publish(settings, turns)
+
+        async def retrying() -> bool:
+            return down["store"].attempts >= 2
+
+        await wait_for(retrying, what="the worker to retry the write")
+    # stopped while the batch was unwritten: it must not have been acknowledged
+
+    async with running_worker(settings) as second:
+        await wait_for(lambda: all_done(second.clients.store, turns), what="the batch, delivered again")
+        memories, _ = await second.clients.store.list_memories(tenant, "u-7", state=MemoryState.ACTIVE)
+        assert len(memories) >= len(turns)

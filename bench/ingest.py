@@ -1,0 +1,182 @@
+"""Ingest benchmark: every LoCoMo turn through the real broker and the whole write path.
+
+Reports, from one run on one machine: end-to-end turns/s and memories/s with the backlog
+published at once; publish→SQL-commit latency p50/p99 at a paced rate below capacity; and the
+embedder alone on the same memory texts, so the ratio to the embedding ceiling is measured, not guessed.
+
+    .venv/bin/python bench/ingest.py [--sql-url URL] [--rate 200] [--latency-turns 1000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+
+from aiokafka import AIOKafkaProducer
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
+from tqdm import tqdm
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from locomo import locomo_turns  # noqa: E402
+
+from streams.broker import EmbeddedBroker  # noqa: E402
+from streams.publish import publish_records  # noqa: E402
+from streams.runtime import open_clients, run_worker  # noqa: E402
+from streams.settings import Settings  # noqa: E402
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
+def as_epoch(value: datetime | str) -> float:
+    """SQL timestamps are UTC; SQLite hands them back naive (and as text through raw SQL)."""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    return (value if value.tzinfo else value.replace(tzinfo=UTC)).timestamp()
+
+
+class Ledger:
+    """Read-only SQL views the benchmark needs (job completion, commit times, memory texts)."""
+
+    def __init__(self, url: str) -> None:
+        self.engine = create_async_engine(url)
+
+    async def finished(self, tenant: str) -> int:
+        async with self.engine.connect() as conn:
+            query = text("SELECT count(*) FROM jobs WHERE tenant_id = :t AND state != 'queued'")
+            return int((await conn.execute(query, {"t": tenant})).scalar_one())
+
+    async def commit_times(self, tenant: str) -> dict[str, float]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(text("SELECT turn_id, updated_at FROM jobs WHERE tenant_id = :t"), {"t": tenant})
+            return {turn_id: as_epoch(updated) for turn_id, updated in rows}
+
+    async def memory_texts(self, tenant: str) -> list[str]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(text("SELECT text FROM memories WHERE tenant_id = :t"), {"t": tenant})
+            return [row[0] for row in rows]
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+
+def records(turns: list[dict]) -> list[tuple[bytes, bytes]]:
+    return [(f"{t['tenant_id']}:{t['user_id']}".encode(), json.dumps(t).encode()) for t in turns]
+
+
+async def wait_finished(ledger: Ledger, tenant: str, total: int, progress: tqdm) -> None:
+    done = 0
+    while done < total:
+        await asyncio.sleep(0.2)
+        now = await ledger.finished(tenant)
+        progress.update(now - done)
+        done = now
+
+
+async def run(args: argparse.Namespace) -> dict:
+    turns = list(locomo_turns())
+    data_dir = Path(tempfile.mkdtemp(prefix="bs-bench-"))
+    with EmbeddedBroker() as broker:
+        run_id = uuid.uuid4().hex[:6]
+        settings = Settings(
+            data_dir=data_dir, broker=broker.url, sql_url=args.sql_url, app_id=f"bench-{run_id}",
+            turns_topic=f"bench-{run_id}.turns", batch_size=args.batch_size, topic_partitions=4,
+        )
+        ledger = Ledger(settings.resolved_sql_url)
+        async with open_clients(settings, broker.url) as clients:
+            stop = asyncio.Event()
+            worker = asyncio.create_task(run_worker(settings, broker.url, clients, stop))
+            warm = [{**turns[0], "tenant_id": "warmup", "turn_id": "warmup"}]
+            await publish_records(records(warm), broker.bootstrap, settings.turns_topic)
+            while await ledger.finished("warmup") < 1:  # the consumer group has joined
+                await asyncio.sleep(0.1)
+
+            # 1. throughput: the whole backlog at once
+            started = time.time()
+            with tqdm(total=len(turns), unit="turn", desc="ingest") as progress:
+                await publish_records(records(turns), broker.bootstrap, settings.turns_topic)
+                published = time.time()
+                await wait_finished(ledger, "locomo", len(turns), progress)
+            commits = await ledger.commit_times("locomo")
+            elapsed = max(commits.values()) - started
+            texts = await ledger.memory_texts("locomo")
+
+            # 2. latency: paced below capacity, each turn's publish time against its job's commit time
+            paced = [{**t, "tenant_id": "locomo-paced"} for t in turns[: args.latency_turns]]
+            sent_at: dict[str, float] = {}
+            producer = AIOKafkaProducer(bootstrap_servers=broker.bootstrap, acks="all", linger_ms=1)
+            await producer.start()
+            step = max(1, args.rate // 20)  # a chunk every 50 ms
+            with tqdm(total=len(paced), unit="turn", desc="paced") as progress:
+                for start in range(0, len(paced), step):
+                    tick = time.time()
+                    for key, value in records(paced[start : start + step]):
+                        sent_at[json.loads(value)["turn_id"]] = time.time()
+                        await producer.send(settings.turns_topic, key=key, value=value)
+                    progress.update(len(paced[start : start + step]))
+                    await asyncio.sleep(max(0.0, 0.05 - (time.time() - tick)))
+            await producer.stop()
+            while await ledger.finished("locomo-paced") < len(paced):
+                await asyncio.sleep(0.1)
+            paced_commits = await ledger.commit_times("locomo-paced")
+            latencies = [(paced_commits[k] - v) * 1000 for k, v in sent_at.items()]
+            stop.set()
+            await worker
+
+            # 3. the embedder alone on the same memory texts, same batch size, same process
+            embed_started = time.perf_counter()
+            for start in range(0, len(texts), settings.batch_size):
+                clients.embedder.embed(texts[start : start + settings.batch_size])
+            embed_seconds = time.perf_counter() - embed_started
+        await ledger.close()
+
+    turns_per_s = len(turns) / elapsed
+    memories_per_s = len(texts) / elapsed
+    embed_per_s = len(texts) / embed_seconds
+    return {
+        "turns": len(turns),
+        "memories": len(texts),
+        "memories_per_turn": round(len(texts) / len(turns), 3),
+        "publish_seconds": round(published - started, 2),
+        "end_to_end_seconds": round(elapsed, 2),
+        "turns_per_s": round(turns_per_s, 1),
+        "memories_per_s": round(memories_per_s, 1),
+        "embedder_only_memories_per_s": round(embed_per_s, 1),
+        "ratio_to_embedder_ceiling": round(memories_per_s / embed_per_s, 3),
+        "embedder_ceiling_turns_per_s": round(embed_per_s / (len(texts) / len(turns)), 1),
+        "paced_rate_turns_per_s": args.rate,
+        "latency_ms_p50": round(statistics.median(latencies), 1),
+        "latency_ms_p99": round(percentile(latencies, 99), 1),
+        "sql": settings.resolved_sql_url.split("://")[0],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sql-url", help="default: SQLite in a temporary directory")
+    parser.add_argument("--batch-size", type=int, default=256)
+    parser.add_argument("--rate", type=int, default=200, help="paced publish rate for the latency phase")
+    parser.add_argument("--latency-turns", type=int, default=1000)
+    args = parser.parse_args()
+    result = asyncio.run(run(args))
+    print(json.dumps(result, indent=2))
+    out = Path(__file__).parent / "results"
+    out.mkdir(exist_ok=True)
+    (out / f"ingest-{int(time.time())}.json").write_text(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
