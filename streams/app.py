@@ -5,6 +5,16 @@ from __future__ import annotations
 import faust
 
 from streams.settings import Settings
+from streams.transport import FetchBoundedTransport
+
+
+class BeliefstreamApp(faust.App):
+    """faust's App on the fetch-bounded Kafka transport (see streams.transport)."""
+
+    fetch_max_wait_ms: int = 50
+
+    def _new_transport(self) -> FetchBoundedTransport:
+        return FetchBoundedTransport(self.conf.broker_consumer, self)
 
 
 def broker_url(settings: Settings, embedded_url: str | None = None) -> str:
@@ -29,7 +39,7 @@ def bootstrap_servers(url: str) -> str:
 def create_app(settings: Settings, url: str) -> faust.App:
     """A faust app whose state lives in the SQL store, not in faust tables."""
     web = {"web_enabled": False} if settings.worker_web_port is None else {"web_port": settings.worker_web_port}
-    return faust.App(
+    app = BeliefstreamApp(
         settings.app_id,
         broker=url,
         store="memory://",
@@ -44,3 +54,5 @@ def create_app(settings: Settings, url: str) -> faust.App:
         autodiscover=False,
         **web,
     )
+    app.fetch_max_wait_ms = settings.broker_fetch_max_wait_ms
+    return app

@@ -36,6 +36,7 @@ class Settings(BaseSettings):
     topic_partitions: int = 4
     broker_session_timeout_s: float = 10.0
     broker_rebalance_timeout_s: float = 3.0
+    broker_fetch_max_wait_ms: int = Field(default=50, ge=1, description="longest a fetch waits for data")
     worker_web_port: int | None = Field(default=None, description="faust's own web port; unset = off")
 
     # the write path
@@ -48,7 +49,7 @@ class Settings(BaseSettings):
     anthropic_timeout_s: float = 20.0
     anthropic_max_retries: int = 3
     batch_size: int = 256
-    batch_within_s: float = 0.25
+    batch_within_s: float = 0.1
     max_turn_bytes: int = 64 * 1024
     strip_patterns: list[str] = Field(default_factory=list, description="extra regexes of injected blocks")
     embed_threads: int = 2
