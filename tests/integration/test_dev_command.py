@@ -1,0 +1,82 @@
+"""`beliefstream dev` as a newcomer runs it: one command, memories appear, Ctrl-C stops everything."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from streams.broker import free_port
+
+pytestmark = pytest.mark.integration
+
+
+def start_dev(data_dir: Path, port: int) -> subprocess.Popen:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BELIEFSTREAM_")}
+    return subprocess.Popen(
+        [sys.executable, "-m", "streams.cli", "dev", "--port", str(port), "--data-dir", str(data_dir)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+
+
+def wait_ready(process: subprocess.Popen, port: int, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"dev exited early: {process.stderr.read()}")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise AssertionError("dev did not become ready")
+
+
+def stop(process: subprocess.Popen, sig: signal.Signals) -> tuple[int, str]:
+    process.send_signal(sig)
+    out, _ = process.communicate(timeout=30)
+    return process.returncode, out
+
+
+def test_dev_runs_end_to_end_and_stops_cleanly(tmp_path):
+    data_dir, port = tmp_path / "data", free_port()
+    process = start_dev(data_dir, port)
+    try:
+        wait_ready(process, port)
+        key = (data_dir / "dev-api-key").read_text().strip()
+        headers = {"Authorization": f"Bearer {key}"}
+        base = f"http://127.0.0.1:{port}"
+        body = {"turn_id": "t-1", "user_id": "u-42", "role": "user", "text": "I'm allergic to peanuts."}
+        job_id = httpx.post(f"{base}/v1/retain", json=body, headers=headers).json()["job_ids"][0]
+        deadline = time.monotonic() + 30
+        while httpx.get(f"{base}/v1/jobs/{job_id}", headers=headers).json()["state"] == "queued":
+            assert time.monotonic() < deadline, "the job never finished"
+            time.sleep(0.2)
+        memories = httpx.get(f"{base}/v1/users/u-42/memories", headers=headers).json()["memories"]
+        assert [m["attribute"] for m in memories] == ["allergy"]
+        assert httpx.get(f"{base}/v1/users/u-42/memories").status_code == 401
+    finally:
+        code, out = stop(process, signal.SIGINT)
+    assert code == 0 and "beliefstream stopped." in out
+    assert not (data_dir / "broker.url").exists()  # the embedded broker was stopped and unrecorded
+
+    # the belief state outlives the process; the embedded vector shard reopens
+    process = start_dev(data_dir, port)
+    try:
+        wait_ready(process, port)
+        memories = httpx.get(f"http://127.0.0.1:{port}/v1/users/u-42/memories", headers=headers).json()["memories"]
+        assert len(memories) == 1
+    finally:
+        code, _ = stop(process, signal.SIGTERM)
+    assert code == 0
