@@ -172,7 +172,7 @@ class WritePipeline:
             if p.skip_reason is not None:
                 outcomes.append(TurnOutcome(p.turn, job_id, JobState.SKIPPED, p.skip_reason))
                 continue
-            embeddings = [list(map(float, v)) for v in vectors[at : at + len(per_turn)]]
+            embeddings = list(vectors[at : at + len(per_turn)])  # float32 rows; the sinks encode them
             at += len(per_turn)
             state, reason = (JobState.DONE, None) if per_turn else (JobState.SKIPPED, "no_memory_extracted")
             outcomes.append(TurnOutcome(p.turn, job_id, state, reason, per_turn, embeddings))

@@ -76,6 +76,7 @@ def _require_broker(settings: Settings) -> str:
 
 
 def cmd_worker(args: argparse.Namespace) -> None:
+    from streams.progress import IngestProgress
     from streams.runtime import open_clients, run_worker
 
     settings = _settings(args)
@@ -83,7 +84,8 @@ def cmd_worker(args: argparse.Namespace) -> None:
 
     async def main(stop: asyncio.Event) -> None:
         async with open_clients(settings, url) as clients:
-            await run_worker(settings, url, clients, stop)
+            print(f"worker consuming {settings.turns_topic} from {url}", flush=True)
+            await run_worker(settings, url, clients, stop, IngestProgress(lambda line: print(line, flush=True)))
 
     _run_until_signalled(main)
 

@@ -28,6 +28,7 @@ from sinks.vectors import make_vector_index
 from streams.app import bootstrap_servers, broker_url, create_app
 from streams.broker import EmbeddedBroker
 from streams.producer import KafkaRecordProducer
+from streams.progress import IngestProgress
 from streams.settings import Settings
 from streams.topics import declare_topics
 
@@ -167,7 +168,8 @@ async def run_dev(settings: Settings, stop: asyncio.Event, announce: Callable[[s
     with embedded_broker(settings) as url:
         url = broker_url(settings, url)
         async with open_clients(settings, url) as clients:
-            worker = asyncio.create_task(run_worker(settings, url, clients, stop), name="worker")
+            progress = IngestProgress(announce)
+            worker = asyncio.create_task(run_worker(settings, url, clients, stop, progress), name="worker")
             sidecar = asyncio.create_task(run_sidecar(settings, url, clients, stop), name="sidecar")
             key = next(iter(settings.parsed_api_keys()))
             announce(

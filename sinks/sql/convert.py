@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import base64
 import json
-import struct
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
+
+import numpy as np
 
 from agents.reconcile import text_fingerprint
 from sinks.sql.errors import InvalidCursorError
@@ -36,13 +37,13 @@ def encode_embedding(vector: Sequence[float] | None) -> bytes | None:
     """float32, little-endian: compact and the same bytes on every platform."""
     if vector is None:
         return None
-    return struct.pack(f"<{len(vector)}f", *vector)
+    return np.asarray(vector, dtype="<f4").tobytes()
 
 
 def decode_embedding(blob: bytes | None) -> list[float] | None:
     if blob is None:
         return None
-    return list(struct.unpack(f"<{len(blob) // 4}f", blob))
+    return np.frombuffer(blob, dtype="<f4").tolist()
 
 
 def memory_row(memory: Memory, embedding: Sequence[float] | None) -> dict[str, Any]:

@@ -7,11 +7,12 @@ the same class and keyword names, so one builder serves both; the caller passes 
 
 from __future__ import annotations
 
-import math
 import uuid
 from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
+
+import numpy as np
 
 from sinks.base import VectorFilter, VectorHit
 
@@ -36,12 +37,12 @@ def point_id(memory_id: str) -> str:
 
 def checked_vector(vector: Sequence[float], dim: int) -> list[float]:
     """The vector as a list of floats, refused when its size or values cannot be searched."""
-    values = [float(x) for x in vector]
-    if len(values) != dim:
-        raise ValueError(f"vector has {len(values)} dimensions, the index expects {dim}")
-    if not all(math.isfinite(x) for x in values):
+    values = np.asarray(vector, dtype=np.float32)
+    if values.ndim != 1 or values.shape[0] != dim:
+        raise ValueError(f"vector has {values.size} dimensions, the index expects {dim}")
+    if not np.isfinite(values).all():
         raise ValueError("vector contains NaN or infinity")
-    return values
+    return values.tolist()
 
 
 def point_payload(memory_id: str, payload: dict) -> dict:
