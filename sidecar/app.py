@@ -12,14 +12,25 @@ from importlib.metadata import PackageNotFoundError, version
 
 from fastapi import FastAPI
 
+from agents.embed import Embedder
 from sidecar.auth import ApiKeyAuthenticator
 from sidecar.errors import UnexpectedErrorMiddleware, install_error_handlers
 from sidecar.limits import BodySizeLimitMiddleware
+from sidecar.metrics import MetricsMiddleware, RequestMetrics
 from sidecar.publisher import TurnPublisher
+from sidecar.ratelimit import RateLimiter
+from sidecar.recall.service import RecallService
+from sidecar.reflect import Answerer, ReflectService
+from sidecar.routes.direct import direct_routes
+from sidecar.routes.erase import erasure_routes
 from sidecar.routes.health import Check, health_routes
 from sidecar.routes.jobs import job_routes
 from sidecar.routes.memories import memory_routes
+from sidecar.routes.metrics import metrics_routes
+from sidecar.routes.recall import recall_routes
+from sidecar.routes.reflect import reflect_routes
 from sidecar.routes.retain import retain_routes
+from sidecar.routes.revoke import revoke_routes
 from sinks.base import MemoryStore, VectorIndex
 from streams.settings import Settings
 
@@ -36,13 +47,25 @@ def _version() -> str:
 
 
 def create_app(
-    settings: Settings, store: MemoryStore, publisher: TurnPublisher, vectors: VectorIndex | None = None
+    settings: Settings,
+    store: MemoryStore,
+    publisher: TurnPublisher,
+    vectors: VectorIndex | None = None,
+    embedder: Embedder | None = None,
+    recall: RecallService | None = None,
+    reflect_answerer: Answerer | None = None,
 ) -> FastAPI:
-    """The HTTP app over started dependencies; API keys are parsed here, so bad keys fail at start-up."""
+    """The HTTP app over started dependencies; API keys are parsed here, so bad keys fail at start-up.
+
+    Revocation and erasure are mounted with a vector index (they must reach its points); the direct
+    insert needs the embedder as well.
+    """
     keys = settings.parsed_api_keys()
     if not keys:
         logger.warning("no API keys configured (BELIEFSTREAM_API_KEYS): every authenticated call is a 401")
-    authenticate = ApiKeyAuthenticator(keys)
+    limiter = RateLimiter(settings.rate_limit_per_s, settings.rate_limit_burst)
+    authenticate = ApiKeyAuthenticator(keys, limiter)
+    metrics = RequestMetrics()
 
     app = FastAPI(
         title=TITLE,
@@ -51,7 +74,8 @@ def create_app(
     )
     install_error_handlers(app)
     app.add_middleware(BodySizeLimitMiddleware, max_body_bytes=settings.max_body_bytes)
-    app.add_middleware(UnexpectedErrorMiddleware)  # outermost of ours: also covers the limit
+    app.add_middleware(UnexpectedErrorMiddleware)  # covers the limit too
+    app.add_middleware(MetricsMiddleware, metrics=metrics)  # outermost: counts every answer, 500s included
 
     checks: list[Check] = [("broker", publisher.ping), ("sql", store.ping)]
     if vectors is not None:
@@ -60,4 +84,14 @@ def create_app(
     app.include_router(retain_routes(authenticate, store, publisher, settings.max_turn_bytes))
     app.include_router(job_routes(authenticate, store))
     app.include_router(memory_routes(authenticate, store))
+    app.include_router(metrics_routes(metrics))
+    if vectors is not None:
+        app.include_router(revoke_routes(authenticate, store, vectors))
+        app.include_router(erasure_routes(authenticate, store, vectors))
+        if embedder is not None:
+            app.include_router(direct_routes(authenticate, store, vectors, embedder))
+    if recall is not None:  # started and closed by the entry point, like the store
+        app.include_router(recall_routes(authenticate, recall))
+        # reflect reads through recall; without an answerer (the default) its answers are extractive
+        app.include_router(reflect_routes(authenticate, ReflectService(recall, store, reflect_answerer)))
     return app

@@ -6,7 +6,9 @@
         ├── Unauthorized        401 unauthorized
         ├── Forbidden           403 forbidden
         ├── NotFound            404 not_found
+        ├── Conflict            409 conflict
         ├── PayloadTooLarge     413 payload_too_large
+        ├── TooManyRequests     429 rate_limited (with Retry-After)
         └── Unavailable         503 unavailable
 
 Every error a client sees is `{"error": {"code": "...", "message": "..."}}` (contract §3): our own
@@ -17,6 +19,7 @@ errors, FastAPI's validation errors, Starlette's 404/405, store outages and unex
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -38,6 +41,7 @@ _HTTP_CODES = {
     403: "forbidden",
     404: "not_found",
     405: "method_not_allowed",
+    409: "conflict",
     413: "payload_too_large",
     415: "unsupported_media_type",
     503: "unavailable",
@@ -81,8 +85,28 @@ class NotFound(SidecarError):
     status, code = 404, "not_found"
 
 
+class Conflict(SidecarError):
+    """The request names something that already exists with other content (a reused `memory_key`)."""
+
+    status, code = 409, "conflict"
+
+
 class PayloadTooLarge(SidecarError):
     status, code = 413, "payload_too_large"
+
+
+class TooManyRequests(SidecarError):
+    """The API key spent its request budget; `Retry-After` says when the next request fits."""
+
+    status, code = 429, "rate_limited"
+
+    def __init__(self, retry_after_s: float) -> None:
+        seconds = max(1, math.ceil(retry_after_s))
+        super().__init__(
+            f"rate limit of this API key exceeded; retry after {seconds} s",
+            headers={"Retry-After": str(seconds)},
+        )
+        self.retry_after_s = retry_after_s
 
 
 class Unavailable(SidecarError):

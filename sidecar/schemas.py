@@ -80,6 +80,14 @@ class MemoryWithHistory(Memory):
     history: list[Memory] = Field(description="the supersession chain this memory belongs to, oldest first")
 
 
+class ErasureView(BaseModel):
+    """What `DELETE /v1/users/{user_id}` removed in the key's tenant."""
+
+    user_id: str
+    memories_deleted: int = Field(description="memory rows deleted, with their vector points")
+    jobs_deleted: int = Field(description="job rows of the user's retained turns deleted")
+
+
 class ErrorDetail(BaseModel):
     code: str
     message: str
@@ -116,6 +124,7 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
         404: "Not found in the caller's tenant",
         413: "Body or turn text over the limit",
         422: "The body or parameters do not validate",
+        429: "The API key is over its rate limit; retry after `Retry-After` seconds",
         503: "A dependency is unavailable; retry",
     }.items()
 }

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Protocol, runtime_checkable
 
 from streams.records import Job, JobState, Memory, MemoryEvent, MemoryState, Turn
@@ -35,6 +36,14 @@ class WriteResult:
     events: list[MemoryEvent] = field(default_factory=list)
     jobs: list[Job] = field(default_factory=list)
     replayed_job_ids: list[str] = field(default_factory=list)  # already done: left untouched
+
+
+@dataclass(frozen=True)
+class ErasureReport:
+    """What erasing one user removed from SQL; the caller deletes these ids' vector points."""
+
+    memory_ids: list[str] = field(default_factory=list)
+    job_count: int = 0
 
 
 @dataclass(frozen=True)
@@ -104,6 +113,7 @@ def vector_payload(memory: Memory) -> dict:
         "recall_semantics": memory.recall_semantics.value,
         "confidence": memory.confidence,
         "importance": memory.importance,
+        "decay_score": None if memory.decay_score is None else round(memory.decay_score, 2),  # agents.decay
     }
 
 
@@ -161,5 +171,16 @@ class MemoryStore(Sink, Protocol):
         limit: int = 100,
         cursor: str | None = None,
     ) -> tuple[list[Memory], str | None]: ...
+
+    # -- governance: direct insert, revocation, erasure ------------------------------------------
+
+    async def insert_memory(self, memory: Memory, embedding: Sequence[float] | None) -> WriteResult:
+        """A fully specified memory, reconciled like the write path's (confirm / supersede); no job."""
+
+    async def revoke(self, tenant_id: str, memory_id: str, at: datetime) -> Memory | None:
+        """Revoke one memory of the tenant (idempotent; one `revoked` event); None when not in scope."""
+
+    async def erase_user(self, tenant_id: str, user_id: str) -> ErasureReport:
+        """Delete every memory, job and unpublished event of the user in one transaction."""
 
     async def ping(self) -> bool: ...

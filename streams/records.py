@@ -247,3 +247,22 @@ def memory_id_for(tenant_id: str, turn_id: str, claim_key: str) -> str:
     return str(uuid.uuid5(ID_NAMESPACE, f"memory\x1f{tenant_id}\x1f{turn_id}\x1f{claim_key}"))
 
 
+
+
+class RecallAudit(BaseModel):
+    """One recall, as audited (SQL `recall_audit`, topic `beliefstream.recall.audit`).
+
+    Says who read which memories and when; never the API key (only its fingerprint) and never
+    the query text (only its sha256), so the audit trail is not a second copy of the conversation.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    tenant_id: str
+    user_id: str
+    agent_id: str | None = None
+    key_id: str | None = None
+    at: datetime
+    query_digest: str
+    memory_ids: list[str] = Field(default_factory=list)

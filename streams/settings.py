@@ -41,6 +41,9 @@ class Settings(BaseSettings):
 
     # the write path
     extractor: Literal["rules", "anthropic"] = "rules"
+    reflect_answerer: Literal["extractive", "anthropic"] = Field(
+        default="extractive", description="anthropic: /v1/reflect answers with Claude (needs the API key)"
+    )
     anthropic_api_key: SecretStr | None = Field(
         default=None, validation_alias=AliasChoices("BELIEFSTREAM_ANTHROPIC_API_KEY", "ANTHROPIC_API_KEY")
     )
@@ -57,11 +60,21 @@ class Settings(BaseSettings):
     sink_retry_initial_s: float = 0.5
     sink_retry_max_s: float = 30.0
 
+    # the manage phase: decay scoring and consolidation
+    decay_lambda: float = Field(default=0.02, ge=0, description="per day; ln 2 / 0.02 = a 34.7-day half-life")
+    decay_boost_cap: float = Field(default=10.0, gt=0, description="accesses that give full decay protection")
+    decay_interval_s: float = Field(default=3600.0, gt=0)
+    decay_batch_size: int = Field(default=5000, ge=1)
+    consolidation_threshold: float = Field(default=0.85, gt=0, le=1, description="cosine similarity")
+    consolidation_interval_s: float = Field(default=7 * 24 * 3600.0, gt=0)
+
     # the sidecar
     host: str = "127.0.0.1"
     port: int = 8080
     api_keys: str | None = Field(default=None, description="key1=tenantA,key2=tenantB:agentX")
     max_body_bytes: int = 1024 * 1024
+    rate_limit_per_s: float = Field(default=200.0, gt=0, description="requests per second per API key")
+    rate_limit_burst: int = Field(default=400, ge=1, description="requests an idle key may make at once")
 
     @field_validator("topic_partitions", "batch_size", "embed_threads", "embed_batch_size")
     @classmethod

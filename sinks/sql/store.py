@@ -8,12 +8,14 @@ tenant in the query itself.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from datetime import datetime
 
 import sqlalchemy as sa
 
-from sinks.base import PendingEvent, PendingVector, TurnOutcome, WriteResult
-from sinks.sql import queries
+from sinks.base import ErasureReport, PendingEvent, PendingVector, TurnOutcome, WriteResult
+from sinks.recall import Currency, KeywordHit, RecallScope
+from sinks.sql import governance, queries, recall_queries
 from sinks.sql.convert import (
     decode_cursor,
     decode_embedding,
@@ -29,7 +31,7 @@ from sinks.sql.errors import InvalidRequestError
 from sinks.sql.migrate import upgrade
 from sinks.sql.plan import BeliefView, WritePlan, check_outcome, plan_write, slot_key, text_key
 from sinks.sql.tables import jobs, memories, outbox
-from streams.records import Job, JobState, Memory, MemoryState, utcnow
+from streams.records import Job, JobState, Memory, MemoryState, RecallAudit, utcnow
 
 #: Longest supersession chain `memory_history` follows (a guard against a corrupt cycle).
 MAX_HISTORY = 1000
@@ -96,18 +98,33 @@ class SqlMemoryStore:
         await queries.insert_memories(conn, [memory_row(m, e) for m, e in plan.inserts.values()])
         await queries.update_memories(conn, [dict(memory_changes(m), id=i) for i, m in plan.updates.items()])
         await queries.insert_outbox(
-            conn,
-            [
-                {
-                    "topic": self.events_topic,
-                    "key": f"{event.tenant_id}:{event.user_id}",
-                    "value": event.model_dump_json().encode("utf-8"),
-                    "created_at": now,
-                }
-                for event in plan.events
-            ],
+            conn, [governance.event_row(self.events_topic, event, now) for event in plan.events]
         )
         await queries.upsert_jobs(conn, [job_row(job) for job in plan.jobs])
+
+    # -- governance: direct insert, revocation, erasure (sinks.sql.governance) ---------------------
+
+    async def insert_memory(self, memory: Memory, embedding: Sequence[float] | None) -> WriteResult:
+        """One fully specified memory through the same reconcile as the write path; no job row."""
+        async with unavailable_on_outage("insert_memory"), write_transaction(self._engine) as conn:
+            plan = await governance.plan_direct_insert(conn, memory, embedding, utcnow())
+            await self._apply(conn, plan)
+        return WriteResult(
+            inserted=[m for m, _ in plan.inserts.values()],
+            changed=list(plan.updates.values()),
+            events=plan.events,
+        )
+
+    async def revoke(self, tenant_id: str, memory_id: str, at: datetime) -> Memory | None:
+        async with unavailable_on_outage("revoke"), write_transaction(self._engine) as conn:
+            memory, event = await governance.revoke_memory(conn, tenant_id, memory_id, at)
+            if event is not None:
+                await queries.insert_outbox(conn, [governance.event_row(self.events_topic, event, utcnow())])
+        return memory
+
+    async def erase_user(self, tenant_id: str, user_id: str) -> ErasureReport:
+        async with unavailable_on_outage("erase_user"), write_transaction(self._engine) as conn:
+            return await governance.erase_user(conn, tenant_id, user_id)
 
     async def done_job_ids(self, job_ids: Sequence[str]) -> set[str]:
         finished = [s.value for s in (JobState.DONE, JobState.SKIPPED, JobState.FAILED)]
@@ -252,6 +269,37 @@ class SqlMemoryStore:
             return page, None
         page = page[:limit]
         return page, encode_cursor(page[-1].created_at, page[-1].id)
+
+
+    # -- recall (sinks.sql.recall_queries): scope and currency in every query ------------------------
+
+    async def keyword_candidates(
+        self, scope: RecallScope, currency: Currency, terms: Sequence[str], limit: int
+    ) -> list[KeywordHit]:
+        async with unavailable_on_outage("keyword_candidates"), self._engine.connect() as conn:
+            return await recall_queries.keyword_candidates(conn, scope, currency, terms, limit)
+
+    async def hydrate(
+        self, scope: RecallScope, currency: Currency, ids: Sequence[str], slot_attributes: Sequence[str] = ()
+    ) -> list[Memory]:
+        async with unavailable_on_outage("hydrate"), self._engine.connect() as conn:
+            return await recall_queries.hydrate(conn, scope, currency, ids, slot_attributes)
+
+    async def pinned_memories(self, scope: RecallScope, currency: Currency, limit: int) -> list[Memory]:
+        async with unavailable_on_outage("pinned_memories"), self._engine.connect() as conn:
+            return await recall_queries.pinned_memories(conn, scope, currency, limit)
+
+    async def record_access(self, counts: Mapping[str, int], at: datetime) -> None:
+        if not counts:
+            return
+        async with unavailable_on_outage("record_access"), write_transaction(self._engine) as conn:
+            await recall_queries.record_access(conn, counts, at)
+
+    async def write_audit(self, records: Sequence[RecallAudit]) -> None:
+        if not records:
+            return
+        async with unavailable_on_outage("write_audit"), write_transaction(self._engine) as conn:
+            await recall_queries.insert_audit(conn, records)
 
 
 def _unfinished(outcome: TurnOutcome, known_jobs) -> bool:

@@ -150,3 +150,49 @@ outbox = sa.Table(
     sa.Column("value", sa.LargeBinary, nullable=False),
     sa.Column("created_at", UtcDateTime, nullable=False),
 )
+
+# -- recall (migration 0002) ------------------------------------------------------------------------
+
+#: Rows recall always considers (profile facts, constraints); literal so SQLite matches the partial index.
+PINNED_PREDICATE = "valid_until IS NULL AND (profile OR recall_semantics = 'constraint')"
+
+sa.Index(
+    "ix_memories_recall_pinned",
+    memories.c.tenant_id,
+    memories.c.user_id,
+    memories.c.state,
+    sqlite_where=sa.text(PINNED_PREDICATE),
+    postgresql_where=sa.text(PINNED_PREDICATE),
+)
+
+recall_audit = sa.Table(
+    "recall_audit",
+    metadata,
+    sa.Column("id", ID, primary_key=True),
+    sa.Column("tenant_id", ID, nullable=False),
+    sa.Column("user_id", ID, nullable=False),
+    sa.Column("agent_id", ID),
+    sa.Column("key_id", sa.String(64)),  # a fingerprint of the API key, never the key
+    sa.Column("at", UtcDateTime, nullable=False),
+    sa.Column("query_digest", sa.String(64), nullable=False),  # sha256 of the query, never its text
+    sa.Column("memory_ids", sa.JSON, nullable=False),
+)
+sa.Index("ix_recall_audit_user", recall_audit.c.tenant_id, recall_audit.c.user_id, recall_audit.c.at)
+
+#: Keyword-search objects that exist on one backend only and are not in this metadata.
+UNMANAGED = frozenset(
+    {
+        "memories_fts",  # SQLite FTS5 and its shadow tables
+        "memories_fts_data",
+        "memories_fts_idx",
+        "memories_fts_docsize",
+        "memories_fts_config",
+        "search_tsv",  # PostgreSQL generated column
+        "ix_memories_search_tsv",
+    }
+)
+
+
+def include_name(name: str | None, type_: str, parent_names: dict) -> bool:
+    """Alembic's `include_name`: schema comparison leaves the backend-specific search objects alone."""
+    return name not in UNMANAGED

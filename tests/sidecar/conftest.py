@@ -11,11 +11,13 @@ from datetime import timedelta
 
 import httpx
 import pytest
+from fastapi import FastAPI
 
 from sidecar.app import create_app
 from sidecar.errors import Unavailable
 from sinks.base import TurnOutcome
 from sinks.sql.store import SqlMemoryStore
+from sinks.vectors.edge import EdgeVectorIndex
 from streams.records import (
     JobState,
     Memory,
@@ -146,3 +148,39 @@ def memory_factory() -> Callable[..., Memory]:
 @pytest.fixture
 def outcome_factory() -> Callable[..., TurnOutcome]:
     return outcome_of
+
+
+# -- governance: the app with a real vector index and the real embedder ------------------------------
+
+
+@pytest.fixture(scope="session")
+def minilm():
+    """The real offline embedder (loaded once per process)."""
+    from agents.embed import load_default_embedder
+
+    return load_default_embedder()
+
+
+@pytest.fixture
+async def edge_vectors(tmp_path) -> AsyncIterator[EdgeVectorIndex]:
+    """A real Qdrant Edge shard of this test alone."""
+    index = EdgeVectorIndex(tmp_path / "vectors", dim=384)
+    await index.setup()
+    try:
+        yield index
+    finally:
+        await index.close()
+
+
+@pytest.fixture
+def governed_app(settings, store, publisher, edge_vectors, minilm) -> FastAPI:
+    """The app with every governance route mounted (vectors and embedder given)."""
+    return create_app(settings, store, publisher, edge_vectors, embedder=minilm)
+
+
+@pytest.fixture
+async def governed(governed_app) -> AsyncIterator[httpx.AsyncClient]:
+    """An HTTP client of `governed_app`."""
+    transport = httpx.ASGITransport(governed_app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://sidecar") as http:
+        yield http

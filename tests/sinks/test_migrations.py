@@ -14,10 +14,10 @@ from alembic.script import ScriptDirectory
 from sinks.sql import SqlMemoryStore
 from sinks.sql.engine import create_engine
 from sinks.sql.migrate import alembic_config, upgrade
-from sinks.sql.tables import metadata
+from sinks.sql.tables import include_name, metadata
 
 VERSION_TABLE = "beliefstream_alembic_version"
-OPTS = {"version_table": VERSION_TABLE}
+OPTS = {"version_table": VERSION_TABLE, "include_name": include_name}
 DDL = ("CREATE", "ALTER", "DROP")
 
 

@@ -13,7 +13,7 @@ from alembic import context
 from sqlalchemy.engine import Connection
 
 from sinks.sql.engine import create_engine
-from sinks.sql.tables import metadata
+from sinks.sql.tables import include_name, metadata
 
 #: Our own version table, so a database shared with another Alembic project is not confused.
 VERSION_TABLE = "beliefstream_alembic_version"
@@ -26,6 +26,7 @@ def _run(connection: Connection) -> None:
         connection=connection,
         target_metadata=metadata,
         version_table=VERSION_TABLE,
+        include_name=include_name,
         render_as_batch=connection.dialect.name == "sqlite",
     )
     with context.begin_transaction():

@@ -1,0 +1,140 @@
+"""The direct insert (`POST /v1/memories`): its body, and the memory that body becomes.
+
+A direct insert skips extraction, not governance. The body is a claim as an extractor would state
+it, so the memory is built by the write path's own `memory_from_claim`: the same trust rule (only
+the user's confident words are trusted), the same half-lives, the same scope. The tenant comes from
+the API key; an agent-bound key writes as its agent. Confidence and importance have no defaults: a
+memory written without saying how sure it is would get everything's default, which is the failure
+this schema exists to prevent.
+
+The id is deterministic from (tenant, user, agent, `memory_key` or the normalized claim), so a
+retried POST finds the memory it stored instead of storing it twice.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from agents.prepare import claim_key, memory_from_claim
+from sidecar.auth import Principal
+from sidecar.errors import BadRequest, Forbidden
+from sidecar.schemas import Identifier
+from streams.records import (
+    Claim,
+    Memory,
+    MemoryType,
+    RecallSemantics,
+    Role,
+    Turn,
+    Visibility,
+    as_utc,
+    memory_id_for,
+)
+
+#: The turn component of a direct memory's id: no turn said it, so the scope takes its place.
+DIRECT_SCOPE = "direct"
+
+#: Longest structured name (entity, attribute, context): the SQL column's width.
+MAX_NAME_LENGTH = 256
+
+Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME_LENGTH)]
+
+
+class MemoryIn(BaseModel):
+    """A fully specified memory (contract §2 fields a writer may set); unknown fields are refused."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    memory_key: Identifier | None = Field(
+        default=None, description="idempotency key within the user; default: the normalized claim"
+    )
+    tenant_id: Identifier | None = Field(default=None, description="must equal the key's tenant when given")
+    user_id: Identifier
+    agent_id: Identifier | None = Field(default=None, description="an agent-bound key writes as its agent")
+    visibility: Visibility = Visibility.USER
+    text: str = Field(min_length=1, max_length=2000, description="one or two self-contained sentences")
+    type: MemoryType
+    topic: str = Field(min_length=1, max_length=64)
+    importance: float = Field(ge=0.0, le=1.0)
+    confidence: float = Field(ge=0.0, le=1.0)
+    entity: Name | None = None
+    attribute: Name | None = None
+    value: str | None = Field(default=None, min_length=1, max_length=2000)
+    context: Name | None = None
+    recall_semantics: RecallSemantics = RecallSemantics.DEFAULT
+    trigger: dict[str, str] | None = Field(default=None, description="constraints only: {action, domain}")
+    profile: bool = False
+    source_role: Role = Field(default=Role.USER, description="who said it; decides trust with confidence")
+    source_session: Identifier | None = None
+    source_turn_ids: list[Identifier] = Field(default_factory=list, max_length=100)
+    evidence: str = Field(default="", max_length=4000)
+    valid_from: datetime | None = Field(default=None, description="when it became true; default now")
+    expires_at: datetime | None = None
+    half_life_days: float | None = Field(default=None, gt=0)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> MemoryIn:
+        """Field combinations reconcile and recall could not make sense of."""
+        if not self.text.strip():
+            raise ValueError("text must not be blank")
+        if self.attribute is not None and self.entity is None:
+            raise ValueError("attribute needs an entity (whose attribute it is)")
+        if self.value is not None and self.attribute is None:
+            raise ValueError("value needs an attribute (what it is the value of)")
+        if self.trigger is not None and self.recall_semantics is not RecallSemantics.CONSTRAINT:
+            raise ValueError("trigger applies only to recall_semantics 'constraint'")
+        if self.valid_from and self.expires_at and as_utc(self.expires_at) <= as_utc(self.valid_from):
+            raise ValueError("expires_at must be after valid_from")
+        return self
+
+
+def direct_memory(principal: Principal, body: MemoryIn, now: datetime) -> Memory:
+    """The memory `body` asks for, in the key's scope; `Forbidden`/`BadRequest` when it cannot be."""
+    if body.tenant_id is not None and body.tenant_id != principal.tenant_id:
+        raise Forbidden("tenant_id is not the tenant of this API key")
+    if principal.agent_id is not None and body.agent_id not in (None, principal.agent_id):
+        raise Forbidden("agent_id is not the agent this API key is bound to")
+    agent_id = principal.agent_id or body.agent_id
+    if body.visibility is Visibility.AGENT and agent_id is None:
+        raise BadRequest("visibility 'agent' needs an agent_id (or an agent-bound key)")
+    said_at = as_utc(body.valid_from) if body.valid_from else now
+    if body.expires_at is not None and as_utc(body.expires_at) <= said_at:
+        raise BadRequest(
+            "expires_at is not after valid_from (now, when not given): the memory would never hold"
+        )
+    claim = Claim(
+        **body.model_dump(
+            include={"text", "type", "topic", "importance", "confidence", "entity", "attribute", "value"}
+            | {"context", "recall_semantics", "trigger", "profile", "evidence", "half_life_days"}
+        ),
+        valid_from=said_at,
+        expires_at=as_utc(body.expires_at) if body.expires_at else None,
+    )
+    turn = Turn(
+        turn_id=body.source_turn_ids[0] if body.source_turn_ids else DIRECT_SCOPE,
+        tenant_id=principal.tenant_id,
+        user_id=body.user_id,
+        agent_id=agent_id,
+        session_id=body.source_session,
+        role=body.source_role,
+        text=body.evidence or body.text,
+        ts=said_at,
+    )
+    scope = "\x1f".join((DIRECT_SCOPE, body.user_id, agent_id or ""))
+    memory = memory_from_claim(turn, claim, now)
+    return memory.model_copy(
+        update={
+            "id": memory_id_for(principal.tenant_id, scope, body.memory_key or claim_key(claim)),
+            "visibility": body.visibility,
+            "source_turn_ids": list(body.source_turn_ids),
+        }
+    )
+
+
+def same_claim(stored: Memory, wanted: Memory) -> bool:
+    """Does the stored memory under `wanted.id` say what `wanted` says? (A reused key may not.)"""
+    fields = ("user_id", "agent_id", "text", "type", "entity", "attribute", "value", "context")
+    return all(getattr(stored, name) == getattr(wanted, name) for name in fields)

@@ -1,0 +1,60 @@
+"""Token budget and prompt order (pure).
+
+Tokens are estimated, not counted: ceil(characters / 4), the usual English average for BPE
+tokenizers. It is deterministic, needs no tokenizer, and errs a little high on short words. A
+memory is never cut: one that does not fit is skipped and the next, smaller one may still fit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+CHARS_PER_TOKEN = 4
+
+
+def estimate_tokens(text: str) -> int:
+    """ceil(len(text) / 4), at least 1 for any memory."""
+    return max(1, math.ceil(len(text) / CHARS_PER_TOKEN))
+
+
+@dataclass(frozen=True)
+class Trimmed(Generic[T]):
+    kept: list[T] = field(default_factory=list)
+    over_budget: list[T] = field(default_factory=list)
+    over_limit: list[T] = field(default_factory=list)
+    tokens_used: int = 0
+
+
+def trim(items: Sequence[T], cost: Callable[[T], int], budget_tokens: int, limit: int) -> Trimmed[T]:
+    """Take `items` in priority order while they fit; skip (never truncate) one that does not."""
+    kept: list[T] = []
+    over_budget: list[T] = []
+    over_limit: list[T] = []
+    used = 0
+    for item in items:
+        if len(kept) >= limit:
+            over_limit.append(item)
+            continue
+        tokens = cost(item)
+        if used + tokens > budget_tokens:
+            over_budget.append(item)
+            continue
+        kept.append(item)
+        used += tokens
+    return Trimmed(kept, over_budget, over_limit, used)
+
+
+def edge_order(items: Sequence[T]) -> list[T]:
+    """Most important first, second most important last, the least important in the middle.
+
+    Models attend best to the start and the end of a block (Lost in the Middle), so items in
+    priority order are dealt alternately to the front and to the back: 1 3 5 … 6 4 2.
+    """
+    front = list(items[0::2])
+    back = list(items[1::2])
+    return front + back[::-1]

@@ -1,0 +1,86 @@
+"""How recall weighs its signals: a frozen model with named presets.
+
+Presets are shared and never mutated; a per-request variant is `config.tuned(...)` (a validated
+`model_copy(update=...)`). Weights are relative: the blend divides by their sum.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from agents.reconcile import CONFIDENCE_FLOOR
+from sidecar.recall.errors import UnknownPresetError
+
+
+class RecallConfig(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = "balanced"
+    # the blend of recall_score
+    relevance_weight: float = Field(default=0.55, ge=0.0)
+    confidence_weight: float = Field(default=0.2, ge=0.0)
+    importance_weight: float = Field(default=0.15, ge=0.0)
+    recency_weight: float = Field(default=0.1, ge=0.0)
+    recency_half_life_days: float = Field(default=30.0, gt=0.0)
+    # candidates
+    rrf_k: int = Field(default=20, ge=1, description="reciprocal rank fusion constant")
+    dense_weight: float = Field(default=1.0, ge=0.0)
+    keyword_weight: float = Field(default=1.0, ge=0.0)
+    oversample: int = Field(default=4, ge=1, description="candidates fetched per returned memory")
+    min_candidates: int = Field(default=32, ge=1)
+    min_similarity: float = Field(
+        default=0.15, ge=-1.0, le=1.0, description="a dense-only candidate below this cosine is not relevant"
+    )
+    # policy
+    confidence_floor: float = Field(default=CONFIDENCE_FLOOR, ge=0.0, le=1.0)
+    profile_limit: int = Field(default=5, ge=0)
+    pinned_limit: int = Field(default=200, ge=1, description="profile facts and constraints read per recall")
+
+    @model_validator(mode="after")
+    def _some_weight(self) -> RecallConfig:
+        if self.relevance_weight + self.confidence_weight + self.importance_weight + self.recency_weight <= 0:
+            raise ValueError("at least one recall_score weight must be positive")
+        if self.dense_weight + self.keyword_weight <= 0:
+            raise ValueError("at least one of dense_weight and keyword_weight must be positive")
+        return self
+
+    def candidate_limit(self, limit: int) -> int:
+        """How many candidates each source is asked for when `limit` memories may be returned."""
+        return max(self.min_candidates, self.oversample * limit)
+
+    def tuned(self, **changes: Any) -> RecallConfig:
+        """A validated copy with `changes`; this config (maybe a shared preset) is left as it is."""
+        return type(self).model_validate(self.model_copy(update=changes).model_dump())
+
+
+BALANCED = RecallConfig()
+PRECISE = RecallConfig(
+    name="precise",
+    relevance_weight=0.75,
+    confidence_weight=0.15,
+    importance_weight=0.1,
+    recency_weight=0.0,
+    min_similarity=0.3,
+    profile_limit=3,
+)
+RECENT = RecallConfig(
+    name="recent",
+    relevance_weight=0.45,
+    confidence_weight=0.15,
+    importance_weight=0.1,
+    recency_weight=0.3,
+    recency_half_life_days=7.0,
+)
+
+PRESETS: Mapping[str, RecallConfig] = MappingProxyType({c.name: c for c in (BALANCED, PRECISE, RECENT)})
+
+
+def preset(name: str) -> RecallConfig:
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise UnknownPresetError(f"no recall preset {name!r}; one of: {', '.join(PRESETS)}") from None

@@ -1,0 +1,105 @@
+"""`POST /v1/recall` in and out (contract §3), also what `RecallService.recall` takes and returns.
+
+The request forbids unknown fields: a misspelt `agent_id` must fail, not silently change scope.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from sidecar.recall.config import PRESETS
+from sidecar.recall.policy import Conflict, RequestedAction
+from streams.records import MAX_ID_LENGTH, MemoryType
+
+Identifier = Annotated[str, Field(min_length=1, max_length=MAX_ID_LENGTH)]
+Name = Annotated[str, Field(min_length=1, max_length=128)]
+
+MAX_QUERY_CHARS = 4000
+MAX_BUDGET_TOKENS = 32_000
+MAX_LIMIT = 100
+MAX_LIVE_INTENT = 32
+
+
+class ActionIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    action: Name
+    domain: Name | None = None
+
+    def requested(self) -> RequestedAction:
+        return RequestedAction(self.action, self.domain)
+
+
+class RecallRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    user_id: Identifier
+    query: str = Field(default="", max_length=MAX_QUERY_CHARS, description="empty: profile and constraints only")
+    agent_id: Identifier | None = Field(default=None, description="ignored unless equal to a bound key's agent")
+    budget_tokens: int = Field(default=800, ge=1, le=MAX_BUDGET_TOKENS)
+    limit: int = Field(default=20, ge=1, le=MAX_LIMIT)
+    live_intent: dict[Name, Annotated[str, Field(max_length=1000)]] = Field(
+        default_factory=dict, max_length=MAX_LIVE_INTENT, description="attribute → value the user just asked for"
+    )
+    topic: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+    action: ActionIn | None = None
+    diagnostics: bool = False
+    preset: Name | None = Field(default=None, description="balanced (default), precise or recent")
+
+    @field_validator("preset")
+    @classmethod
+    def _known_preset(cls, value: str | None) -> str | None:
+        if value is not None and value not in PRESETS:
+            raise ValueError(f"must be one of: {', '.join(PRESETS)}")
+        return value
+
+
+class CandidateSources(BaseModel):
+    """Where a returned memory came from (diagnostics only); ranks are 1-based."""
+
+    dense_rank: int | None = None
+    dense_score: float | None = None
+    keyword_rank: int | None = None
+    relevance: float = 0.0
+
+
+class RecalledMemory(BaseModel):
+    id: str
+    text: str
+    type: MemoryType
+    confidence: float
+    effective_confidence: float
+    score: float
+    recall_reason: str
+    citations: list[str] = Field(description="the turn ids the memory was learnt from")
+    valid_from: datetime
+    sources: CandidateSources | None = Field(default=None, description="with diagnostics")
+
+
+class ConflictView(Conflict):
+    why: str = "contradicting current memories: the stronger (confidence, then recency) is recalled"
+
+
+class SuppressedView(BaseModel):
+    id: str
+    why: str
+
+
+class RecallDiagnostics(BaseModel):
+    preset: str
+    terms: list[str] = Field(description="the words the keyword search used")
+    dense_candidates: int
+    keyword_candidates: int
+    stale_candidates: int = Field(description="index hits the SQL store did not confirm as current and in scope")
+    degraded: list[str] = Field(default_factory=list, description="candidate sources that failed")
+
+
+class RecallResult(BaseModel):
+    memories: list[RecalledMemory] = Field(description="in prompt order")
+    conflicts: list[ConflictView] = Field(default_factory=list)
+    suppressed: list[SuppressedView] = Field(default_factory=list, description="with diagnostics only")
+    tokens_used: int = 0
+    diagnostics: RecallDiagnostics | None = None

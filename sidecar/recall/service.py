@@ -1,0 +1,172 @@
+"""`RecallService`: the I/O around the pure selection, with as few round trips as possible.
+
+    resolve scope (key decides tenant and bound agent; the body never widens it)
+    ├── keyword search (SQL full text)        ┐
+    ├── pinned rows (profile + constraints)   ├ concurrently
+    └── embed query → one vector search       ┘
+    fuse (RRF) → hydrate ids + slot-mates (one SQL query, hard filters inside)
+    select (pure) → record access and audit (buffered) → result
+
+A failing vector index or embedder degrades recall to keyword + pinned (said in diagnostics);
+the SQL store is the authority, so its failure fails the recall.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from collections.abc import Callable, Sequence
+from datetime import datetime
+
+from agents.attributes import ATTRIBUTES
+from agents.embed import Embedder
+from sidecar.auth import Principal
+from sidecar.errors import Forbidden
+from sidecar.recall.access import AccessRecorder
+from sidecar.recall.audit import AuditSink, query_digest
+from sidecar.recall.config import BALANCED, RecallConfig, preset
+from sidecar.recall.fusion import fuse
+from sidecar.recall.keywords import query_terms
+from sidecar.recall.models import RecallDiagnostics, RecallRequest, RecallResult
+from sidecar.recall.select import select, to_result
+from sinks.base import VectorHit, VectorIndex
+from sinks.recall import Currency, KeywordHit, RecallScope, RecallStore
+from streams.errors import BeliefstreamError
+from streams.records import RecallAudit, utcnow
+
+logger = logging.getLogger(__name__)
+
+#: Attributes whose current values contradict each other: hydration also fetches their slot-mates.
+SINGLE_VALUED = tuple(sorted(name for name, spec in ATTRIBUTES.items() if spec.single_valued))
+
+
+def resolve_scope(principal: Principal, request: RecallRequest) -> RecallScope:
+    """Tenant from the key; an agent-bound key forces its agent, a body agent may only repeat it."""
+    if principal.agent_id is not None and request.agent_id not in (None, principal.agent_id):
+        raise Forbidden("agent_id is not the agent this API key is bound to")
+    topics = (request.topic,) if request.topic else ()
+    return RecallScope(
+        tenant_id=principal.tenant_id,
+        user_id=request.user_id,
+        agent_id=principal.agent_id or request.agent_id,
+        topics=topics,
+    )
+
+
+class RecallService:
+    def __init__(
+        self,
+        store: RecallStore,
+        vectors: VectorIndex,
+        embedder: Embedder,
+        config: RecallConfig = BALANCED,
+        audit: AuditSink | None = None,
+        access_recorder: AccessRecorder | None = None,
+        *,
+        clock: Callable[[], datetime] = utcnow,
+    ) -> None:
+        self._store = store
+        self._vectors = vectors
+        self._embedder = embedder
+        self.config = config
+        self._audit = audit
+        self._access = access_recorder
+        self._clock = clock
+
+    async def start(self) -> None:
+        """Start the background flushers of access counts and audit records."""
+        for part in (self._access, self._audit):
+            if part is not None:
+                await part.start()
+
+    async def flush(self) -> None:
+        for part in (self._access, self._audit):
+            if part is not None:
+                await part.flush()
+
+    async def close(self) -> None:
+        """Flush and stop the flushers; call before the store closes."""
+        for part in (self._access, self._audit):
+            if part is not None:
+                await part.close()
+
+    def config_for(self, request: RecallRequest) -> RecallConfig:
+        return self.config if request.preset is None else preset(request.preset)
+
+    async def recall(self, principal: Principal, request: RecallRequest) -> RecallResult:
+        now = self._clock()
+        config = self.config_for(request)
+        scope = resolve_scope(principal, request)
+        currency = Currency(now=now, confidence_floor=config.confidence_floor)
+        terms = query_terms(request.query)
+        fetch = config.candidate_limit(request.limit)
+        degraded: list[str] = []
+
+        dense, keyword, pinned = await _all(
+            self._dense(request.query, scope, fetch, degraded),
+            self._keyword(scope, currency, terms, fetch),
+            self._store.pinned_memories(scope, currency, config.pinned_limit),
+        )
+        signals = fuse(dense, keyword, config)
+        hydrated = await self._store.hydrate(scope, currency, list(signals), SINGLE_VALUED)
+        selection = select(request, config, now, scope, signals, hydrated, pinned)
+        result = to_result(selection, signals, request.diagnostics)
+        if request.diagnostics:
+            found = {m.id for m in hydrated}
+            result.diagnostics = RecallDiagnostics(
+                preset=config.name,
+                terms=terms,
+                dense_candidates=len(dense),
+                keyword_candidates=len(keyword),
+                stale_candidates=sum(1 for i in signals if i not in found) + selection.dropped_stale,
+                degraded=degraded,
+            )
+        self._record(principal, scope, request, now, [m.id for m in result.memories])
+        return result
+
+    async def _dense(self, query: str, scope: RecallScope, limit: int, degraded: list[str]) -> list[VectorHit]:
+        if not query.strip():
+            return []
+        try:
+            vectors = await self._embedder.aembed([query])
+            return await self._vectors.search(vectors[0], scope.vector_filter(), limit)
+        except BeliefstreamError as exc:  # SinkError of the index, EmbedderUnavailableError
+            logger.warning("recall without dense candidates: %s", exc)
+            degraded.append("dense")
+            return []
+
+    async def _keyword(
+        self, scope: RecallScope, currency: Currency, terms: Sequence[str], limit: int
+    ) -> list[KeywordHit]:
+        if not terms:
+            return []
+        return await self._store.keyword_candidates(scope, currency, terms, limit)
+
+    def _record(
+        self, principal: Principal, scope: RecallScope, request: RecallRequest, now: datetime, ids: list[str]
+    ) -> None:
+        if self._access is not None and ids:
+            self._access.record(ids)
+        if self._audit is not None:
+            self._audit.record(
+                RecallAudit(
+                    id=uuid.uuid4().hex,
+                    tenant_id=scope.tenant_id,
+                    user_id=scope.user_id,
+                    agent_id=scope.agent_id,
+                    key_id=principal.key_id,
+                    at=now,
+                    query_digest=query_digest(request.query),
+                    memory_ids=ids,
+                )
+            )
+
+
+async def _all(*steps):
+    """Run `steps` concurrently; every one finishes before the first failure is raised."""
+    results = await asyncio.gather(*steps, return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result
+    return results

@@ -1,0 +1,67 @@
+"""`POST /v1/memories`: store one fully specified memory, reconciled, embedded and indexed.
+
+The answer is the memory as stored: 201 when this request created it, 200 when the claim was
+already there (a retried POST, or the same value the user already holds, which it confirms). A
+`memory_key` reused for a different claim is a 409. SQL commits first, then the vector point (and
+the payload of anything the memory superseded) is written.
+"""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Response
+
+from agents.embed import Embedder
+from sidecar.auth import ApiKeyAuthenticator, Principal
+from sidecar.direct import MemoryIn, direct_memory, same_claim
+from sidecar.errors import Conflict
+from sidecar.mirror import mirror
+from sidecar.schemas import ERROR_RESPONSES, ErrorBody
+from sinks.base import MemoryStore, VectorIndex, VectorPoint, WriteResult, vector_payload
+from streams.records import EventKind, Memory, utcnow
+
+
+def resolved_id(memory: Memory, result: WriteResult) -> tuple[str, bool]:
+    """The id the claim lives under after reconcile, and whether this write created it."""
+    if any(inserted.id == memory.id for inserted in result.inserted):
+        return memory.id, True
+    confirmed = [event.memory_id for event in result.events if event.kind is EventKind.CONFIRMED]
+    return (confirmed[0] if confirmed else memory.id), False
+
+
+def direct_routes(
+    authenticate: ApiKeyAuthenticator, store: MemoryStore, vectors: VectorIndex, embedder: Embedder
+) -> APIRouter:
+    router = APIRouter(tags=["memories"], responses=ERROR_RESPONSES)
+
+    @router.post(
+        "/v1/memories",
+        status_code=201,
+        response_model=Memory,
+        responses={
+            200: {
+                "model": Memory,
+                "description": "Already stored (a retry), or confirmed an existing memory",
+            },
+            409: {"model": ErrorBody, "description": "memory_key already names a different claim"},
+        },
+    )
+    async def store_memory(
+        principal: Annotated[Principal, Depends(authenticate)], body: MemoryIn, response: Response
+    ) -> Memory:
+        """Direct insert: no extraction, but scope, validation and reconciliation apply."""
+        memory = direct_memory(principal, body, utcnow())
+        embedding = (await embedder.aembed([memory.text]))[0].tolist()
+        result = await store.insert_memory(memory, embedding)
+        memory_id, created = resolved_id(memory, result)
+        stored = await store.get_memory(principal.tenant_id, memory_id)
+        if stored is None:  # erased between the write and this read
+            raise Conflict("the memory was erased while it was being stored; retry if it is still wanted")
+        if memory_id == memory.id and not same_claim(stored, memory):
+            raise Conflict("memory_key already names a different memory of this user; use another key")
+        points = [VectorPoint(stored.id, embedding, vector_payload(stored))] if memory_id == memory.id else []
+        await mirror(store, vectors, points, result.changed)
+        if not created:
+            response.status_code = 200
+        return stored
+
+    return router

@@ -1,0 +1,52 @@
+"""`DELETE /v1/users/{user_id}`: erasure of every memory, job and vector of one user in the tenant.
+
+Erasure is a tenant-level operation: a key bound to an agent gets a 403. The vector points of the
+user's memories are deleted before the SQL rows, so a failure leaves the rows (and a retry finds
+them) rather than orphaned points nobody can name any more; points of memories written between
+the two steps are deleted after. What lives outside SQL and the index (the turns and DLQ topics,
+events already published) is kept only as long as those topics' retention.
+"""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
+
+from sidecar.auth import ApiKeyAuthenticator, Principal
+from sidecar.errors import Forbidden
+from sidecar.mirror import delete_points
+from sidecar.schemas import ERROR_RESPONSES, ErasureView
+from sinks.base import MemoryStore, VectorIndex
+
+#: Page size when collecting the ids of the memories to erase.
+PAGE = 1000
+
+
+async def memory_ids_of(store: MemoryStore, tenant_id: str, user_id: str) -> list[str]:
+    """Every memory id of the user, in any state."""
+    ids: list[str] = []
+    cursor: str | None = None
+    while True:
+        page, cursor = await store.list_memories(tenant_id, user_id, state=None, limit=PAGE, cursor=cursor)
+        ids.extend(memory.id for memory in page)
+        if cursor is None:
+            return ids
+
+
+def erasure_routes(authenticate: ApiKeyAuthenticator, store: MemoryStore, vectors: VectorIndex) -> APIRouter:
+    router = APIRouter(tags=["governance"], responses=ERROR_RESPONSES)
+
+    @router.delete("/v1/users/{user_id}", response_model=ErasureView)
+    async def erase_user(principal: Annotated[Principal, Depends(authenticate)], user_id: str) -> ErasureView:
+        """Delete the user's memories (and their vectors) and jobs; a user with none answers zeros."""
+        if principal.agent_id is not None:
+            raise Forbidden("erasing a user is a tenant-level operation; this API key is bound to an agent")
+        known = await memory_ids_of(store, principal.tenant_id, user_id)
+        await delete_points(vectors, known)
+        report = await store.erase_user(principal.tenant_id, user_id)
+        already = set(known)
+        await delete_points(vectors, [i for i in report.memory_ids if i not in already])
+        return ErasureView(
+            user_id=user_id, memories_deleted=len(report.memory_ids), jobs_deleted=report.job_count
+        )
+
+    return router

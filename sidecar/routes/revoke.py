@@ -1,0 +1,37 @@
+"""`POST /v1/memories/{id}/revoke`: the memory is never recalled again (contract §3).
+
+Revocation keeps the row (state `revoked`, `revoked_at`, its interval closed) so the history says
+what was withdrawn and when; the vector point's payload turns `revoked`, so no active-only search
+returns it. An agent-bound key may revoke what it can see; another agent's private memory, like
+another tenant's, is a 404. Revoking twice answers the same memory and writes no second event.
+"""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
+
+from sidecar.auth import ApiKeyAuthenticator, Principal
+from sidecar.errors import NotFound
+from sidecar.mirror import mirror
+from sidecar.routes.memories import visible_to
+from sidecar.schemas import ERROR_RESPONSES
+from sinks.base import MemoryStore, VectorIndex
+from streams.records import Memory, utcnow
+
+
+def revoke_routes(authenticate: ApiKeyAuthenticator, store: MemoryStore, vectors: VectorIndex) -> APIRouter:
+    router = APIRouter(tags=["memories"], responses=ERROR_RESPONSES)
+
+    @router.post("/v1/memories/{memory_id}/revoke", response_model=Memory)
+    async def revoke(principal: Annotated[Principal, Depends(authenticate)], memory_id: str) -> Memory:
+        """Revoke one memory of the key's tenant; answers it as stored after."""
+        memory = await store.get_memory(principal.tenant_id, memory_id)
+        if memory is None or not visible_to(principal, memory):
+            raise NotFound(f"no memory {memory_id!r}")
+        revoked = await store.revoke(principal.tenant_id, memory_id, utcnow())
+        if revoked is None:  # erased in between
+            raise NotFound(f"no memory {memory_id!r}")
+        await mirror(store, vectors, [], [revoked])
+        return revoked
+
+    return router

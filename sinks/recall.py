@@ -1,0 +1,77 @@
+"""The read-side contract of the SQL store: what recall asks of it, scoped and current by construction.
+
+Every method takes a `RecallScope` and a `Currency` and applies both in its own WHERE clause, so a
+row outside the caller's scope, or not current, can never come back, whatever ids the caller
+passes (ids from a stale vector payload included).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol, runtime_checkable
+
+from sinks.base import VectorFilter
+from streams.records import Memory, RecallAudit
+
+
+@dataclass(frozen=True)
+class RecallScope:
+    """Who may see what: one tenant (from the key), one user, and at most one agent's private memory.
+
+    `topics` narrows the similarity race only (dense and keyword candidates), never pinned memories.
+    """
+
+    tenant_id: str
+    user_id: str
+    agent_id: str | None = None
+    topics: tuple[str, ...] = ()
+
+    def vector_filter(self) -> VectorFilter:
+        """The same scope, pushed into the vector query."""
+        agents = (self.agent_id,) if self.agent_id else ()
+        return VectorFilter(
+            tenant_id=self.tenant_id, user_id=self.user_id, agent_ids=agents, topics=self.topics
+        )
+
+
+@dataclass(frozen=True)
+class Currency:
+    """What counts as current at `now`: active, open, unrevoked, unexpired, confident, not untrusted."""
+
+    now: datetime
+    confidence_floor: float
+
+
+@dataclass(frozen=True)
+class KeywordHit:
+    id: str
+    score: float  # higher is better, comparable only within one answer
+
+
+@runtime_checkable
+class RecallStore(Protocol):
+    async def keyword_candidates(
+        self, scope: RecallScope, currency: Currency, terms: Sequence[str], limit: int
+    ) -> list[KeywordHit]:
+        """Full-text matches of any of `terms`, best first (SQLite FTS5 / PostgreSQL tsvector)."""
+
+    async def hydrate(
+        self,
+        scope: RecallScope,
+        currency: Currency,
+        ids: Sequence[str],
+        slot_attributes: Sequence[str] = (),
+    ) -> list[Memory]:
+        """The current, in-scope rows among `ids`, plus current rows sharing a slot with one of them
+        when its attribute is in `slot_attributes` (so a contradiction is seen whole); one query."""
+
+    async def pinned_memories(self, scope: RecallScope, currency: Currency, limit: int) -> list[Memory]:
+        """Current profile facts and constraints of the scope, whatever the query."""
+
+    async def record_access(self, counts: Mapping[str, int], at: datetime) -> None:
+        """`access_count += n`, `last_accessed = at` for each id, batched."""
+
+    async def write_audit(self, records: Sequence[RecallAudit]) -> None:
+        """Insert audit records; a record already written (same id) is left as it is."""

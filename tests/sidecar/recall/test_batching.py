@@ -1,0 +1,70 @@
+"""The background buffer behind access counts and audit: size and time triggers, close flushes, failures kept."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from sidecar.recall.batching import BatchFlusher
+
+
+class Sink:
+    def __init__(self, failures: int = 0) -> None:
+        self.batches: list[list[int]] = []
+        self.failures = failures
+
+    async def __call__(self, batch: list[int]) -> None:
+        if self.failures:
+            self.failures -= 1
+            raise RuntimeError("store down")
+        self.batches.append(batch)
+
+
+async def test_close_flushes_what_is_left() -> None:
+    sink = Sink()
+    flusher = BatchFlusher("t", sink, interval_s=60)
+    await flusher.start()
+    flusher.add([1, 2])
+    await flusher.close()
+    assert sink.batches == [[1, 2]]
+
+
+async def test_a_full_batch_flushes_before_the_interval() -> None:
+    sink = Sink()
+    flusher = BatchFlusher("t", sink, interval_s=60, max_items=3)
+    await flusher.start()
+    flusher.add([1, 2, 3])
+    for _ in range(50):
+        await asyncio.sleep(0.01)
+        if sink.batches:
+            break
+    await flusher.close()
+    assert sink.batches == [[1, 2, 3]]
+
+
+async def test_the_interval_flushes_a_partial_batch() -> None:
+    sink = Sink()
+    flusher = BatchFlusher("t", sink, interval_s=0.02)
+    await flusher.start()
+    flusher.add([7])
+    await asyncio.sleep(0.1)
+    assert sink.batches == [[7]]
+    await flusher.close()
+
+
+async def test_a_failed_flush_keeps_its_items_and_the_buffer_is_bounded(caplog) -> None:
+    sink = Sink(failures=1)
+    flusher = BatchFlusher("t", sink, interval_s=60, max_items=2, max_buffer=4)
+    flusher.add([1, 2])
+    await flusher.flush()
+    assert flusher.pending == 2 and sink.batches == []
+    flusher.add([3, 4, 5])
+    assert flusher.pending == 4  # the oldest went
+    await flusher.flush()
+    assert sink.batches == [[2, 3, 4, 5]]
+
+
+def test_bad_settings_are_refused() -> None:
+    with pytest.raises(ValueError):
+        BatchFlusher("t", Sink(), interval_s=0)

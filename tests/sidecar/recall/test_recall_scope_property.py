@@ -1,0 +1,105 @@
+"""Property: whatever the population and the request, recall returns nothing outside the caller's
+scope and nothing that is not current, even when the vector payload says otherwise."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+
+import pytest
+import sqlalchemy as sa
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sidecar.auth import Principal
+from sidecar.errors import Forbidden
+from sidecar.recall.models import RecallRequest
+from sinks.sql.tables import memories
+from streams.records import Memory, Trust, Visibility
+from tests.sidecar.recall.seeding import NOW, mem
+
+TENANTS = ("A", "B")
+USERS = ("u1", "u2")
+AGENTS = (None, "a1", "a2")
+WORDS = ("sushi", "cello", "budget", "python", "garden")
+#: Changes made in SQL after indexing, so the index still holds the point as active.
+SQL_CHANGES = {
+    "revoked": {"state": "revoked", "revoked_at": NOW},
+    "superseded": {"state": "superseded", "valid_until": NOW},
+    "contested": {"state": "contested"},
+    "consolidated": {"state": "consolidated"},
+}
+#: Changes made at write time: stored as they are, never current.
+WRITE_CHANGES = {
+    "expired": {"expires_at": NOW - timedelta(hours=1)},
+    "weak": {"confidence": 0.2},
+    "untrusted": {"trust": Trust.UNTRUSTED},
+}
+
+#: Skewed towards tenant A / user u1, which the requests favour too, so most recalls return something.
+tenants = st.sampled_from(("A", "A", "B"))
+users = st.sampled_from(("u1", "u1", "u2"))
+
+memory_specs = st.lists(
+    st.tuples(
+        tenants,
+        users,
+        st.sampled_from(AGENTS),
+        st.sampled_from(list(Visibility)),
+        st.sampled_from([None, None, None, *SQL_CHANGES, *WRITE_CHANGES]),
+        st.sampled_from(WORDS),
+        st.booleans(),  # profile
+    ),
+    min_size=4,
+    max_size=16,
+)
+requests = st.tuples(
+    tenants,
+    users,
+    st.sampled_from(AGENTS),  # the agent the key is bound to
+    st.sampled_from(AGENTS),  # the agent named in the body
+    st.sampled_from(WORDS),
+)
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(specs=memory_specs, request=requests)
+async def test_recall_never_leaves_the_scope_or_the_present(world, specs, request) -> None:
+    run = uuid.uuid4().hex[:8]
+    tenant_of = {t: f"prop-{run}-{t}" for t in TENANTS}
+    seeded: dict[str, tuple[Memory, str | None]] = {}
+    for i, (tenant, user, agent, visibility, change, word, profile) in enumerate(specs):
+        fields = WRITE_CHANGES.get(change, {}) if change else {}
+        text = f"The user mentioned {word} in note {run}-{i}."
+        memory = mem(
+            tenant_of[tenant], user, text, agent_id=agent, visibility=visibility, profile=profile, **fields
+        )
+        seeded[memory.id] = (memory, change)
+    await world.seed(*(m for m, _ in seeded.values()))
+    async with world.store._engine.begin() as conn:
+        for memory, change in seeded.values():
+            if change in SQL_CHANGES:
+                stmt = sa.update(memories).where(memories.c.id == memory.id).values(SQL_CHANGES[change])
+                await conn.execute(stmt)
+
+    tenant, user, bound, named, word = request
+    principal = Principal(tenant_of[tenant], bound)
+    body = RecallRequest(user_id=user, query=f"{word} note", agent_id=named, diagnostics=True)
+    if bound is not None and named not in (None, bound):
+        with pytest.raises(Forbidden):
+            await world.service.recall(principal, body)
+        return
+    result = await world.service.recall(principal, body)
+
+    agent = bound or named
+    named_ids = [m.id for m in result.memories] + [s.id for s in result.suppressed]
+    named_ids += [i for c in result.conflicts for i in (c.kept_id, c.dropped_id)]
+    for memory_id in named_ids:
+        memory, change = seeded[memory_id]  # KeyError: a memory of an earlier example, another scope
+        assert memory.tenant_id == tenant_of[tenant] and memory.user_id == user
+        assert memory.visibility is not Visibility.AGENT or (agent is not None and memory.agent_id == agent)
+        assert change is None, f"{change} memory recalled"

@@ -1,0 +1,184 @@
+"""The store's recall queries on both backends: scope and currency inside every query, full text, audit."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from datetime import timedelta
+
+import pytest
+import sqlalchemy as sa
+
+from sinks.recall import Currency, RecallScope, RecallStore
+from sinks.sql.recall_queries import search_terms
+from sinks.sql.store import SqlMemoryStore
+from sinks.sql.tables import memories, recall_audit
+from streams.records import MemoryState, RecallAudit, RecallSemantics, Trust, Visibility
+from tests.conftest import unique_tenant
+from tests.sidecar.recall.seeding import NOW, mem, outcome
+
+CURRENT = Currency(now=NOW, confidence_floor=0.4)
+
+
+@pytest.fixture
+async def store(sql_url: str) -> AsyncIterator[SqlMemoryStore]:
+    sql = SqlMemoryStore(sql_url)
+    await sql.setup()
+    try:
+        yield sql
+    finally:
+        await sql.close()
+
+
+async def write(store: SqlMemoryStore, *items) -> None:
+    await store.write([outcome(m, []) for m in items])
+
+
+async def keyword_ids(store, scope: RecallScope, *terms: str) -> list[str]:
+    return [hit.id for hit in await store.keyword_candidates(scope, CURRENT, list(terms), 50)]
+
+
+def test_the_store_is_a_recall_store(store) -> None:
+    assert isinstance(store, RecallStore)
+
+
+async def test_keyword_search_stems_and_ranks_within_the_user(store, tenant) -> None:
+    editor = mem(tenant, "u1", "The user prefers the Helix editor for Rust work.")
+    other = mem(tenant, "u1", "The user walks the dog every morning.")
+    neighbour = mem(tenant, "u2", "The user prefers the Helix editor.")
+    elsewhere = mem(unique_tenant(), "u1", "The user prefers the Helix editor.")
+    await write(store, editor, other, neighbour)
+    await write(store, elsewhere)
+
+    assert await keyword_ids(store, RecallScope(tenant, "u1"), "which editors", "helix") == [editor.id]
+    assert await keyword_ids(store, RecallScope(tenant, "u1"), "preferring") == [editor.id]
+    assert await keyword_ids(store, RecallScope(tenant, "u1"), "nothing-matches-this") == []
+
+
+async def test_keyword_search_applies_currency_visibility_and_topic(store, tenant) -> None:
+    scope = RecallScope(tenant, "u1", agent_id="bot")
+    live = mem(tenant, "u1", "Gardening tomatoes live", topic="hobby")
+    own = mem(tenant, "u1", "Gardening tomatoes own", visibility=Visibility.AGENT, agent_id="bot")
+    theirs = mem(tenant, "u1", "Gardening tomatoes theirs", visibility=Visibility.AGENT, agent_id="spy")
+    dead = [
+        mem(tenant, "u1", "Gardening tomatoes revoked", state=MemoryState.REVOKED, revoked_at=NOW),
+        mem(tenant, "u1", "Gardening tomatoes expired", expires_at=NOW - timedelta(seconds=1)),
+        mem(tenant, "u1", "Gardening tomatoes weak", confidence=0.39),
+        mem(tenant, "u1", "Gardening tomatoes untrusted", trust=Trust.UNTRUSTED),
+        mem(tenant, "u1", "Gardening tomatoes old", state=MemoryState.SUPERSEDED, valid_until=NOW),
+        mem(tenant, "u1", "Gardening tomatoes contested", state=MemoryState.CONTESTED),
+    ]
+    await write(store, live, own, theirs, *dead)
+
+    assert set(await keyword_ids(store, scope, "tomatoes")) == {live.id, own.id}
+    assert await keyword_ids(store, RecallScope(tenant, "u1"), "tomatoes") == [live.id]
+    assert await keyword_ids(store, RecallScope(tenant, "u1", topics=("hobby",)), "tomatoes") == [live.id]
+    assert await keyword_ids(store, RecallScope(tenant, "u1", topics=("work",)), "tomatoes") == []
+
+
+@pytest.mark.parametrize(
+    "terms", [['"', "OR", "*"], ["NEAR(a b)", "scope:x"], ["'; DROP TABLE memories; --"], ["a|b", "!", "&", ":*"]]
+)
+async def test_query_syntax_in_terms_is_only_words(store, tenant, terms) -> None:
+    await write(store, mem(tenant, "u1", "Drop the table near the window"))
+    await keyword_ids(store, RecallScope(tenant, "u1"), *terms)  # never a syntax error
+    assert search_terms(['a "b" c*']) == ["a", "b", "c"]
+
+
+async def test_keyword_index_follows_deletes(store, tenant) -> None:
+    gone = mem(tenant, "u1", "Kayaking on weekends")
+    await write(store, gone)
+    async with store._engine.begin() as conn:
+        await conn.execute(sa.delete(memories).where(memories.c.id == gone.id))
+    assert await keyword_ids(store, RecallScope(tenant, "u1"), "kayaking") == []
+
+
+async def test_hydrate_applies_every_hard_filter_to_given_ids(store, tenant) -> None:
+    live = mem(tenant, "u1", "live")
+    revoked = mem(tenant, "u1", "revoked", state=MemoryState.REVOKED, revoked_at=NOW)
+    neighbour = mem(tenant, "u2", "neighbour")
+    private = mem(tenant, "u1", "private", visibility=Visibility.AGENT, agent_id="spy")
+    foreign = mem(unique_tenant(), "u1", "foreign")
+    await write(store, live, revoked, neighbour, private)
+    await write(store, foreign)
+    ids = [m.id for m in (live, revoked, neighbour, private, foreign)]
+
+    found = await store.hydrate(RecallScope(tenant, "u1", agent_id="bot"), CURRENT, ids)
+    assert [m.id for m in found] == [live.id]
+
+
+async def test_hydrate_brings_the_current_slot_mates_of_single_valued_attributes(store, tenant) -> None:
+    slot = {"entity": "user", "attribute": "preferred_meeting_time"}
+    morning = mem(tenant, "u1", "Prefers morning meetings", value="morning", **slot)
+    afternoon = mem(tenant, "u1", "Prefers afternoons", value="afternoon", trust=Trust.CAUTION, **slot)
+    hobby = mem(tenant, "u1", "Likes chess", entity="user", attribute="likes", value="chess")
+    await write(store, morning, afternoon, hobby)
+
+    scope = RecallScope(tenant, "u1")
+    with_mates = await store.hydrate(scope, CURRENT, [morning.id, hobby.id], ["preferred_meeting_time"])
+    assert {m.id for m in with_mates} == {morning.id, afternoon.id, hobby.id}
+    assert {m.id for m in await store.hydrate(scope, CURRENT, [morning.id])} == {morning.id}
+
+
+async def test_pinned_memories_are_profile_facts_and_constraints(store, tenant) -> None:
+    name = mem(tenant, "u1", "The user's name is Ada", profile=True, attribute="name", value="Ada")
+    avoid = mem(
+        tenant,
+        "u1",
+        "Never recommend Alto",
+        recall_semantics=RecallSemantics.CONSTRAINT,
+        trigger={"action": "recommend", "domain": "restaurant"},
+    )
+    plain = mem(tenant, "u1", "Likes jazz")
+    stale = mem(tenant, "u1", "Name was Bob", profile=True, state=MemoryState.SUPERSEDED, valid_until=NOW)
+    await write(store, name, avoid, plain, stale)
+
+    pinned = await store.pinned_memories(RecallScope(tenant, "u1"), CURRENT, 10)
+    assert {m.id for m in pinned} == {name.id, avoid.id}
+
+
+async def test_record_access_and_audit(store, tenant) -> None:
+    a, b = mem(tenant, "u1", "a"), mem(tenant, "u1", "b")
+    await write(store, a, b)
+    await store.record_access({a.id: 2, b.id: 1}, NOW)
+    await store.record_access({a.id: 1}, NOW)
+    record = RecallAudit(
+        id=f"audit-{tenant}", tenant_id=tenant, user_id="u1", key_id="k", at=NOW, query_digest="0" * 64,
+        memory_ids=[a.id],
+    )
+    await store.write_audit([record])
+    await store.write_audit([record])  # idempotent by id
+
+    got = {m.id: m for m in await store.hydrate(RecallScope(tenant, "u1"), CURRENT, [a.id, b.id])}
+    assert (got[a.id].access_count, got[b.id].access_count) == (3, 1)
+    assert got[a.id].last_accessed == NOW
+    async with store._engine.connect() as conn:
+        rows = (await conn.execute(sa.select(recall_audit).where(recall_audit.c.tenant_id == tenant))).all()
+    assert len(rows) == 1 and rows[0].memory_ids == [a.id]
+
+
+async def test_sqlite_plans_use_indexes(tmp_path) -> None:
+    """No recall query scans the memories table (EXPLAIN QUERY PLAN on SQLite)."""
+    store = SqlMemoryStore(f"sqlite+aiosqlite:///{(tmp_path / 'plan.db').as_posix()}")
+    await store.setup()
+    plans: list[str] = []
+
+    def capture(conn, cursor, statement, parameters, context, executemany) -> None:
+        if statement.lstrip().upper().startswith("SELECT"):
+            rows = conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {statement}", parameters).all()
+            plans.append(" | ".join(row[-1] for row in rows))
+
+    try:
+        await write(store, mem("t", "u1", "hello world", attribute="timezone", value="UTC", entity="user"))
+        sa.event.listen(store._engine.sync_engine, "before_cursor_execute", capture)
+        scope = RecallScope("t", "u1", agent_id="a")
+        await store.keyword_candidates(scope, CURRENT, ["hello"], 10)
+        await store.pinned_memories(scope, CURRENT, 10)
+        await store.hydrate(scope, CURRENT, ["x", "y"], ["timezone"])
+    finally:
+        await store.close()
+    assert len(plans) == 3
+    for plan in plans:
+        assert not re.search(r"\bSCAN (memories|m|s|c)\b(?!_fts)", plan), plan
+    assert "ix_memories_recall_pinned" in plans[1]
+    assert "VIRTUAL TABLE INDEX" in plans[0]
