@@ -129,6 +129,49 @@ def cmd_publish(args: argparse.Namespace) -> None:
           f"and go to the DLQ with a reason)")
 
 
+def _api_key(settings: Settings, given: str | None) -> str:
+    """--key, else the first of BELIEFSTREAM_API_KEYS, else the dev key `beliefstream dev` printed."""
+    from streams.runtime import DEV_KEY_FILE
+
+    if given:
+        return given
+    keys = settings.parsed_api_keys()
+    if keys:
+        return next(iter(keys))
+    path = settings.data_dir / DEV_KEY_FILE
+    if path.exists():
+        return path.read_text().strip()
+    raise BeliefstreamError("no API key: pass --key, set BELIEFSTREAM_API_KEYS, or start `beliefstream dev` first")
+
+
+def cmd_recall(args: argparse.Namespace) -> None:
+    import json
+
+    from sidecar.client import MemoryClientError, SyncMemoryClient
+
+    settings = _settings(args)
+    url = args.url or f"http://{settings.host}:{settings.port}"
+    options = {"budget_tokens": args.budget, "limit": args.limit, "diagnostics": args.diagnostics}
+    if args.topic:
+        options["topic"] = args.topic
+    try:
+        with SyncMemoryClient(url, _api_key(settings, args.key)) as client:
+            answer = client.recall(args.user, args.query, **options)
+    except MemoryClientError as exc:
+        raise BeliefstreamError(f"recall failed ({exc.status} {exc.code}): {exc.message}") from exc
+    if args.json:
+        print(json.dumps(answer, indent=2))
+        return
+    if not answer["memories"]:
+        print("no memory is eligible for this query (empty recall is a valid answer)")
+    for memory in answer["memories"]:
+        print(f"- {memory['text']}  [{memory['type']}, confidence {memory['effective_confidence']:.2f}, "
+              f"{memory['recall_reason']}]")
+    for conflict in answer.get("conflicts", []):
+        print(f"! conflict: {json.dumps(conflict)}")
+    print(f"({answer['tokens_used']} tokens)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="beliefstream", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -168,6 +211,22 @@ def build_parser() -> argparse.ArgumentParser:
     publish.add_argument("--tenant", help="tenant_id for lines that have none")
     data_dir(publish)
     publish.set_defaults(func=cmd_publish)
+
+    recall = commands.add_parser("recall", help="ask the running sidecar what it would recall for a query",
+                                 description="Recall through the sidecar's HTTP API (`beliefstream dev` must be "
+                                 "running): the memories a prompt would get, in prompt order, with why.")
+    recall.add_argument("query", help="the text of the next turn, e.g. 'what should I cook tonight?'")
+    recall.add_argument("--user", required=True, help="user_id whose memories to recall")
+    recall.add_argument("--topic", help="limit to one topic (tech, work, personal, health, ...)")
+    recall.add_argument("--budget", type=int, default=800, help="token budget (default 800)")
+    recall.add_argument("--limit", type=int, default=20, help="at most this many memories (default 20)")
+    recall.add_argument("--diagnostics", action="store_true", help="include candidates and suppressed items")
+    recall.add_argument("--json", action="store_true", help="print the raw JSON answer")
+    recall.add_argument("--url", help="sidecar URL (default http://127.0.0.1:8080)")
+    recall.add_argument("--key", help="API key (default: BELIEFSTREAM_API_KEYS or the dev key)")
+    recall.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    data_dir(recall)
+    recall.set_defaults(func=cmd_recall)
 
     migrate = commands.add_parser("migrate", help="create or upgrade the SQL schema",
                                   description="Run the Alembic migrations against BELIEFSTREAM_SQL_URL.")

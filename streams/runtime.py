@@ -101,15 +101,36 @@ class _SharedLoopServer(uvicorn.Server):
         yield
 
 
+def recall_service(settings: Settings, clients: Clients):
+    """The recall service over the process's clients; reads are audited in SQL and on the audit topic."""
+    from sidecar.recall.access import AccessRecorder
+    from sidecar.recall.audit import AuditLog
+    from sidecar.recall.config import preset
+    from sidecar.recall.service import RecallService
+
+    return RecallService(
+        clients.store,
+        clients.vectors,
+        clients.embedder,
+        config=preset(settings.recall_preset),
+        audit=AuditLog(clients.store, clients.producer, topic=settings.audit_topic),
+        access_recorder=AccessRecorder(clients.store),
+    )
+
+
 async def run_sidecar(settings: Settings, url: str, clients: Clients, stop: asyncio.Event) -> None:
     """Serve the HTTP sidecar until `stop` is set."""
     from sidecar.app import create_app as create_sidecar
     from sidecar.publisher import KafkaTurnPublisher
 
     publisher = KafkaTurnPublisher(bootstrap_servers(url), settings.turns_topic)
+    recall = recall_service(settings, clients)
     await publisher.start()
+    await recall.start()
     try:
-        api = create_sidecar(settings, clients.store, publisher, clients.vectors)
+        api = create_sidecar(
+            settings, clients.store, publisher, clients.vectors, embedder=clients.embedder, recall=recall
+        )
         config = uvicorn.Config(api, host=settings.host, port=settings.port, log_level="warning", lifespan="on")
         server = _SharedLoopServer(config)
         serving = asyncio.create_task(server.serve())
@@ -121,6 +142,7 @@ async def run_sidecar(settings: Settings, url: str, clients: Clients, stop: asyn
         if serving in done and not stop.is_set():
             raise SystemExit(f"the sidecar could not serve on {settings.host}:{settings.port}")
     finally:
+        await recall.close()  # flushes access counts and audit records before the store closes
         await publisher.stop()
 
 

@@ -69,6 +69,7 @@ class Settings(BaseSettings):
     consolidation_interval_s: float = Field(default=7 * 24 * 3600.0, gt=0)
 
     # the sidecar
+    recall_preset: Literal["balanced", "precise", "recent"] = "balanced"
     host: str = "127.0.0.1"
     port: int = 8080
     api_keys: str | None = Field(default=None, description="key1=tenantA,key2=tenantB:agentX")

@@ -66,6 +66,33 @@ def test_dev_runs_end_to_end_and_stops_cleanly(tmp_path):
         memories = httpx.get(f"{base}/v1/users/u-42/memories", headers=headers).json()["memories"]
         assert [m["attribute"] for m in memories] == ["allergy"]
         assert httpx.get(f"{base}/v1/users/u-42/memories").status_code == 401
+
+        recalled = httpx.post(
+            f"{base}/v1/recall",
+            json={"user_id": "u-42", "query": "what foods should I avoid?"},
+            headers=headers,
+        ).json()
+        assert [m["id"] for m in recalled["memories"]] == [memories[0]["id"]]
+        assert recalled["memories"][0]["citations"] == ["t-1"]
+        cli = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "streams.cli",
+                "recall",
+                "--user",
+                "u-42",
+                "--port",
+                str(port),
+                "--data-dir",
+                str(data_dir),
+                "what foods should I avoid?",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert cli.returncode == 0 and "peanut" in cli.stdout.lower()
     finally:
         code, out = stop(process, signal.SIGINT)
     assert code == 0 and "beliefstream stopped." in out
@@ -75,7 +102,9 @@ def test_dev_runs_end_to_end_and_stops_cleanly(tmp_path):
     process = start_dev(data_dir, port)
     try:
         wait_ready(process, port)
-        memories = httpx.get(f"http://127.0.0.1:{port}/v1/users/u-42/memories", headers=headers).json()["memories"]
+        memories = httpx.get(f"http://127.0.0.1:{port}/v1/users/u-42/memories", headers=headers).json()[
+            "memories"
+        ]
         assert len(memories) == 1
     finally:
         code, _ = stop(process, signal.SIGTERM)
