@@ -22,11 +22,14 @@ from agents.prepare import PreparedTurn, clean_turn, extract_claims, memories_fr
 from sinks.base import MemoryStore, TurnOutcome, VectorIndex, VectorPoint, WriteResult, vector_payload
 from sinks.errors import BackpressureError, SinkError
 from streams.producer import OutRecord, RecordProducer
-from streams.records import DeadLetter, EventKind, JobState, Turn, job_id_for, utcnow
+from streams.records import DeadLetter, EventKind, JobState, Memory, Turn, job_id_for, utcnow
 from streams.settings import Settings
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+#: Turns read per chunk: chunk k+1's text steps run while chunk k is being embedded.
+EXTRACT_CHUNK = 64
 
 
 @dataclass
@@ -158,13 +161,32 @@ class WritePipeline:
         return outcomes, poison
 
     async def _outcomes_of(self, turns: Sequence[Turn]) -> list[TurnOutcome]:
-        patterns = self.settings.strip_patterns
-        prepared: list[PreparedTurn] = [clean_turn(turn, patterns) for turn in turns]
-        claims = await extract_claims(prepared, self.extractor)
+        """Text steps chunk by chunk, each chunk's embedding running (in its thread) while the next is read."""
+        chunks = [turns[i : i + EXTRACT_CHUNK] for i in range(0, len(turns), EXTRACT_CHUNK)]
+        pending: list[tuple[list[PreparedTurn], list[list[Memory]], asyncio.Future | None]] = []
         now = utcnow()
-        memories = [memories_from_claims(p.turn, c, now) for p, c in zip(prepared, claims, strict=True)]
-        texts = [m.text for per_turn in memories for m in per_turn]
-        vectors = await self.embedder.aembed(texts) if texts else []
+        for chunk in chunks:
+            prepared = [clean_turn(turn, self.settings.strip_patterns) for turn in chunk]
+            claims = await extract_claims(prepared, self.extractor)
+            memories = [memories_from_claims(p.turn, c, now) for p, c in zip(prepared, claims, strict=True)]
+            texts = [m.text for per_turn in memories for m in per_turn]
+            embedding = asyncio.ensure_future(self.embedder.aembed(texts)) if texts else None
+            pending.append((prepared, memories, embedding))
+        outcomes: list[TurnOutcome] = []
+        try:
+            for prepared, memories, embedding in pending:
+                vectors = await embedding if embedding is not None else []
+                outcomes.extend(self._chunk_outcomes(prepared, memories, vectors))
+        finally:
+            for _, _, embedding in pending:
+                if embedding is not None and not embedding.done():
+                    embedding.cancel()
+        return outcomes
+
+    @staticmethod
+    def _chunk_outcomes(
+        prepared: Sequence[PreparedTurn], memories: Sequence[list[Memory]], vectors: Sequence
+    ) -> list[TurnOutcome]:
         outcomes: list[TurnOutcome] = []
         at = 0
         for p, per_turn in zip(prepared, memories, strict=True):
