@@ -165,15 +165,15 @@ class WritePipeline:
         chunks = [turns[i : i + EXTRACT_CHUNK] for i in range(0, len(turns), EXTRACT_CHUNK)]
         pending: list[tuple[list[PreparedTurn], list[list[Memory]], asyncio.Future | None]] = []
         now = utcnow()
-        for chunk in chunks:
-            prepared = [clean_turn(turn, self.settings.strip_patterns) for turn in chunk]
-            claims = await extract_claims(prepared, self.extractor)
-            memories = [memories_from_claims(p.turn, c, now) for p, c in zip(prepared, claims, strict=True)]
-            texts = [m.text for per_turn in memories for m in per_turn]
-            embedding = asyncio.ensure_future(self.embedder.aembed(texts)) if texts else None
-            pending.append((prepared, memories, embedding))
         outcomes: list[TurnOutcome] = []
         try:
+            for chunk in chunks:
+                prepared = [clean_turn(turn, self.settings.strip_patterns) for turn in chunk]
+                claims = await extract_claims(prepared, self.extractor)
+                memories = [memories_from_claims(p.turn, c, now) for p, c in zip(prepared, claims, strict=True)]
+                texts = [m.text for per_turn in memories for m in per_turn]
+                embedding = asyncio.ensure_future(self.embedder.aembed(texts)) if texts else None
+                pending.append((prepared, memories, embedding))
             for prepared, memories, embedding in pending:
                 vectors = await embedding if embedding is not None else []
                 outcomes.extend(self._chunk_outcomes(prepared, memories, vectors))
