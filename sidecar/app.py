@@ -16,6 +16,8 @@ from agents.embed import Embedder
 from sidecar.auth import ApiKeyAuthenticator
 from sidecar.errors import UnexpectedErrorMiddleware, install_error_handlers
 from sidecar.limits import BodySizeLimitMiddleware
+from sidecar.mcp_server import MCP_PATH, McpEndpoint
+from sidecar.mcp_tools import McpTools
 from sidecar.metrics import MetricsMiddleware, RequestMetrics
 from sidecar.publisher import TurnPublisher
 from sidecar.ratelimit import RateLimiter
@@ -54,11 +56,13 @@ def create_app(
     embedder: Embedder | None = None,
     recall: RecallService | None = None,
     reflect_answerer: Answerer | None = None,
+    mcp_tools: McpTools | None = None,
 ) -> FastAPI:
     """The HTTP app over started dependencies; API keys are parsed here, so bad keys fail at start-up.
 
     Revocation and erasure are mounted with a vector index (they must reach its points); the direct
-    insert needs the embedder as well.
+    insert needs the embedder as well. With `mcp_tools`, the MCP server answers at `/mcp` (same keys);
+    its session manager is the one thing the app runs in its own lifespan.
     """
     keys = settings.parsed_api_keys()
     if not keys:
@@ -66,9 +70,11 @@ def create_app(
     limiter = RateLimiter(settings.rate_limit_per_s, settings.rate_limit_burst)
     authenticate = ApiKeyAuthenticator(keys, limiter)
     metrics = RequestMetrics()
+    mcp = McpEndpoint(mcp_tools, authenticate, settings.host) if mcp_tools is not None else None
 
     app = FastAPI(
         title=TITLE,
+        lifespan=mcp.lifespan if mcp is not None else None,
         version=_version(),
         description="Retain conversation turns and read the governed belief state (contract §3).",
     )
@@ -94,4 +100,6 @@ def create_app(
         app.include_router(recall_routes(authenticate, recall))
         # reflect reads through recall; without an answerer (the default) its answers are extractive
         app.include_router(reflect_routes(authenticate, ReflectService(recall, store, reflect_answerer)))
+    if mcp is not None:
+        app.add_route(MCP_PATH, mcp.asgi, methods=["GET", "POST", "DELETE"], include_in_schema=False)
     return app

@@ -19,19 +19,24 @@ from sinks.base import MemoryStore, VectorIndex
 from streams.records import Memory, utcnow
 
 
+async def revoke_memory(store: MemoryStore, vectors: VectorIndex, principal: Principal, memory_id: str) -> Memory:
+    """Revoke one memory the principal can see (the HTTP route and the MCP `forget` tool)."""
+    memory = await store.get_memory(principal.tenant_id, memory_id)
+    if memory is None or not visible_to(principal, memory):
+        raise NotFound(f"no memory {memory_id!r}")
+    revoked = await store.revoke(principal.tenant_id, memory_id, utcnow())
+    if revoked is None:  # erased in between
+        raise NotFound(f"no memory {memory_id!r}")
+    await mirror(store, vectors, [], [revoked])
+    return revoked
+
+
 def revoke_routes(authenticate: ApiKeyAuthenticator, store: MemoryStore, vectors: VectorIndex) -> APIRouter:
     router = APIRouter(tags=["memories"], responses=ERROR_RESPONSES)
 
     @router.post("/v1/memories/{memory_id}/revoke", response_model=Memory)
     async def revoke(principal: Annotated[Principal, Depends(authenticate)], memory_id: str) -> Memory:
         """Revoke one memory of the key's tenant; answers it as stored after."""
-        memory = await store.get_memory(principal.tenant_id, memory_id)
-        if memory is None or not visible_to(principal, memory):
-            raise NotFound(f"no memory {memory_id!r}")
-        revoked = await store.revoke(principal.tenant_id, memory_id, utcnow())
-        if revoked is None:  # erased in between
-            raise NotFound(f"no memory {memory_id!r}")
-        await mirror(store, vectors, [], [revoked])
-        return revoked
+        return await revoke_memory(store, vectors, principal, memory_id)
 
     return router

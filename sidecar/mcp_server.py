@@ -1,0 +1,182 @@
+"""The MCP server (official SDK 2.x, `MCPServer`): contract §3's operations as tools, same keys, same scope.
+
+    POST /mcp  (streamable HTTP, stateless, JSON answers; mounted into the sidecar by `create_app`)
+    ├── McpAuthGuard: no or unknown `Authorization: Bearer <key>` → 401, an exhausted key → 429
+    └── each tool resolves its `Principal` from the request's own header (`principal_of`), so the
+        tenant comes from the key exactly as over HTTP; an agent-bound key stays bound
+
+Over stdio there are no headers: `run_stdio` binds the server to one API key given at start-up.
+Tool failures are `ToolError`s carrying the sidecar's error code (`forbidden: ...`), never a traceback.
+"""
+
+# No `from __future__ import annotations`: the SDK reads the tool functions' annotations at runtime.
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi.security import HTTPAuthorizationCredentials
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
+from pydantic import ValidationError
+from starlette.types import Receive, Scope, Send
+
+from sidecar.auth import ApiKeyAuthenticator, Principal
+from sidecar.errors import SidecarError, Unauthorized, describe_validation_errors, error_response
+from sidecar.mcp_tools import JsonObject, McpTools
+from streams.errors import BeliefstreamError
+
+SERVER_NAME = "beliefstream"
+MCP_PATH = "/mcp"
+_LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+def bearer_key(headers: Any) -> str | None:
+    """The key of an `Authorization: Bearer <key>` header, else None."""
+    value = headers.get("authorization") if headers is not None else None
+    if not value:
+        return None
+    scheme, _, key = value.partition(" ")
+    if scheme.lower() != "bearer":
+        return None
+    return key.strip() or None
+
+
+class PrincipalResolver:
+    """The caller of one tool call: from the request's bearer key, else the stdio-bound principal."""
+
+    def __init__(self, authenticator: ApiKeyAuthenticator, bound: Principal | None = None) -> None:
+        self._authenticator = authenticator
+        self._bound = bound
+
+    def __call__(self, ctx: Context) -> Principal:
+        headers = ctx.headers
+        if headers is None:  # stdio: no transport headers
+            if self._bound is None:
+                raise Unauthorized()
+            return self._bound
+        key = bearer_key(headers)
+        if key is None:
+            raise Unauthorized()
+        return self._authenticator.authenticate(key)
+
+
+async def _run(
+    principal_of: PrincipalResolver, ctx: Context, tool: Callable[..., Awaitable[JsonObject]], *args: Any
+) -> JsonObject:
+    """One tool call as its caller; our errors become `ToolError("code: message")`, never a traceback."""
+    try:
+        return await tool(principal_of(ctx), *args)
+    except SidecarError as exc:
+        raise ToolError(f"{exc.code}: {exc.message}") from exc
+    except ValidationError as exc:
+        raise ToolError(f"invalid_request: {describe_validation_errors(exc.errors())}") from exc
+    except (BeliefstreamError, ValueError) as exc:  # e.g. the store's NotFoundError, a bad threshold
+        raise ToolError(f"bad_request: {exc}") from exc
+
+
+def build_mcp_server(tools: McpTools, principal_of: PrincipalResolver) -> MCPServer:
+    """The MCP server with the four tools of contract §3."""
+    server = MCPServer(SERVER_NAME, instructions="Long-term memory of the user: retain, recall, forget.")
+
+    @server.tool()
+    async def store_memory(
+        user_id: str,
+        text: str,
+        ctx: Context,
+        role: str = "user",
+        agent_id: str | None = None,
+        session_id: str | None = None,
+    ) -> JsonObject:
+        """Retain one conversation turn; extraction runs in the background. Returns {"job_id"} at once."""
+        return await _run(principal_of, ctx, tools.store_memory, user_id, text, role, agent_id, session_id)
+
+    @server.tool()
+    async def recall_memories(
+        user_id: str,
+        query: str,
+        ctx: Context,
+        budget_tokens: int = 800,
+        limit: int = 20,
+        action: dict[str, str] | None = None,
+        live_intent: dict[str, str] | None = None,
+        topic: str | None = None,
+    ) -> JsonObject:
+        """The user's current memories relevant to `query`, ranked and within `budget_tokens`."""
+        args = (user_id, query, budget_tokens, limit, action, live_intent, topic)
+        return await _run(principal_of, ctx, tools.recall_memories, *args)
+
+    @server.tool()
+    async def consolidate_memories(
+        topic: str,
+        ctx: Context,
+        similarity_threshold: float = 0.85,
+        dry_run: bool = False,
+        user_id: str | None = None,
+    ) -> JsonObject:
+        """Merge near-duplicate memories of `topic` (tenant keys only); `dry_run` only answers the diff."""
+        args = (topic, similarity_threshold, dry_run, user_id)
+        return await _run(principal_of, ctx, tools.consolidate_memories, *args)
+
+    @server.tool()
+    async def forget(memory_id: str, ctx: Context) -> JsonObject:
+        """Revoke one memory: it is never recalled again."""
+        return await _run(principal_of, ctx, tools.forget, memory_id)
+
+    return server
+
+
+class McpAuthGuard:
+    """ASGI: refuse unauthenticated or rate-limited MCP requests with the sidecar's JSON errors."""
+
+    def __init__(self, app: StreamableHTTPASGIApp, authenticator: ApiKeyAuthenticator) -> None:
+        self._app = app
+        self._authenticator = authenticator
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = {
+            name.decode("latin-1"): value.decode("latin-1") for name, value in scope.get("headers", [])
+        }
+        key = bearer_key(headers)
+        try:
+            if key is None:
+                raise Unauthorized()
+            await self._authenticator(HTTPAuthorizationCredentials(scheme="Bearer", credentials=key))
+        except SidecarError as exc:
+            await error_response(exc.status, exc.code, exc.message, exc.headers)(scope, receive, send)
+            return
+        await self._app(scope, receive, send)
+
+
+class McpEndpoint:
+    """The MCP server as an ASGI endpoint plus the session manager's lifespan, for `create_app`."""
+
+    def __init__(self, tools: McpTools, authenticator: ApiKeyAuthenticator, host: str = "127.0.0.1") -> None:
+        self.server = build_mcp_server(tools, PrincipalResolver(authenticator))
+        security = None
+        if host in _LOCAL_HOSTS:  # the SDK's DNS-rebinding protection for a local server
+            security = TransportSecuritySettings(
+                enable_dns_rebinding_protection=True,
+                allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
+                allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
+            )
+        self.manager = StreamableHTTPSessionManager(
+            app=self.server._lowlevel_server,  # the SDK's own InMemoryTransport reaches it the same way
+            json_response=True,
+            stateless=True,
+            security_settings=security,
+        )
+        self.asgi = McpAuthGuard(StreamableHTTPASGIApp(self.manager), authenticator)
+
+    @asynccontextmanager
+    async def lifespan(self, _app: Any = None) -> AsyncIterator[None]:
+        """Runs the session manager (its task group) while the app serves; usable once per endpoint."""
+        async with self.manager.run():
+            yield
+
+
+async def run_stdio(tools: McpTools, authenticator: ApiKeyAuthenticator, api_key: str) -> None:
+    """Serve the tools over stdio, every call as the principal of `api_key` (checked now)."""
+    principal = authenticator.authenticate(api_key)
+    await build_mcp_server(tools, PrincipalResolver(authenticator, bound=principal)).run_stdio_async()

@@ -1,0 +1,193 @@
+"""Reflect: recall, then a grounded answer from the recalled memories, never a write (contract §3).
+
+    recall (RecallService: same key-decided scope, budget-bounded)
+    → evidence (trust read from the store; weak = effective confidence < 0.6 or caution trust)
+    → answer: the LLM answerer when configured, else (or when it fails) an extractive answer
+
+Reflection reads only. Its answer is not turned into memory; saving an outcome is a separate
+retain call. Missing evidence is said plainly ("I have no memory about that."), and weaker evidence
+is labelled, so uncertainty is never hidden.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Annotated, Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from agents.prompts.reflect_answer import WEAK_CONFIDENCE, EvidenceItem, ReflectAnswer, ReflectContext
+from sidecar.auth import Principal
+from sidecar.recall.models import MAX_BUDGET_TOKENS, MAX_QUERY_CHARS, RecalledMemory, RecallRequest
+from sidecar.recall.policy import Conflict
+from sidecar.recall.service import RecallService
+from sinks.base import MemoryStore
+from streams.errors import BeliefstreamError
+from streams.records import MAX_ID_LENGTH, Trust
+
+logger = logging.getLogger(__name__)
+
+Identifier = Annotated[str, Field(min_length=1, max_length=MAX_ID_LENGTH)]
+
+NO_MEMORY = "I have no memory about that."
+
+#: How many memories an extractive answer names, per kind: enough to answer, short enough to read.
+MAX_STRONG = 5
+MAX_WEAK = 3
+
+Mode = Literal["llm", "extractive"]
+
+
+class ReflectAnswerError(BeliefstreamError):
+    """The answerer gave no usable answer (API failure, timeout, malformed reply); reflect falls back."""
+
+
+class Answerer(Protocol):
+    """Writes the grounded answer for a question and its evidence (the LLM path)."""
+
+    async def answer(self, context: ReflectContext) -> ReflectAnswer: ...
+
+
+class ReflectRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    user_id: Identifier
+    question: str = Field(min_length=1, max_length=MAX_QUERY_CHARS)
+    agent_id: Identifier | None = Field(
+        default=None, description="ignored unless equal to a bound key's agent"
+    )
+    budget_tokens: int = Field(default=800, ge=1, le=MAX_BUDGET_TOKENS)
+
+
+class ReflectResult(BaseModel):
+    answer: str
+    memories: list[str] = Field(description="ids of the memories the answer rests on")
+    citations: list[str] = Field(description="the turn ids those memories were learnt from")
+    evidence: list[EvidenceItem] = Field(description="every recalled memory, best-supported first")
+    mode: Mode
+    note: str | None = Field(
+        default=None, description="why the answer is extractive when an LLM is configured"
+    )
+
+
+def is_weak(effective_confidence: float, trust: Trust) -> bool:
+    """Weaker evidence: decayed or low confidence, or a source trusted with caution only."""
+    return effective_confidence < WEAK_CONFIDENCE or trust is not Trust.TRUSTED
+
+
+def evidence_of(recalled: Sequence[RecalledMemory], trust: dict[str, Trust]) -> list[EvidenceItem]:
+    """Evidence ordered strong before weak, each by recall score (relevance and confidence blended)."""
+    ranked = sorted(
+        recalled,
+        key=lambda m: (is_weak(m.effective_confidence, trust.get(m.id, Trust.TRUSTED)), -m.score, m.id),
+    )
+    items = []
+    for memory in ranked:
+        memory_trust = trust.get(memory.id, Trust.TRUSTED)
+        items.append(
+            EvidenceItem(
+                id=memory.id,
+                text=memory.text,
+                confidence=memory.confidence,
+                effective_confidence=memory.effective_confidence,
+                trust=memory_trust.value,
+                weak=is_weak(memory.effective_confidence, memory_trust),
+            )
+        )
+    return items
+
+
+def _clause(item: EvidenceItem) -> str:
+    text = item.text.strip().rstrip(".")
+    caution = ", from a less trusted source" if item.trust != Trust.TRUSTED.value else ""
+    return f"{text} (confidence {item.effective_confidence:.2f}{caution})"
+
+
+def _conflict_sentence(conflicts: Sequence[Conflict]) -> str:
+    pairs = "; ".join(f"{c.attribute}: {c.kept_value!r} over {c.dropped_value!r}" for c in conflicts)
+    return f"Some of what you've told me conflicts, and I went with the stronger memory ({pairs})."
+
+
+def extractive_answer(
+    evidence: Sequence[EvidenceItem], conflicts: Sequence[Conflict] = ()
+) -> tuple[str, list[str]]:
+    """The answer made of the best-supported memories themselves, and the ids it names (pure)."""
+    strong = [item for item in evidence if not item.weak][:MAX_STRONG]
+    weak = [item for item in evidence if item.weak][:MAX_WEAK]
+    if not strong and not weak:
+        return NO_MEMORY, []
+    sentences = []
+    if strong:
+        sentences.append("Based on what you've told me: " + "; ".join(map(_clause, strong)) + ".")
+    else:
+        sentences.append("I'm not sure: I only have weaker evidence.")
+    if weak:
+        sentences.append("Weaker evidence: " + "; ".join(map(_clause, weak)) + ".")
+    if conflicts:
+        sentences.append(_conflict_sentence(conflicts))
+    return " ".join(sentences), [item.id for item in (*strong, *weak)]
+
+
+def citations_of(memory_ids: Sequence[str], recalled: Sequence[RecalledMemory]) -> list[str]:
+    """The source turn ids of `memory_ids`, in order, without repeats."""
+    by_id = {memory.id: memory for memory in recalled}
+    turns = [turn for memory_id in memory_ids for turn in by_id[memory_id].citations]
+    return list(dict.fromkeys(turns))
+
+
+class ReflectService:
+    """Recall plus an answer; `answerer` None is the offline (extractive) mode."""
+
+    def __init__(self, recall: RecallService, store: MemoryStore, answerer: Answerer | None = None) -> None:
+        self._recall = recall
+        self._store = store
+        self._answerer = answerer
+
+    async def reflect(self, principal: Principal, request: ReflectRequest) -> ReflectResult:
+        recalled = await self._recall.recall(
+            principal,
+            RecallRequest(
+                user_id=request.user_id,
+                query=request.question,
+                agent_id=request.agent_id,
+                budget_tokens=request.budget_tokens,
+            ),
+        )
+        memories = recalled.memories
+        evidence = evidence_of(memories, await self._trust(principal.tenant_id, [m.id for m in memories]))
+        note = None
+        if self._answerer is not None and evidence:
+            try:
+                answered = await self._answerer.answer(
+                    ReflectContext(question=request.question, evidence=tuple(evidence))
+                )
+            except ReflectAnswerError as exc:
+                logger.warning("reflect fell back to the extractive answer: %s", exc)
+                note = f"the language model gave no usable answer ({exc}); this answer is extractive"
+            else:
+                return ReflectResult(
+                    answer=answered.answer,
+                    memories=answered.cited_ids,
+                    citations=citations_of(answered.cited_ids, memories),
+                    evidence=evidence,
+                    mode="llm",
+                )
+        answer, used = extractive_answer(evidence, recalled.conflicts)
+        return ReflectResult(
+            answer=answer,
+            memories=used,
+            citations=citations_of(used, memories),
+            evidence=evidence,
+            mode="extractive",
+            note=note,
+        )
+
+    async def _trust(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, Trust]:
+        """Trust of each recalled memory (recall's answer does not carry it); a read, never a write."""
+        trust: dict[str, Trust] = {}
+        for memory_id in memory_ids:
+            memory = await self._store.get_memory(tenant_id, memory_id)
+            if memory is not None:
+                trust[memory_id] = memory.trust
+        return trust
