@@ -121,15 +121,26 @@ def recall_service(settings: Settings, clients: Clients):
 async def run_sidecar(settings: Settings, url: str, clients: Clients, stop: asyncio.Event) -> None:
     """Serve the HTTP sidecar until `stop` is set."""
     from sidecar.app import create_app as create_sidecar
+    from sidecar.mcp_tools import McpTools
     from sidecar.publisher import KafkaTurnPublisher
+    from sidecar.reflect_llm import make_answerer
 
     publisher = KafkaTurnPublisher(bootstrap_servers(url), settings.turns_topic)
     recall = recall_service(settings, clients)
+    answerer = make_answerer(settings)  # None: reflect answers extractively (the offline default)
     await publisher.start()
     await recall.start()
     try:
+        tools = McpTools(clients.store, publisher, settings.max_turn_bytes, recall=recall, vectors=clients.vectors)
         api = create_sidecar(
-            settings, clients.store, publisher, clients.vectors, embedder=clients.embedder, recall=recall
+            settings,
+            clients.store,
+            publisher,
+            clients.vectors,
+            embedder=clients.embedder,
+            recall=recall,
+            reflect_answerer=answerer,
+            mcp_tools=tools,
         )
         config = uvicorn.Config(api, host=settings.host, port=settings.port, log_level="warning", lifespan="on")
         server = _SharedLoopServer(config)
@@ -143,6 +154,8 @@ async def run_sidecar(settings: Settings, url: str, clients: Clients, stop: asyn
             raise SystemExit(f"the sidecar could not serve on {settings.host}:{settings.port}")
     finally:
         await recall.close()  # flushes access counts and audit records before the store closes
+        if answerer is not None:
+            await answerer.aclose()
         await publisher.stop()
 
 
