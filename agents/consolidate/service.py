@@ -1,0 +1,76 @@
+"""`Consolidator`: consolidation with its dependencies bound, for the sidecar route, the CLI and
+the weekly job (`consolidate_everywhere`)."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from agents.consolidate.diff import ConsolidationDiff
+from agents.consolidate.merge import Merger, OfflineMerger
+from agents.consolidate.run import consolidate
+from agents.embed import Embedder
+from sinks.base import VectorIndex
+from sinks.sql.maintenance import MaintenanceStore
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class SweepReport:
+    """What one pass over every (tenant, user, topic) did."""
+
+    scopes: int
+    groups: int
+    applied: int
+
+
+class Consolidator:
+    """The store, the vector index, the embedder and the merger consolidation runs with."""
+
+    def __init__(
+        self,
+        store: MaintenanceStore,
+        vectors: VectorIndex | None,
+        embedder: Embedder | None,
+        merger: Merger | None = None,
+        threshold: float = 0.85,
+    ) -> None:
+        self.store = store
+        self.vectors = vectors
+        self.embedder = embedder
+        self.merger = merger or OfflineMerger()
+        self.threshold = threshold
+
+    async def __call__(
+        self,
+        tenant_id: str,
+        topic: str,
+        user_id: str | None = None,
+        threshold: float | None = None,
+        dry_run: bool = True,
+    ) -> ConsolidationDiff:
+        return await consolidate(
+            self.store,
+            self.vectors,
+            self.embedder,
+            tenant_id,
+            topic,
+            user_id=user_id,
+            threshold=self.threshold if threshold is None else threshold,
+            dry_run=dry_run,
+            merger=self.merger,
+        )
+
+    async def consolidate_everywhere(
+        self, tenant_id: str | None = None, dry_run: bool = False
+    ) -> SweepReport:
+        """Every (tenant, user, topic) with two or more active memories, one at a time (bounded memory)."""
+        scopes = await self.store.consolidation_scopes(tenant_id)
+        groups = applied = 0
+        for tenant, user, topic in scopes:
+            diff = await self(tenant, topic, user_id=user, dry_run=dry_run)
+            groups += len(diff.groups)
+            applied += len(diff.applied_groups)
+        log.info("consolidation: %d scopes, %d groups found, %d merged", len(scopes), groups, applied)
+        return SweepReport(len(scopes), groups, applied)

@@ -1,0 +1,134 @@
+"""The decay job: re-score every active memory, expire the volatile ones whose time has passed.
+
+A thin loop over keyset pages of active rows. Per page: the formula over arrays
+(`agents.decay`), then one transaction that expires what has expired, writes the scores that
+changed, and updates the vector payload of the points whose rounded score or state changed. The
+payload update runs before the commit, so a vector outage rolls the page back and the next run
+redoes it instead of leaving the index behind SQL for good.
+
+Idempotent: a second run at the same `now` finds every score equal and writes nothing. Safe to
+run concurrently (two workers compute the same values). Decayed memories rank lower at recall;
+nothing is deleted here.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from datetime import datetime
+
+import numpy as np
+
+from agents.decay import DEFAULT_BOOST_CAP, DEFAULT_LAMBDA, PAYLOAD_DECIMALS, check_parameters, decay_scores
+from sinks.base import VectorIndex
+from sinks.sql.maintenance import MaintenanceStore
+from streams.errors import ConfigurationError
+from streams.records import MemoryState, utcnow
+
+log = logging.getLogger(__name__)
+
+#: Scores closer than this are equal: re-running at the same instant must write nothing.
+TOLERANCE = 1e-9
+
+
+@dataclass(frozen=True)
+class DecayReport:
+    """What one run did."""
+
+    rows: int  # active rows scanned
+    updated: int  # decay scores written
+    expired: int  # rows closed because `expires_at` passed
+    payloads: int  # vector points whose payload was set
+    seconds: float
+
+    @property
+    def rows_per_s(self) -> float:
+        return self.rows / self.seconds if self.seconds > 0 else float("inf")
+
+
+@dataclass(frozen=True)
+class BatchChanges:
+    """What one page changes: pure output of `plan_batch`."""
+
+    expired_ids: list[str]
+    score_ids: list[str]
+    scores: list[float]
+    payloads: dict[str, dict]  # rounded score changes of points that stay active
+
+
+def plan_batch(
+    ids: list[str],
+    age_days: np.ndarray,
+    access_counts: np.ndarray,
+    old_scores: np.ndarray,
+    expired: np.ndarray,
+    lam: float,
+    boost_cap: float,
+) -> BatchChanges:
+    """The changes of one page: which rows expire, which scores moved, which payloads must follow."""
+    new = decay_scores(age_days, access_counts, lam, boost_cap)
+    live = ~expired
+    unscored = np.isnan(old_scores)
+    moved = live & (unscored | (np.abs(new - np.nan_to_num(old_scores)) > TOLERANCE))
+    new_bucket = np.round(new, PAYLOAD_DECIMALS)
+    bucket_moved = moved & (unscored | (np.round(np.nan_to_num(old_scores), PAYLOAD_DECIMALS) != new_bucket))
+    score_at = np.flatnonzero(moved)
+    return BatchChanges(
+        expired_ids=[ids[i] for i in np.flatnonzero(expired)],
+        score_ids=[ids[i] for i in score_at],
+        scores=new[score_at].tolist(),
+        payloads={ids[i]: {"decay_score": float(new_bucket[i])} for i in np.flatnonzero(bucket_moved)},
+    )
+
+
+async def run_decay(
+    store: MaintenanceStore,
+    vectors: VectorIndex | None,
+    now: datetime | None = None,
+    *,
+    lam: float = DEFAULT_LAMBDA,
+    boost_cap: float = DEFAULT_BOOST_CAP,
+    batch_size: int = 5000,
+    tenant_id: str | None = None,
+) -> DecayReport:
+    """Score every active memory (of one tenant, or of all) at `now` (default: the current time)
+    in pages of `batch_size`."""
+    check_parameters(lam, boost_cap)
+    if batch_size < 1:
+        raise ConfigurationError(f"decay batch size must be at least 1, got {batch_size}")
+    now = now or utcnow()
+    started = time.perf_counter()
+    rows = updated = expired = payloads = 0
+    after: str | None = None
+    while True:
+        page = await store.scan_active(after, batch_size, now, tenant_id)
+        if not page.ids:
+            break
+        after = page.ids[-1]
+        rows += len(page)
+        changes = plan_batch(
+            page.ids, page.age_days, page.access_counts, page.scores, page.expired, lam, boost_cap
+        )
+        async with store.decay_writer() as writer:
+            closed = await writer.expire(changes.expired_ids, now) if changes.expired_ids else []
+            await writer.write_scores(changes.score_ids, changes.scores)
+            sets = dict(changes.payloads)
+            sets.update({memory_id: {"state": MemoryState.EXPIRED.value} for memory_id in closed})
+            if vectors is not None and sets:
+                await vectors.set_payload(sets)
+                payloads += len(sets)
+        updated += len(changes.score_ids)
+        expired += len(closed)
+        if len(page) < batch_size:
+            break
+    report = DecayReport(rows, updated, expired, payloads, time.perf_counter() - started)
+    log.info(
+        "decay: %d active rows, %d scores updated, %d expired, %d payloads in %.2f s",
+        report.rows,
+        report.updated,
+        report.expired,
+        report.payloads,
+        report.seconds,
+    )
+    return report

@@ -1,0 +1,142 @@
+"""The decay job's statements: a keyset-paginated scan of active rows and bulk score updates.
+
+The scan asks the database for each row's age in days (SQLite `julianday`, PostgreSQL `extract
+(epoch ...)`), so no timestamp is parsed in Python: the job is arithmetic over columns. Updates
+are one statement per batch on PostgreSQL (a join against unnested arrays) and one prepared
+statement run over the batch on SQLite, whose driver has no array type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
+
+import numpy as np
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from sinks.sql import queries
+from sinks.sql.tables import memories
+from streams.records import MemoryState, as_utc
+
+#: Julian day number of the Unix epoch (what SQLite's `julianday` counts from).
+_UNIX_EPOCH_JULIAN = 2440587.5
+_SECONDS_PER_DAY = 86_400.0
+
+
+@dataclass(frozen=True)
+class DecayRows:
+    """One batch of active rows: ids in key order and, aligned with them, the decay inputs."""
+
+    ids: list[str]
+    age_days: np.ndarray  # float64, may be negative (a future timestamp): the formula clamps
+    access_counts: np.ndarray  # int64
+    scores: np.ndarray  # float64, NaN where never scored
+    expired: np.ndarray  # bool: `expires_at` has passed
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+
+def _age_days(dialect: str, now: datetime) -> sa.ColumnElement[float]:
+    since = sa.func.coalesce(memories.c.last_accessed, memories.c.created_at)
+    moment = as_utc(now).timestamp()
+    if dialect == "sqlite":
+        now_julian = sa.literal(moment / _SECONDS_PER_DAY + _UNIX_EPOCH_JULIAN, sa.Double)
+        return now_julian - sa.func.julianday(since, type_=sa.Double)
+    epoch = sa.cast(sa.extract("epoch", since), sa.Double)
+    return (sa.literal(moment, sa.Double) - epoch) / _SECONDS_PER_DAY
+
+
+async def scan_active(
+    conn: AsyncConnection, after_id: str | None, limit: int, now: datetime, tenant_id: str | None = None
+) -> DecayRows:
+    """The next `limit` active rows after `after_id` (by primary key; of one tenant, or all), with
+    their decay inputs."""
+    expired = sa.case(
+        (sa.and_(memories.c.expires_at.is_not(None), memories.c.expires_at <= as_utc(now)), 1), else_=0
+    )
+    criteria = [memories.c.state == MemoryState.ACTIVE.value]
+    if after_id is not None:
+        criteria.append(memories.c.id > after_id)
+    if tenant_id is not None:
+        criteria.append(memories.c.tenant_id == tenant_id)
+    stmt = (
+        sa.select(
+            memories.c.id,
+            _age_days(conn.dialect.name, now).label("age"),
+            memories.c.access_count,
+            memories.c.decay_score,
+            expired.label("expired"),
+        )
+        .where(*criteria)
+        .order_by(memories.c.id)
+        .limit(limit)
+    )
+    rows = (await conn.execute(stmt)).all()
+    return DecayRows(
+        ids=[row[0] for row in rows],
+        age_days=np.fromiter((row[1] for row in rows), dtype=np.float64, count=len(rows)),
+        access_counts=np.fromiter((row[2] for row in rows), dtype=np.int64, count=len(rows)),
+        scores=np.fromiter(
+            (np.nan if row[3] is None else row[3] for row in rows), dtype=np.float64, count=len(rows)
+        ),
+        expired=np.fromiter((bool(row[4]) for row in rows), dtype=bool, count=len(rows)),
+    )
+
+
+async def write_scores(conn: AsyncConnection, ids: Sequence[str], scores: Sequence[float]) -> None:
+    """Set `decay_score` by id. The vector point is not marked dirty: the job sets its payload itself."""
+    if not ids:
+        return
+    if conn.dialect.name == "postgresql":
+        await conn.execute(_unnest_update(), {"ids": list(ids), "scores": [float(s) for s in scores]})
+        return
+    stmt = (
+        sa.update(memories)
+        .where(memories.c.id == sa.bindparam("b_id"))
+        .values(decay_score=sa.bindparam("b_score"))
+    )
+    await conn.execute(stmt, [{"b_id": i, "b_score": float(s)} for i, s in zip(ids, scores, strict=True)])
+
+
+@lru_cache(maxsize=1)
+def _unnest_update() -> sa.TextClause:
+    return sa.text(
+        "UPDATE memories AS m SET decay_score = v.score "
+        "FROM unnest(:ids, :scores) AS v(id, score) WHERE m.id = v.id"
+    ).bindparams(
+        sa.bindparam("ids", type_=postgresql.ARRAY(sa.String)),
+        sa.bindparam("scores", type_=postgresql.ARRAY(sa.Double)),
+    )
+
+
+async def expire(conn: AsyncConnection, ids: Sequence[str], now: datetime) -> list[str]:
+    """Close rows whose `expires_at` has passed: state `expired`, valid until they expired.
+
+    Only rows still active and still past their expiry change (a concurrent write may have closed
+    or refreshed one since the scan); the changed ids are returned. Their vector point is marked
+    dirty so the outbox rewrites it even if the caller's direct payload update is lost.
+    """
+    changed: list[str] = []
+    for part in queries.chunked(list(ids)):
+        stmt = (
+            sa.update(memories)
+            .where(
+                memories.c.id.in_(part),
+                memories.c.state == MemoryState.ACTIVE.value,
+                memories.c.expires_at <= as_utc(now),
+            )
+            .values(
+                state=MemoryState.EXPIRED.value,
+                valid_until=memories.c.expires_at,
+                vector_dirty=memories.c.embedding.is_not(None),
+                vector_version=memories.c.vector_version + 1,
+            )
+            .returning(memories.c.id)
+        )
+        changed.extend((await conn.scalars(stmt)).all())
+    return changed

@@ -1,0 +1,86 @@
+"""`MaintenanceStore`: the manage phase's access to the SQL store (decay and consolidation).
+
+It shares the `SqlMemoryStore`'s engine (one pool, one SQLite lock) but keeps the manage phase's
+statements out of the write path's store: `sinks.sql.decay` and `sinks.sql.consolidation` hold
+them. Every method turns a driver outage into `SinkUnavailableError`, like the store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from datetime import datetime
+
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from sinks.sql import consolidation, decay
+from sinks.sql.consolidation import MergeWrite
+from sinks.sql.decay import DecayRows
+from sinks.sql.engine import unavailable_on_outage, write_transaction
+from sinks.sql.errors import InvalidRequestError
+from sinks.sql.store import SqlMemoryStore
+from streams.records import Memory, utcnow
+
+
+class DecayWriter:
+    """The writes of one decay batch, inside one transaction the caller holds open."""
+
+    def __init__(self, conn: AsyncConnection) -> None:
+        self._conn = conn
+
+    async def write_scores(self, ids: Sequence[str], scores: Sequence[float]) -> None:
+        await decay.write_scores(self._conn, ids, scores)
+
+    async def expire(self, ids: Sequence[str], now: datetime) -> list[str]:
+        return await decay.expire(self._conn, ids, now)
+
+
+class MaintenanceStore:
+    """Decay and consolidation statements over an async engine (usually a `SqlMemoryStore`'s)."""
+
+    def __init__(self, engine: AsyncEngine, events_topic: str = "beliefstream.memory.events") -> None:
+        self._engine = engine
+        self.events_topic = events_topic
+
+    @classmethod
+    def of(cls, store: SqlMemoryStore) -> MaintenanceStore:
+        """The maintenance side of a started store: same engine, same events topic."""
+        return cls(store._engine, store.events_topic)
+
+    # -- decay ------------------------------------------------------------------------------------
+
+    async def scan_active(
+        self, after_id: str | None, limit: int, now: datetime, tenant_id: str | None = None
+    ) -> DecayRows:
+        """One keyset page of active rows (ids ascending; one tenant's, or all) with their decay inputs."""
+        if limit < 1:
+            raise InvalidRequestError(f"limit must be at least 1, got {limit}")
+        async with unavailable_on_outage("decay scan"), self._engine.connect() as conn:
+            return await decay.scan_active(conn, after_id, limit, now, tenant_id)
+
+    @asynccontextmanager
+    async def decay_writer(self) -> AsyncIterator[DecayWriter]:
+        """A write transaction for one batch; it commits when the block exits without error."""
+        async with unavailable_on_outage("decay write"), write_transaction(self._engine) as conn:
+            yield DecayWriter(conn)
+
+    # -- consolidation ----------------------------------------------------------------------------
+
+    async def consolidation_candidates(
+        self, tenant_id: str, topic: str, user_id: str | None = None
+    ) -> list[tuple[Memory, list[float] | None]]:
+        """Active memories of a topic with their stored embeddings (None where never embedded)."""
+        async with unavailable_on_outage("consolidation load"), self._engine.connect() as conn:
+            return await consolidation.load_candidates(conn, tenant_id, topic, user_id)
+
+    async def consolidation_scopes(self, tenant_id: str | None = None) -> list[tuple[str, str, str]]:
+        """(tenant, user, topic) triples holding at least two active memories."""
+        async with unavailable_on_outage("consolidation scopes"), self._engine.connect() as conn:
+            return await consolidation.scopes(conn, tenant_id)
+
+    async def write_merges(self, tenant_id: str, merges: Sequence[MergeWrite]) -> list[MergeWrite]:
+        """One transaction: the merges whose originals are all still active; answers those written."""
+        if not merges:
+            return []
+        async with unavailable_on_outage("consolidation write"), write_transaction(self._engine) as conn:
+            return await consolidation.write_merges(conn, tenant_id, merges, self.events_topic, utcnow())
