@@ -172,6 +172,57 @@ def cmd_recall(args: argparse.Namespace) -> None:
     print(f"({answer['tokens_used']} tokens)")
 
 
+def cmd_decay(args: argparse.Namespace) -> None:
+    from streams.runtime import decay_job, open_maintenance
+
+    settings = _settings(args)
+
+    async def main() -> None:
+        async with open_maintenance(settings) as (store, vectors, note):
+            report = await decay_job(settings, store, vectors)(tenant_id=args.tenant)
+        print(f"decay: {report.rows:,} active memories scored in {report.seconds:.1f}s, "
+              f"{report.updated:,} scores changed, {report.expired:,} expired")
+        if note:
+            print(f"note: {note}")
+
+    asyncio.run(main())
+
+
+def cmd_consolidate(args: argparse.Namespace) -> None:
+    import httpx
+
+    from streams.runtime import consolidator_for, open_maintenance, recorded_broker_url
+
+    settings = _settings(args)
+    body = {"topic": args.topic, "dry_run": not args.apply, "similarity_threshold": args.threshold}
+    if args.user:
+        body["user_id"] = args.user
+    if recorded_broker_url(settings) is not None and not args.tenant:
+        # `dev` is running and owns the vectors: ask its sidecar, which writes points for the merges
+        url = args.url or f"http://{settings.host}:{settings.port}"
+        answer = httpx.post(f"{url}/v1/consolidate", json=body, timeout=300,
+                            headers={"Authorization": f"Bearer {_api_key(settings, args.key)}"})
+        if answer.status_code >= 400:
+            raise BeliefstreamError(f"consolidation failed: {answer.text}")
+        print(answer.text)
+        return
+
+    async def main() -> None:
+        from agents.embed import load_default_embedder
+
+        async with open_maintenance(settings) as (store, vectors, note):
+            if vectors is None:
+                raise BeliefstreamError(note or "the vector index is not available")
+            embedder = load_default_embedder(settings.embed_threads, settings.embed_batch_size)
+            consolidator = consolidator_for(settings, store, vectors, embedder)
+            tenant = args.tenant or next(iter(settings.parsed_api_keys().values()), ("dev", None))[0]
+            diff = await consolidator(tenant, args.topic, user_id=args.user, threshold=args.threshold,
+                                      dry_run=not args.apply)
+        print(diff.model_dump_json(indent=2))
+
+    asyncio.run(main())
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="beliefstream", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -227,6 +278,29 @@ def build_parser() -> argparse.ArgumentParser:
     recall.add_argument("--port", type=int, help=argparse.SUPPRESS)
     data_dir(recall)
     recall.set_defaults(func=cmd_recall)
+
+    decay = commands.add_parser("decay", help="score every active memory's decay once (the worker does it hourly)",
+                                description="decay_score = raw + (1 - raw) * boost, raw = exp(-lambda * age_days), "
+                                "boost = min(1, ln(1 + accesses) / ln(1 + boost_cap)); expired volatile facts leave "
+                                "recall. Decayed memories rank lower; nothing is deleted.")
+    decay.add_argument("--tenant", help="only this tenant (default: all)")
+    data_dir(decay)
+    decay.set_defaults(func=cmd_decay)
+
+    consolidate = commands.add_parser("consolidate", help="merge near-duplicate memories of a topic (dry run first)",
+                                      description="Group active memories of one topic per user by cosine similarity "
+                                      "and merge each group into one canonical memory that keeps every detail. "
+                                      "Prints the diff; nothing is written without --apply.")
+    consolidate.add_argument("--topic", required=True, help="tech, work, personal, health, ...")
+    consolidate.add_argument("--apply", action="store_true", help="write the merges (default: dry run)")
+    consolidate.add_argument("--user", help="only this user_id")
+    consolidate.add_argument("--tenant", help="tenant (default: the API key's; runs in this process)")
+    consolidate.add_argument("--threshold", type=float, default=0.85, help="cosine similarity (default 0.85)")
+    consolidate.add_argument("--url", help="sidecar URL when `dev` is running (default http://127.0.0.1:8080)")
+    consolidate.add_argument("--key", help="API key (default: BELIEFSTREAM_API_KEYS or the dev key)")
+    consolidate.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    data_dir(consolidate)
+    consolidate.set_defaults(func=cmd_consolidate)
 
     migrate = commands.add_parser("migrate", help="create or upgrade the SQL schema",
                                   description="Run the Alembic migrations against BELIEFSTREAM_SQL_URL.")

@@ -85,6 +85,7 @@ class EventKind(StrEnum):
     CONFIRMED = "confirmed"
     SUPERSEDED = "superseded"
     REVOKED = "revoked"
+    CONTESTED = "contested"  # joined a contradiction loop: awaiting a person's decision
 
 
 class Turn(BaseModel):

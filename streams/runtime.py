@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 from collections.abc import AsyncIterator, Callable
@@ -17,12 +18,17 @@ from pathlib import Path
 
 import uvicorn
 
+from agents.consolidate import Consolidator
+from agents.consolidate.anthropic import make_merger
+from agents.decay_job import run_decay
 from agents.embed import Embedder, load_default_embedder
 from agents.extract.base import Extractor
 from agents.extract.factory import make_extractor
 from agents.ingest import register_ingest_agent
+from agents.periodic import run_periodically
 from agents.pipeline import BatchReport, WritePipeline
 from sinks.base import MemoryStore, VectorIndex
+from sinks.sql.maintenance import MaintenanceStore
 from sinks.sql.store import SqlMemoryStore
 from sinks.vectors import make_vector_index
 from streams.app import bootstrap_servers, broker_url, create_app
@@ -47,6 +53,7 @@ class Clients:
     embedder: Embedder
     extractor: Extractor
     producer: KafkaRecordProducer
+    consolidator: Consolidator
 
 
 @contextlib.asynccontextmanager
@@ -63,8 +70,34 @@ async def open_clients(settings: Settings, url: str) -> AsyncIterator[Clients]:
         stack.push_async_callback(vectors.close)
         await producer.start()
         stack.push_async_callback(producer.stop)
-        embedder = await asyncio.to_thread(load_default_embedder, settings.embed_threads, settings.embed_batch_size)
-        yield Clients(store, vectors, embedder, make_extractor(settings), producer)
+        embedder = await asyncio.to_thread(
+            load_default_embedder, settings.embed_threads, settings.embed_batch_size
+        )
+        consolidator = consolidator_for(settings, store, vectors, embedder)
+        if hasattr(consolidator.merger, "aclose"):
+            stack.push_async_callback(consolidator.merger.aclose)
+        yield Clients(store, vectors, embedder, make_extractor(settings), producer, consolidator)
+
+
+def consolidator_for(
+    settings: Settings, store: SqlMemoryStore, vectors: VectorIndex | None, embedder: Embedder
+) -> Consolidator:
+    """Consolidation over the process's clients: Claude merges when the extractor is Claude, else offline."""
+    return Consolidator(
+        MaintenanceStore.of(store), vectors, embedder, make_merger(settings), settings.consolidation_threshold
+    )
+
+
+def decay_job(settings: Settings, store: SqlMemoryStore, vectors: VectorIndex | None):
+    """One decay pass over every active memory, with the configured λ and boost cap."""
+    return functools.partial(
+        run_decay,
+        MaintenanceStore.of(store),
+        vectors,
+        lam=settings.decay_lambda,
+        boost_cap=settings.decay_boost_cap,
+        batch_size=settings.decay_batch_size,
+    )
 
 
 async def run_worker(
@@ -86,11 +119,22 @@ async def run_worker(
         await topic.maybe_declare()
     await app.start()
     log.info("worker consuming %s from %s", settings.turns_topic, url)
+    decay = asyncio.create_task(
+        run_periodically(
+            settings.decay_interval_s,
+            decay_job(settings, clients.store, clients.vectors),
+            stop,
+            name="decay",
+            initial_delay_s=min(60.0, settings.decay_interval_s),
+        ),
+        name="decay",
+    )
     try:
         await stop.wait()
     finally:
         pipeline.stopping = True
         await app.stop()
+        await decay
 
 
 class _SharedLoopServer(uvicorn.Server):
@@ -131,7 +175,14 @@ async def run_sidecar(settings: Settings, url: str, clients: Clients, stop: asyn
     await publisher.start()
     await recall.start()
     try:
-        tools = McpTools(clients.store, publisher, settings.max_turn_bytes, recall=recall, vectors=clients.vectors)
+        tools = McpTools(
+            clients.store,
+            publisher,
+            settings.max_turn_bytes,
+            recall=recall,
+            vectors=clients.vectors,
+            consolidator=clients.consolidator,
+        )
         api = create_sidecar(
             settings,
             clients.store,
@@ -141,8 +192,11 @@ async def run_sidecar(settings: Settings, url: str, clients: Clients, stop: asyn
             recall=recall,
             reflect_answerer=answerer,
             mcp_tools=tools,
+            consolidator=clients.consolidator,
         )
-        config = uvicorn.Config(api, host=settings.host, port=settings.port, log_level="warning", lifespan="on")
+        config = uvicorn.Config(
+            api, host=settings.host, port=settings.port, log_level="warning", lifespan="on"
+        )
         server = _SharedLoopServer(config)
         serving = asyncio.create_task(server.serve())
         stopping = asyncio.create_task(stop.wait())
@@ -221,3 +275,26 @@ async def run_dev(settings: Settings, stop: asyncio.Event, announce: Callable[[s
             for task in done:
                 if task.exception() is not None:
                     raise task.exception()
+
+
+@contextlib.asynccontextmanager
+async def open_maintenance(settings: Settings) -> AsyncIterator[tuple[SqlMemoryStore, VectorIndex | None, str | None]]:
+    """Store and vector index for a one-shot job; the vectors are None (with a note) when a running
+    `beliefstream dev` owns the embedded shard: recall reads SQL, so the SQL side alone is correct."""
+    from sinks.errors import SinkUnavailableError
+
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    store = SqlMemoryStore(settings.resolved_sql_url, events_topic=settings.events_topic)
+    await store.setup()
+    vectors: VectorIndex | None = make_vector_index(settings)
+    note = None
+    try:
+        await vectors.setup()
+    except SinkUnavailableError as exc:
+        vectors, note = None, f"vector payloads not updated ({exc}); the SQL store, which recall reads, is"
+    try:
+        yield store, vectors, note
+    finally:
+        if vectors is not None:
+            await vectors.close()
+        await store.close()
