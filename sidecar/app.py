@@ -12,6 +12,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 from fastapi import FastAPI
 
+from agents.consolidate import Consolidator
 from agents.embed import Embedder
 from sidecar.auth import ApiKeyAuthenticator
 from sidecar.errors import UnexpectedErrorMiddleware, install_error_handlers
@@ -23,6 +24,8 @@ from sidecar.publisher import TurnPublisher
 from sidecar.ratelimit import RateLimiter
 from sidecar.recall.service import RecallService
 from sidecar.reflect import Answerer, ReflectService
+from sidecar.routes.consolidate import consolidate_routes
+from sidecar.routes.contested import contested_routes
 from sidecar.routes.direct import direct_routes
 from sidecar.routes.erase import erasure_routes
 from sidecar.routes.health import Check, health_routes
@@ -57,6 +60,7 @@ def create_app(
     recall: RecallService | None = None,
     reflect_answerer: Answerer | None = None,
     mcp_tools: McpTools | None = None,
+    consolidator: Consolidator | None = None,
 ) -> FastAPI:
     """The HTTP app over started dependencies; API keys are parsed here, so bad keys fail at start-up.
 
@@ -91,11 +95,15 @@ def create_app(
     app.include_router(job_routes(authenticate, store))
     app.include_router(memory_routes(authenticate, store))
     app.include_router(metrics_routes(metrics))
+    if consolidator is not None:
+        app.include_router(consolidate_routes(authenticate, consolidator))
     if vectors is not None:
         app.include_router(revoke_routes(authenticate, store, vectors))
         app.include_router(erasure_routes(authenticate, store, vectors))
         if embedder is not None:
             app.include_router(direct_routes(authenticate, store, vectors, embedder))
+            if hasattr(store, "resolve_contested"):  # contradiction loops: the SQL store keeps them
+                app.include_router(contested_routes(authenticate, store, vectors, embedder))
     if recall is not None:  # started and closed by the entry point, like the store
         app.include_router(recall_routes(authenticate, recall))
         # reflect reads through recall; without an answerer (the default) its answers are extractive

@@ -56,11 +56,22 @@ class Clients:
     consolidator: Consolidator
 
 
+def sql_store(settings: Settings) -> SqlMemoryStore:
+    """The SQL store with the topics and the contradiction-loop rule from Settings."""
+    return SqlMemoryStore(
+        settings.resolved_sql_url,
+        events_topic=settings.events_topic,
+        escalations_topic=settings.escalations_topic,
+        loop_threshold=settings.loop_threshold,
+        loop_window_days=settings.loop_window_days,
+    )
+
+
 @contextlib.asynccontextmanager
 async def open_clients(settings: Settings, url: str) -> AsyncIterator[Clients]:
     """Open (and on exit close) the store, the vector index, the models and the producer."""
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    store = SqlMemoryStore(settings.resolved_sql_url, events_topic=settings.events_topic)
+    store = sql_store(settings)
     vectors = make_vector_index(settings)
     producer = KafkaRecordProducer(bootstrap_servers(url), client_id=f"{settings.app_id}-producer")
     async with contextlib.AsyncExitStack() as stack:
@@ -284,7 +295,7 @@ async def open_maintenance(settings: Settings) -> AsyncIterator[tuple[SqlMemoryS
     from sinks.errors import SinkUnavailableError
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    store = SqlMemoryStore(settings.resolved_sql_url, events_topic=settings.events_topic)
+    store = sql_store(settings)
     await store.setup()
     vectors: VectorIndex | None = make_vector_index(settings)
     note = None

@@ -65,6 +65,8 @@ class Settings(BaseSettings):
     decay_boost_cap: float = Field(default=10.0, gt=0, description="accesses that give full decay protection")
     decay_interval_s: float = Field(default=3600.0, gt=0)
     decay_batch_size: int = Field(default=5000, ge=1)
+    loop_threshold: int = Field(default=3, ge=2, description="supersessions of one attribute that make a loop")
+    loop_window_days: float = Field(default=30.0, gt=0, description="...within this many days")
     consolidation_threshold: float = Field(default=0.85, gt=0, le=1, description="cosine similarity")
     consolidation_interval_s: float = Field(default=7 * 24 * 3600.0, gt=0)
 

@@ -56,3 +56,18 @@ def unique_tenant() -> str:
 def tenant() -> str:
     """A tenant of this test alone."""
     return unique_tenant()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def isolated_sql_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:
+    """Like `sql_url`, but PostgreSQL gets a database of this test alone: a worker's recovery reads
+    every pending row in its database, so live tests must not see other tests' rows."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{(tmp_path / 'memory.db').as_posix()}"
+        return
+    name = f"bs_it_{uuid.uuid4().hex[:12]}"
+    asyncio.run(_pg_admin(f'CREATE DATABASE "{name}"'))
+    try:
+        yield f"{_pg_host_url()}/{name}"
+    finally:
+        asyncio.run(_pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))

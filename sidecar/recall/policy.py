@@ -2,12 +2,14 @@
 
 The store already applies scope and currency in SQL; `currency_violation` and `out_of_scope` check
 again what came back, so a store bug degrades recall instead of leaking. Contested slots (state
-`contested`) are not current and never recalled here; the contested-resolution meta-memory of a
-later issue plugs in before `resolve_conflicts`, returning the resolved or context-matching value.
+`contested`) are not current and never recalled here; `context_mismatches` runs before
+`resolve_conflicts`: of values that differ only by context (a resolution's meta-memories), the one
+of the context the request names wins, else the default.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -89,6 +91,57 @@ def yields_to_live_intent(memory: Memory, live_attributes: frozenset[str]) -> bo
     if memory.recall_semantics is RecallSemantics.CONSTRAINT or not memory.attribute:
         return False
     return normalize_value(memory.attribute) in live_attributes
+
+
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def named_contexts(topic: str | None, live_intent: Mapping[str, str], query: str) -> frozenset[str]:
+    """The contexts a request speaks in: its `topic`, `live_intent["context"]`, or the query's words.
+
+    A context is matched as a whole word sequence of the query ("consulting", "main job"), or as a
+    set of query tokens, so "schedule my consulting call" names `consulting`.
+    """
+    named = {normalize_value(topic)} if topic else set()
+    intent = {normalize_value(k): v for k, v in live_intent.items()}.get("context")
+    if intent:
+        named.add(normalize_value(intent))
+    return frozenset(named | {f"\x00{token}" for token in _TOKEN.findall(query.casefold())})
+
+
+def _names(named: frozenset[str], context: str) -> bool:
+    if context in named:
+        return True
+    tokens = _TOKEN.findall(context)
+    return bool(tokens) and all(f"\x00{token}" in named for token in tokens)
+
+
+def context_mismatches(memories: Iterable[Memory], named: frozenset[str]) -> dict[str, str]:
+    """{suppressed id: why} among current values of one entity+attribute that differ only by context.
+
+    When the request names a context one of them holds, that context's value wins; otherwise the
+    default (null-context) value does. Without a default and without a named context, nothing is
+    decided here (each context stays its own slot for `resolve_conflicts`).
+    """
+    groups: dict[tuple, list[Memory]] = {}
+    for memory in memories:
+        if memory.entity and memory.attribute and memory.value is not None and is_single_valued(memory.attribute):
+            groups.setdefault((normalize_value(memory.entity), memory.attribute), []).append(memory)
+    suppressed: dict[str, str] = {}
+    for group in groups.values():
+        contexts = {normalize_value(m.context) if m.context else None for m in group}
+        if len(contexts) < 2:
+            continue
+        chosen = sorted((c for c in contexts if c is not None and _names(named, c)), key=lambda c: (-len(c), c))
+        keep = chosen[0] if chosen else None
+        if keep is None and None not in contexts:
+            continue
+        for memory in group:
+            context = normalize_value(memory.context) if memory.context else None
+            if context != keep:
+                wanted = f"context {keep!r}" if keep else "no named context (the default holds)"
+                suppressed[memory.id] = f"context mismatch: {wanted}"
+    return suppressed
 
 
 def _strength(memory: Memory) -> tuple:

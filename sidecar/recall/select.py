@@ -101,7 +101,15 @@ def select(
         entries.pop(memory_id, None)
         suppressed[memory_id] = f"live intent sets {pool[memory_id].attribute}"
 
-    contenders = [m for m in pool.values() if m.id not in yielded]
+    named = policy.named_contexts(request.topic, request.live_intent, request.query)
+    mismatched = policy.context_mismatches((m for m in pool.values() if m.id not in yielded), named)
+    for memory_id, why in mismatched.items():
+        loser = entries.pop(memory_id, None)
+        suppressed[memory_id] = why
+        if loser is not None:
+            _promote_context_mate(loser, pool, mismatched, yielded, entries, suppressed)
+
+    contenders = [m for m in pool.values() if m.id not in yielded and m.id not in mismatched]
     conflicts = [c for c in policy.resolve_conflicts(contenders).values() if _touches(c, entries)]
     for conflict in conflicts:
         loser = entries.pop(conflict.dropped_id, None)
@@ -142,6 +150,26 @@ def select(
         tokens_used=trimmed.tokens_used,
         dropped_stale=stale,
     )
+
+
+def _promote_context_mate(
+    loser: Entry,
+    pool: dict[str, Memory],
+    mismatched: dict[str, str],
+    yielded: set[str],
+    entries: dict[str, Entry],
+    suppressed: dict[str, str],
+) -> None:
+    """The query matched another context's value: its mate for this request's context takes its place."""
+    lost = loser.memory
+    for mate in pool.values():
+        if mate.id in mismatched or mate.id in yielded or (mate.entity, mate.attribute) != (lost.entity, lost.attribute):
+            continue
+        if mate.id in entries:
+            entries[mate.id].relevance = max(entries[mate.id].relevance, loser.relevance)
+        else:
+            suppressed.pop(mate.id, None)
+            entries[mate.id] = Entry(mate, RANKED, ["value for this request's context"], loser.relevance)
 
 
 def _touches(conflict: policy.Conflict, entries: dict[str, Entry]) -> bool:

@@ -3,7 +3,8 @@
     SinkError
     └── InvalidRequestError     a call the store cannot honour as asked (a caller's bug)
         ├── InvalidOutcomeError a batch that contradicts itself (embeddings, scope)
-        └── InvalidCursorError  a list cursor this store did not hand out
+        ├── InvalidCursorError  a list cursor this store did not hand out
+        └── ContestedResolvedError  a contested slot that is already decided
 """
 
 from sinks.errors import SinkError
@@ -19,3 +20,7 @@ class InvalidOutcomeError(InvalidRequestError):
 
 class InvalidCursorError(InvalidRequestError):
     """A pagination cursor that is malformed or not from this listing."""
+
+
+class ContestedResolvedError(InvalidRequestError):
+    """A resolution of a contested slot that was already resolved (decisions are not overwritten)."""

@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from sinks.base import ErasureReport, TurnOutcome
 from sinks.sql import queries
+from sinks.sql.contested import LoopBook
 from sinks.sql.plan import BeliefView, WritePlan, check_outcome, plan_write, slot_key, text_key
 from sinks.sql.tables import UtcDateTime, jobs, memories, outbox
 from streams.records import EventKind, JobState, Memory, MemoryEvent, MemoryState, Turn
@@ -57,11 +58,16 @@ def direct_outcome(memory: Memory, embedding: Sequence[float] | None) -> TurnOut
 
 
 async def plan_direct_insert(
-    conn: AsyncConnection, memory: Memory, embedding: Sequence[float] | None, now: datetime
+    conn: AsyncConnection,
+    memory: Memory,
+    embedding: Sequence[float] | None,
+    now: datetime,
+    book: LoopBook | None = None,
 ) -> WritePlan:
     """Plan one memory against the active beliefs it can collide with; no job row is planned.
 
-    A memory whose id is already stored plans nothing (a retried insert).
+    A memory whose id is already stored plans nothing (a retried insert). With `book`, a
+    contradiction loop is contested exactly as on the write path.
     """
     outcome = direct_outcome(memory, embedding)
     check_outcome(outcome)
@@ -70,7 +76,7 @@ async def plan_direct_insert(
     if not existing:
         slot = slot_key(memory)
         active = await queries.load_active(conn, [slot] if slot is not None else [], [text_key(memory)])
-    plan = plan_write([outcome], known_jobs={}, existing_ids=existing, view=BeliefView(active), now=now)
+    plan = plan_write([outcome], known_jobs={}, existing_ids=existing, view=BeliefView(active), now=now, book=book)
     plan.jobs.clear()  # a direct insert is not a retained turn: nothing for GET /v1/jobs
     return plan
 

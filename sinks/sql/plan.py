@@ -12,9 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
-from agents import reconcile
+from agents import loops, reconcile
 from sinks.base import TurnOutcome
+from sinks.sql.contested import Contest, ContestedSlot, LoopBook
 from sinks.sql.errors import InvalidOutcomeError
 from streams.records import EventKind, Job, JobState, Memory, MemoryEvent
 
@@ -86,6 +88,8 @@ class WritePlan:
     events: list[MemoryEvent] = field(default_factory=list)
     jobs: list[Job] = field(default_factory=list)
     replayed_job_ids: list[str] = field(default_factory=list)
+    contested: dict[str, ContestedSlot] = field(default_factory=dict)  # slots to upsert, final version
+    escalations: list[dict[str, Any]] = field(default_factory=list)  # input-required events
 
 
 def check_outcome(outcome: TurnOutcome) -> None:
@@ -111,8 +115,13 @@ def plan_write(
     existing_ids: set[str],
     view: BeliefView,
     now: datetime,
+    book: LoopBook | None = None,
 ) -> WritePlan:
-    """Reconcile the outcomes in order; finished jobs and existing memory ids are left alone."""
+    """Reconcile the outcomes in order; finished jobs and existing memory ids are left alone.
+
+    With `book`, a claim on a contested pair, or one that would make a contradiction loop, is
+    stored contested instead of being auto-resolved (`sinks.sql.contested`).
+    """
     plan = WritePlan()
     seen_jobs: set[str] = set()
     for outcome in outcomes:
@@ -121,7 +130,7 @@ def plan_write(
             plan.replayed_job_ids.append(outcome.job_id)
             continue
         seen_jobs.add(outcome.job_id)
-        memory_ids = _apply_outcome(outcome, plan, existing_ids, view)
+        memory_ids = _apply_outcome(outcome, plan, existing_ids, view, book)
         turn = outcome.turn
         plan.jobs.append(
             Job(
@@ -140,7 +149,7 @@ def plan_write(
 
 
 def _apply_outcome(
-    outcome: TurnOutcome, plan: WritePlan, existing_ids: set[str], view: BeliefView
+    outcome: TurnOutcome, plan: WritePlan, existing_ids: set[str], view: BeliefView, book: LoopBook | None
 ) -> list[str]:
     """Apply each memory of one turn; answers the ids the job reports."""
     memory_ids: list[str] = []
@@ -150,6 +159,11 @@ def _apply_outcome(
             memory_ids.append(memory.id)
             continue
         decision = reconcile.decide(memory, view.candidates(memory))
+        contest = book.check(memory, decision, view.candidates(memory)) if book is not None else None
+        if contest is not None:
+            _apply_contest(plan, view, contest, embedding, outcome)
+            memory_ids.append(memory.id)
+            continue
         if decision.action == "confirm":
             target = decision.target_ids[0]
             _change(plan, view, reconcile.confirmed(view.get(target), memory))
@@ -165,7 +179,26 @@ def _apply_outcome(
                 closed = reconcile.superseded(view.get(target), memory)
                 _change(plan, view, closed)
                 plan.events.append(_event(EventKind.SUPERSEDED, closed, closed.valid_until, outcome))
+                if book is not None:
+                    book.record_supersession(closed)
     return memory_ids
+
+
+def _apply_contest(
+    plan: WritePlan, view: BeliefView, contest: Contest, embedding: Sequence[float] | None, outcome: TurnOutcome
+) -> None:
+    """Store the claim and the pair's current memories as contested; escalate a new loop."""
+    claim = contest.memory
+    plan.inserts[claim.id] = (claim, embedding)
+    view.put(claim)
+    plan.events.append(_event(EventKind.CONTESTED, claim, claim.created_at, outcome))
+    for memory in contest.contest:
+        _change(plan, view, memory)
+        plan.events.append(_event(EventKind.CONTESTED, memory, claim.valid_from, outcome))
+    slot = contest.slot
+    plan.contested[slot.id] = slot
+    if contest.opened:
+        plan.escalations.append(loops.input_required(slot.id, slot.pair, slot.value_history))
 
 
 def _change(plan: WritePlan, view: BeliefView, memory: Memory) -> None:

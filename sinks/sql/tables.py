@@ -179,6 +179,32 @@ recall_audit = sa.Table(
 )
 sa.Index("ix_recall_audit_user", recall_audit.c.tenant_id, recall_audit.c.user_id, recall_audit.c.at)
 
+# -- contradiction loops (migration 0003) -------------------------------------------------------------
+
+#: A pair (entity, attribute) in a contradiction loop; `id` is `agents.loops.contested_id` of the pair.
+contested_slots = sa.Table(
+    "contested_slots",
+    metadata,
+    sa.Column("id", ID, primary_key=True),
+    sa.Column("tenant_id", ID, nullable=False),
+    sa.Column("user_id", ID, nullable=False),
+    sa.Column("entity", NAME, nullable=False),
+    sa.Column("attribute", NAME, nullable=False),
+    sa.Column("status", ENUM, nullable=False),  # open | resolved
+    sa.Column("value_history", sa.JSON, nullable=False),  # [{value, context, memory_id, at}]
+    sa.Column("opened_at", UtcDateTime, nullable=False),
+    sa.Column("resolved_at", UtcDateTime),
+    sa.Column("resolution", sa.JSON),
+)
+sa.Index(
+    "ix_contested_slots_pair",
+    contested_slots.c.tenant_id,
+    contested_slots.c.user_id,
+    contested_slots.c.entity,
+    contested_slots.c.attribute,
+)
+sa.Index("ix_contested_slots_listing", contested_slots.c.tenant_id, contested_slots.c.user_id, contested_slots.c.status)
+
 #: Keyword-search objects that exist on one backend only and are not in this metadata.
 UNMANAGED = frozenset(
     {

@@ -21,13 +21,13 @@ def broker() -> Iterator[EmbeddedBroker]:
 
 
 @pytest.fixture
-def settings(tmp_path: Path, sql_url: str, broker: EmbeddedBroker) -> Settings:
+def settings(tmp_path: Path, isolated_sql_url: str, broker: EmbeddedBroker) -> Settings:
     """Settings of one test: its own topics, consumer group, data dir and database."""
     run = uuid.uuid4().hex[:8]
     return Settings(
         data_dir=tmp_path / "data",
         broker=broker.url,
-        sql_url=sql_url,
+        sql_url=isolated_sql_url,
         app_id=f"it-{run}",
         turns_topic=f"it-{run}.turns",
         dlq_topic=f"it-{run}.turns.dlq",

@@ -54,6 +54,8 @@ async def seed(store: SqlMemoryStore, index: EdgeVectorIndex, embedder, memories
         return
     vectors = embedder.embed([m.text for m in memories])
     await store.write([outcome(m, v) for m, v in zip(memories, vectors, strict=True)])
-    pending = await store.pending_vectors(limit=100_000)
+    # the PostgreSQL test database is shared: index only what this seeding wrote (its tenants)
+    tenants = {m.tenant_id for m in memories}
+    pending = [p for p in await store.pending_vectors(limit=100_000) if p.memory.tenant_id in tenants]
     await index.write([VectorPoint(p.memory.id, p.embedding, vector_payload(p.memory)) for p in pending])
     await store.mark_vectors_synced([p.memory.id for p in pending])
