@@ -29,6 +29,7 @@ from sidecar.recall.config import BALANCED, RecallConfig, preset
 from sidecar.recall.fusion import fuse
 from sidecar.recall.keywords import query_terms
 from sidecar.recall.models import RecallDiagnostics, RecallRequest, RecallResult
+from sidecar.recall.query_embed import QueryEmbedder
 from sidecar.recall.select import select, to_result
 from sinks.base import VectorHit, VectorIndex
 from sinks.recall import Currency, KeywordHit, RecallScope, RecallStore
@@ -68,7 +69,7 @@ class RecallService:
     ) -> None:
         self._store = store
         self._vectors = vectors
-        self._embedder = embedder
+        self._queries = QueryEmbedder(embedder)  # concurrent recalls share model calls
         self.config = config
         self._audit = audit
         self._access = access_recorder
@@ -129,8 +130,8 @@ class RecallService:
         if not query.strip():
             return []
         try:
-            vectors = await self._embedder.aembed([query])
-            return await self._vectors.search(vectors[0], scope.vector_filter(), limit)
+            vector = await self._queries.embed(query)
+            return await self._vectors.search(vector, scope.vector_filter(), limit)
         except BeliefstreamError as exc:  # SinkError of the index, EmbedderUnavailableError
             logger.warning("recall without dense candidates: %s", exc)
             degraded.append("dense")

@@ -8,7 +8,7 @@ Query terms reach either engine only as quoted words, never as query syntax.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -80,19 +80,30 @@ def _filtered(table: Any, with_agent: bool, with_topics: bool = False) -> list[s
 async def keyword_candidates(
     conn: AsyncConnection, scope: RecallScope, currency: Currency, terms: Sequence[str], limit: int
 ) -> list[KeywordHit]:
+    plan = keyword_plan(conn.dialect.name, scope, currency, terms, limit)
+    return keyword_hits(await conn.execute(*plan)) if plan is not None else []
+
+
+def keyword_plan(
+    dialect: str, scope: RecallScope, currency: Currency, terms: Sequence[str], limit: int
+) -> tuple[Any, dict[str, Any]] | None:
+    """The keyword statement and its parameters, None when nothing can match."""
     words = search_terms(terms)
     if not words or limit < 1:
-        return []
+        return None
     params = scope_params(scope, currency) | {"limit": limit}
     shape = (scope.agent_id is not None, bool(scope.topics))
-    if conn.dialect.name == "postgresql":
+    if dialect == "postgresql":
         stmt = _tsvector_statement(*shape)
         params["tsquery"] = " | ".join(words)
     else:
         stmt = _fts5_statement(*shape)
         quoted = " OR ".join(f'"{w}"' for w in words)  # words hold no quotes (letters and digits only)
         params["match"] = f'scope:"{fts_scope_token(scope.tenant_id, scope.user_id)}" AND ({quoted})'
-    rows = (await conn.execute(stmt, params)).all()
+    return stmt, params
+
+
+def keyword_hits(rows: Iterable[Any]) -> list[KeywordHit]:
     return [KeywordHit(id=row.id, score=float(row.score)) for row in rows]
 
 
@@ -132,14 +143,25 @@ async def hydrate(
     slot_attributes: Sequence[str],
 ) -> list[Memory]:
     """Rows by id, UNION ALL the current rows sharing a slot with one of them; both fully filtered."""
+    plan = hydrate_plan(scope, currency, ids, slot_attributes)
+    return hydrated(await conn.execute(*plan)) if plan is not None else []
+
+
+def hydrate_plan(
+    scope: RecallScope, currency: Currency, ids: Sequence[str], slot_attributes: Sequence[str]
+) -> tuple[Any, dict[str, Any]] | None:
     if not ids:
-        return []
+        return None
     params = scope_params(scope, currency) | {"ids": list(ids)}
     if slot_attributes:
         params["attributes"] = list(slot_attributes)
-    stmt = _hydrate_statement(scope.agent_id is not None, bool(slot_attributes))
+    return _hydrate_statement(scope.agent_id is not None, bool(slot_attributes)), params
+
+
+def hydrated(result: Any) -> list[Memory]:
+    """Distinct memories of a hydrate result (a row can be both an id hit and a slot-mate)."""
     found: dict[str, Memory] = {}
-    for row in (await conn.execute(stmt, params)).mappings():
+    for row in result.mappings():
         if row["id"] not in found:
             found[row["id"]] = row_memory(row)
     return list(found.values())
@@ -178,10 +200,17 @@ async def pinned_memories(
     conn: AsyncConnection, scope: RecallScope, currency: Currency, limit: int
 ) -> list[Memory]:
     """Profile facts and constraints; the literal predicate lets SQLite use the partial index."""
+    return memories_of(await conn.execute(*pinned_plan(scope, currency, limit)))
+
+
+def pinned_plan(scope: RecallScope, currency: Currency, limit: int) -> tuple[Any, dict[str, Any]]:
     params = scope_params(scope, currency) | {"limit": limit}
     params.pop("topics", None)  # topics narrow the similarity race only
-    rows = (await conn.execute(_pinned_statement(scope.agent_id is not None), params)).mappings()
-    return [row_memory(row) for row in rows]
+    return _pinned_statement(scope.agent_id is not None), params
+
+
+def memories_of(result: Any) -> list[Memory]:
+    return [row_memory(row) for row in result.mappings()]
 
 
 @lru_cache(maxsize=4)

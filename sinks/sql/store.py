@@ -13,9 +13,11 @@ from datetime import datetime
 
 import sqlalchemy as sa
 
+from agents import loops
 from sinks.base import ErasureReport, PendingEvent, PendingVector, TurnOutcome, WriteResult
 from sinks.recall import Currency, KeywordHit, RecallScope
-from sinks.sql import governance, queries, recall_queries
+from sinks.sql import contested_queries, governance, queries, recall_queries
+from sinks.sql.contested import ContestedSlot
 from sinks.sql.convert import (
     decode_cursor,
     decode_embedding,
@@ -27,10 +29,11 @@ from sinks.sql.convert import (
     row_memory,
 )
 from sinks.sql.engine import create_engine, sqlite_path, unavailable_on_outage, write_transaction
-from sinks.sql.errors import InvalidRequestError
+from sinks.sql.errors import ContestedResolvedError, InvalidRequestError
 from sinks.sql.migrate import upgrade
 from sinks.sql.plan import BeliefView, WritePlan, check_outcome, plan_write, slot_key, text_key
-from sinks.sql.tables import jobs, memories, outbox
+from sinks.sql.reader import RecallReader
+from sinks.sql.tables import contested_slots, jobs, memories, outbox
 from streams.records import Job, JobState, Memory, MemoryState, RecallAudit, utcnow
 
 #: Longest supersession chain `memory_history` follows (a guard against a corrupt cycle).
@@ -43,10 +46,21 @@ MAX_PAGE = 1000
 class SqlMemoryStore:
     """The `MemoryStore` on SQLAlchemy's async engine."""
 
-    def __init__(self, url: str, events_topic: str = "beliefstream.memory.events") -> None:
+    def __init__(
+        self,
+        url: str,
+        events_topic: str = "beliefstream.memory.events",
+        escalations_topic: str = "beliefstream.escalations",
+        loop_threshold: int = loops.DEFAULT_THRESHOLD,
+        loop_window_days: float = loops.DEFAULT_WINDOW_DAYS,
+    ) -> None:
         self.url = url
         self.events_topic = events_topic
+        self.escalations_topic = escalations_topic
+        self.loop_threshold = loop_threshold
+        self.loop_window_days = loop_window_days
         self._engine = create_engine(url)
+        self._reader = RecallReader(url, self._engine)  # recall's reads: one thread hop on SQLite
         self._vector_versions: dict[str, int] = {}  # handed out by pending_vectors, checked when marked
 
     async def setup(self) -> None:
@@ -58,6 +72,7 @@ class SqlMemoryStore:
             await upgrade(self._engine)
 
     async def close(self) -> None:
+        self._reader.close()
         await self._engine.dispose()
 
     async def ping(self) -> bool:
@@ -83,7 +98,10 @@ class SqlMemoryStore:
             slots = list(dict.fromkeys(key for m in todo if (key := slot_key(m)) is not None))
             texts = list(dict.fromkeys(text_key(m) for m in todo))
             view = BeliefView(await queries.load_active(conn, slots, texts))
-            plan = plan_write(outcomes, known_jobs=known_jobs, existing_ids=existing, view=view, now=utcnow())
+            book = await contested_queries.load_loop_book(conn, todo, self.loop_threshold, self.loop_window_days)
+            plan = plan_write(
+                outcomes, known_jobs=known_jobs, existing_ids=existing, view=view, now=utcnow(), book=book
+            )
             await self._apply(conn, plan)
         return WriteResult(
             inserted=[memory for memory, _ in plan.inserts.values()],
@@ -101,13 +119,19 @@ class SqlMemoryStore:
             conn, [governance.event_row(self.events_topic, event, now) for event in plan.events]
         )
         await queries.upsert_jobs(conn, [job_row(job) for job in plan.jobs])
+        await contested_queries.upsert_slots(conn, list(plan.contested.values()))
+        await queries.insert_outbox(
+            conn,
+            [contested_queries.escalation_row(self.escalations_topic, e, now) for e in plan.escalations],
+        )
 
     # -- governance: direct insert, revocation, erasure (sinks.sql.governance) ---------------------
 
     async def insert_memory(self, memory: Memory, embedding: Sequence[float] | None) -> WriteResult:
         """One fully specified memory through the same reconcile as the write path; no job row."""
         async with unavailable_on_outage("insert_memory"), write_transaction(self._engine) as conn:
-            plan = await governance.plan_direct_insert(conn, memory, embedding, utcnow())
+            book = await contested_queries.load_loop_book(conn, [memory], self.loop_threshold, self.loop_window_days)
+            plan = await governance.plan_direct_insert(conn, memory, embedding, utcnow(), book)
             await self._apply(conn, plan)
         return WriteResult(
             inserted=[m for m, _ in plan.inserts.values()],
@@ -124,7 +148,73 @@ class SqlMemoryStore:
 
     async def erase_user(self, tenant_id: str, user_id: str) -> ErasureReport:
         async with unavailable_on_outage("erase_user"), write_transaction(self._engine) as conn:
+            await conn.execute(
+                sa.delete(contested_slots).where(
+                    contested_slots.c.tenant_id == tenant_id, contested_slots.c.user_id == user_id
+                )
+            )
             return await governance.erase_user(conn, tenant_id, user_id)
+
+    # -- contradiction loops (sinks.sql.contested_queries) -------------------------------------------
+
+    async def list_contested(
+        self, tenant_id: str, user_id: str | None = None, status: str | None = "open", limit: int = 100
+    ) -> list[ContestedSlot]:
+        if limit < 1:
+            raise InvalidRequestError(f"limit must be at least 1, got {limit}")
+        async with unavailable_on_outage("list_contested"), self._engine.connect() as conn:
+            return await contested_queries.list_slots(conn, tenant_id, user_id, status, min(limit, MAX_PAGE))
+
+    async def get_contested(self, tenant_id: str, contested_id: str) -> ContestedSlot | None:
+        async with unavailable_on_outage("get_contested"), self._engine.connect() as conn:
+            return await contested_queries.get_slot(conn, tenant_id, contested_id)
+
+    async def resolve_contested(
+        self,
+        tenant_id: str,
+        contested_id: str,
+        *,
+        value: str | None = None,
+        by_context: Mapping[str, str] | None = None,
+        default: str | None = None,
+        at: datetime | None = None,
+        resolved_by: str = "api",
+        embeddings: Mapping[str, Sequence[float]] | None = None,
+    ) -> tuple[ContestedSlot, WriteResult] | None:
+        """Decide an open slot: meta-memories per context (and the default) replace its contested memories.
+
+        None when the slot is not this tenant's; `ContestedResolvedError` when it is already decided.
+        `embeddings` maps a meta-memory's text to its vector (see `agents.loops.resolution_text`).
+        """
+        try:
+            choices = loops.resolution_choices(value, dict(by_context) if by_context is not None else None, default)
+        except ValueError as exc:
+            raise InvalidRequestError(str(exc)) from exc
+        at = at or utcnow()
+        async with unavailable_on_outage("resolve_contested"), write_transaction(self._engine) as conn:
+            slot = await contested_queries.get_slot(conn, tenant_id, contested_id)
+            if slot is None:
+                return None
+            if not slot.is_open:
+                raise ContestedResolvedError(f"contested slot {contested_id} is already resolved")
+            closing = await contested_queries.slot_memories(conn, slot)
+            resolved, metas, closed, events = contested_queries.plan_resolution(
+                slot, closing, choices, at, resolved_by, embeddings or {}
+            )
+            plan = WritePlan(
+                inserts={m.id: (m, e) for m, e in metas}, updates={m.id: m for m in closed}, events=events
+            )
+            await self._apply(conn, plan)
+            await contested_queries.upsert_slots(conn, [resolved])
+            await queries.insert_outbox(
+                conn,
+                [
+                    contested_queries.escalation_row(
+                        self.escalations_topic, contested_queries.resolved_event(resolved), utcnow()
+                    )
+                ],
+            )
+        return resolved, WriteResult(inserted=[m for m, _ in metas], changed=closed, events=events)
 
     async def done_job_ids(self, job_ids: Sequence[str]) -> set[str]:
         finished = [s.value for s in (JobState.DONE, JobState.SKIPPED, JobState.FAILED)]
@@ -276,18 +366,15 @@ class SqlMemoryStore:
     async def keyword_candidates(
         self, scope: RecallScope, currency: Currency, terms: Sequence[str], limit: int
     ) -> list[KeywordHit]:
-        async with unavailable_on_outage("keyword_candidates"), self._engine.connect() as conn:
-            return await recall_queries.keyword_candidates(conn, scope, currency, terms, limit)
+        return await self._reader.keyword_candidates(scope, currency, terms, limit)
 
     async def hydrate(
         self, scope: RecallScope, currency: Currency, ids: Sequence[str], slot_attributes: Sequence[str] = ()
     ) -> list[Memory]:
-        async with unavailable_on_outage("hydrate"), self._engine.connect() as conn:
-            return await recall_queries.hydrate(conn, scope, currency, ids, slot_attributes)
+        return await self._reader.hydrate(scope, currency, ids, slot_attributes)
 
     async def pinned_memories(self, scope: RecallScope, currency: Currency, limit: int) -> list[Memory]:
-        async with unavailable_on_outage("pinned_memories"), self._engine.connect() as conn:
-            return await recall_queries.pinned_memories(conn, scope, currency, limit)
+        return await self._reader.pinned_memories(scope, currency, limit)
 
     async def record_access(self, counts: Mapping[str, int], at: datetime) -> None:
         if not counts:

@@ -35,6 +35,14 @@ def point_id(memory_id: str) -> str:
         return str(uuid.uuid5(_POINT_ID_NAMESPACE, memory_id))
 
 
+def is_point_id(memory_id: str) -> bool:
+    """True when the memory id is its own point id (a canonical UUID): a hit's id then needs no payload."""
+    try:
+        return str(uuid.UUID(memory_id)) == memory_id
+    except (ValueError, TypeError, AttributeError):
+        return False
+
+
 def checked_vector(vector: Sequence[float], dim: int) -> list[float]:
     """The vector as a list of floats, refused when its size or values cannot be searched."""
     values = np.asarray(vector, dtype=np.float32)

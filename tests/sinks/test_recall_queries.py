@@ -170,7 +170,7 @@ async def test_sqlite_plans_use_indexes(tmp_path) -> None:
 
     try:
         await write(store, mem("t", "u1", "hello world", attribute="timezone", value="UTC", entity="user"))
-        sa.event.listen(store._engine.sync_engine, "before_cursor_execute", capture)
+        sa.event.listen(store._reader.sync_engine, "before_cursor_execute", capture)
         scope = RecallScope("t", "u1", agent_id="a")
         await store.keyword_candidates(scope, CURRENT, ["hello"], 10)
         await store.pinned_memories(scope, CURRENT, 10)

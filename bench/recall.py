@@ -1,0 +1,249 @@
+"""Recall latency and throughput on the embedded defaults (SQLite + FTS5, Qdrant Edge, ONNX MiniLM).
+
+Run: .venv/bin/python bench/recall.py [--sizes 10000,100000,1000000] [--users 10000] [--queries 1000]
+     [--concurrency 1,32] [--data-dir bench/data]
+
+Datasets (`bench/recall_data.py`) are built once per size under --data-dir and reused. Every recall
+is `RecallService.recall` end to end as the sidecar calls it, query embedding included, with the
+production wiring (audit log and access counts flushed in the background). Clients are asyncio
+tasks in one process, as the sidecar serves them. Stage times come from thin timing wrappers around
+the store, the vector index and the embedder (a call's wall time, queueing included).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import sidecar.recall.service as service_module  # noqa: E402
+from agents.embed import load_default_embedder  # noqa: E402
+from bench import recall_data  # noqa: E402
+from sidecar.auth import Principal  # noqa: E402
+from sidecar.recall.access import AccessRecorder  # noqa: E402
+from sidecar.recall.audit import AuditLog  # noqa: E402
+from sidecar.recall.models import RecallRequest  # noqa: E402
+from sidecar.recall.service import RecallService  # noqa: E402
+from sinks.sql.store import SqlMemoryStore  # noqa: E402
+from sinks.vectors.edge import EdgeVectorIndex  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+DATA_DIR = REPO / ".beliefstream" / "bench-recall"
+RESULTS = REPO / "bench" / "results"
+
+STAGES = {
+    "embed": ("embedder", "aembed"),
+    "vector_search": ("vectors", "search"),
+    "keyword": ("store", "keyword_candidates"),
+    "pinned": ("store", "pinned_memories"),
+    "hydrate": ("store", "hydrate"),
+}
+
+
+class Timed:
+    """Forwards to `inner`; the named coroutine methods record their wall time into `times`."""
+
+    def __init__(self, inner, methods: dict[str, str], times: dict[str, list[float]]) -> None:
+        self._inner, self._methods, self._times = inner, methods, times
+
+    def __getattr__(self, name: str):
+        attribute = getattr(self._inner, name)
+        stage = self._methods.get(name)
+        if stage is None:
+            return attribute
+
+        async def timed(*args, **kwargs):
+            started = time.perf_counter()
+            try:
+                return await attribute(*args, **kwargs)
+            finally:
+                self._times[stage].append((time.perf_counter() - started) * 1000)
+
+        return timed
+
+
+def timed_select(times: dict[str, list[float]]):
+    """`select` + `to_result` of the service module, timed (restored by the caller)."""
+    select, to_result = service_module.select, service_module.to_result
+
+    def timed_select_(*args, **kwargs):
+        started = time.perf_counter()
+        try:
+            return select(*args, **kwargs)
+        finally:
+            times["select"].append((time.perf_counter() - started) * 1000)
+
+    def timed_result(*args, **kwargs):
+        started = time.perf_counter()
+        try:
+            return to_result(*args, **kwargs)
+        finally:
+            times["select"][-1] += (time.perf_counter() - started) * 1000
+
+    return timed_select_, timed_result
+
+
+def save(path: Path, write) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write(path)
+
+
+def pct(values: list[float], q: float) -> float:
+    return float(np.percentile(values, q)) if values else float("nan")
+
+
+def load() -> str:
+    return open("/proc/loadavg").read().split()[0] if os.path.exists("/proc/loadavg") else "?"
+
+
+async def pool_vectors(data_dir: Path, embedder) -> tuple[list, np.ndarray]:
+    pool = recall_data.template_pool(random.Random(3))
+    cache = data_dir / f"pool-v{recall_data.VERSION}-{len(pool)}.npy"
+    if cache.exists():
+        return pool, np.load(cache)
+    started = time.perf_counter()
+    vectors = embedder.embed([text for _, text in pool])
+    save(cache, lambda path: np.save(path, vectors))
+    print(f"embedded {len(pool):,} template texts for real in {time.perf_counter() - started:.1f} s")
+    return pool, vectors
+
+
+async def run_clients(service, requests: list[tuple[Principal, RecallRequest]], clients: int):
+    """Latencies (ms) of every request and the wall time, `clients` tasks pulling from one queue."""
+    queue = iter(requests)
+    latencies: list[float] = []
+    returned: list[int] = []
+
+    async def client() -> None:
+        for principal, request in queue:
+            started = time.perf_counter()
+            result = await service.recall(principal, request)
+            latencies.append((time.perf_counter() - started) * 1000)
+            returned.append(len(result.memories))
+
+    started = time.perf_counter()
+    await asyncio.gather(*(client() for _ in range(clients)))
+    return latencies, time.perf_counter() - started, returned
+
+
+def requests_for(users: list[tuple[str, str]], n: int, seed: int) -> list[tuple[Principal, RecallRequest]]:
+    rng = random.Random(seed)
+    out = []
+    for text in recall_data.questions(rng, n):
+        tenant, user = rng.choice(users)
+        agent = recall_data.AGENT if rng.random() < 0.3 else None
+        out.append((Principal(tenant, agent_id=agent, key_id="bench"), RecallRequest(user_id=user, query=text)))
+    return out
+
+
+async def measure(directory: Path, users: int, embedder, args) -> dict:
+    store = SqlMemoryStore(f"sqlite+aiosqlite:///{directory / 'memory.db'}")
+    await store.setup()
+    index = EdgeVectorIndex(directory / "vectors")
+    await index.setup()
+    times: dict[str, list[float]] = defaultdict(list)
+    methods = {"store": {}, "vectors": {}, "embedder": {}}
+    for stage, (part, method) in STAGES.items():
+        methods[part][method] = stage
+    timed_store = Timed(store, methods["store"], times)
+    service = RecallService(
+        timed_store,
+        Timed(index, methods["vectors"], times),
+        Timed(embedder, methods["embedder"], times),
+        audit=AuditLog(store),
+        access_recorder=AccessRecorder(store),
+    )
+    original = service_module.select, service_module.to_result
+    service_module.select, service_module.to_result = timed_select(times)
+    user_list = recall_data.user_ids(users)
+    out: dict = {"load_before": load()}
+    await service.start()
+    try:
+        await run_clients(service, requests_for(user_list, 100, seed=1), 4)  # warm-up: caches, pools
+        for clients in args.concurrency:
+            times.clear()
+            requests = requests_for(user_list, args.queries, seed=100 + clients)
+            latencies, wall, returned = await run_clients(service, requests, clients)
+            out[f"clients_{clients}"] = {
+                "n": len(latencies),
+                "p50_ms": pct(latencies, 50),
+                "p95_ms": pct(latencies, 95),
+                "p99_ms": pct(latencies, 99),
+                "max_ms": max(latencies),
+                "recalls_per_s": len(latencies) / wall,
+                "mean_returned": sum(returned) / len(returned),
+                "stages": {
+                    stage: {"calls": len(v), "p50_ms": pct(v, 50), "p99_ms": pct(v, 99), "mean_ms": float(np.mean(v))}
+                    for stage, v in times.items()
+                    if v
+                },
+            }
+    finally:
+        service_module.select, service_module.to_result = original
+        await service.close()
+        await index.close()
+        await store.close()
+    out["load_after"] = load()
+    return out
+
+
+def report(size: int, result: dict, concurrency: list[int]) -> None:
+    print(f"\n== {size:,} memories (load {result['load_before']} → {result['load_after']})")
+    print(f"{'clients':>7} {'p50':>8} {'p95':>8} {'p99':>8} {'max':>8} {'recalls/s':>10} {'returned':>9}")
+    for clients in concurrency:
+        r = result[f"clients_{clients}"]
+        print(
+            f"{clients:>7} {r['p50_ms']:>7.1f}m {r['p95_ms']:>7.1f}m {r['p99_ms']:>7.1f}m {r['max_ms']:>7.1f}m "
+            f"{r['recalls_per_s']:>10.0f} {r['mean_returned']:>9.1f}"
+        )
+    for clients in concurrency:
+        stages = result[f"clients_{clients}"]["stages"]
+        parts = "  ".join(f"{k} {v['p50_ms']:.1f}/{v['p99_ms']:.1f}" for k, v in stages.items())
+        calls = stages.get("embed", {}).get("calls")
+        print(f"  stages p50/p99 ms @{clients}: {parts}  (embed calls {calls})")
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="10000,100000,1000000")
+    parser.add_argument("--users", type=int, default=10_000)
+    parser.add_argument("--queries", type=int, default=1000)
+    parser.add_argument("--concurrency", default="1,32")
+    parser.add_argument("--data-dir", type=Path, default=DATA_DIR)
+    parser.add_argument("--build-only", action="store_true", help="build the missing datasets, measure nothing")
+    parser.add_argument("--label", default="", help="a note stored with the JSON result")
+    args = parser.parse_args()
+    args.concurrency = [int(c) for c in args.concurrency.split(",")]
+    sizes = [int(s) for s in args.sizes.split(",")]
+    embedder = load_default_embedder()
+    pool, vectors = await pool_vectors(args.data_dir, embedder)
+    results = {"label": args.label, "at": time.strftime("%Y-%m-%dT%H:%M:%S"), "sizes": {}}
+    for size in sizes:
+        directory = recall_data.dataset_dir(args.data_dir, size, args.users)
+        if not (directory / "complete.json").exists():
+            if directory.exists():
+                raise SystemExit(f"{directory} is an incomplete build: remove it and run again")
+            print(f"building {size:,} memories for {args.users:,} users under {directory}")
+            await recall_data.build(directory, size, args.users, pool, vectors)
+        if args.build_only:
+            continue
+        result = await measure(directory, args.users, embedder, args)
+        results["sizes"][str(size)] = result
+        report(size, result, args.concurrency)
+    out = RESULTS / f"recall-{time.strftime('%Y%m%d-%H%M%S')}.json"
+    save(out, lambda path: path.write_text(json.dumps(results, indent=2)))
+    print(f"\nwritten {out}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
