@@ -6,7 +6,7 @@ The request forbids unknown fields: a misspelt `agent_id` must fail, not silentl
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -37,12 +37,18 @@ class RecallRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     user_id: Identifier
-    query: str = Field(default="", max_length=MAX_QUERY_CHARS, description="empty: profile and constraints only")
-    agent_id: Identifier | None = Field(default=None, description="ignored unless equal to a bound key's agent")
+    query: str = Field(
+        default="", max_length=MAX_QUERY_CHARS, description="empty: profile and constraints only"
+    )
+    agent_id: Identifier | None = Field(
+        default=None, description="ignored unless equal to a bound key's agent"
+    )
     budget_tokens: int = Field(default=800, ge=1, le=MAX_BUDGET_TOKENS)
     limit: int = Field(default=20, ge=1, le=MAX_LIMIT)
     live_intent: dict[Name, Annotated[str, Field(max_length=1000)]] = Field(
-        default_factory=dict, max_length=MAX_LIVE_INTENT, description="attribute → value the user just asked for"
+        default_factory=dict,
+        max_length=MAX_LIVE_INTENT,
+        description="attribute → value the user just asked for",
     )
     topic: Annotated[str, Field(min_length=1, max_length=64)] | None = None
     action: ActionIn | None = None
@@ -83,6 +89,19 @@ class ConflictView(Conflict):
     why: str = "contradicting current memories: the stronger (confidence, then recency) is recalled"
 
 
+class ContestedView(BaseModel):
+    """An attribute in a contradiction loop: none of its values is recalled until a person decides."""
+
+    kind: Literal["contested"] = "contested"
+    contested_id: str
+    entity: str
+    attribute: str
+    values: list[dict[str, str | None]] = Field(
+        description="the values said, oldest first: value and context"
+    )
+    why: str = "contradiction loop awaiting a decision (GET /v1/contested): no value of it is recalled"
+
+
 class SuppressedView(BaseModel):
     id: str
     why: str
@@ -93,13 +112,15 @@ class RecallDiagnostics(BaseModel):
     terms: list[str] = Field(description="the words the keyword search used")
     dense_candidates: int
     keyword_candidates: int
-    stale_candidates: int = Field(description="index hits the SQL store did not confirm as current and in scope")
+    stale_candidates: int = Field(
+        description="index hits the SQL store did not confirm as current and in scope"
+    )
     degraded: list[str] = Field(default_factory=list, description="candidate sources that failed")
 
 
 class RecallResult(BaseModel):
     memories: list[RecalledMemory] = Field(description="in prompt order")
-    conflicts: list[ConflictView] = Field(default_factory=list)
+    conflicts: list[ConflictView | ContestedView] = Field(default_factory=list)
     suppressed: list[SuppressedView] = Field(default_factory=list, description="with diagnostics only")
     tokens_used: int = 0
     diagnostics: RecallDiagnostics | None = None

@@ -28,7 +28,7 @@ from sidecar.recall.audit import AuditSink, query_digest
 from sidecar.recall.config import BALANCED, RecallConfig, preset
 from sidecar.recall.fusion import fuse
 from sidecar.recall.keywords import query_terms
-from sidecar.recall.models import RecallDiagnostics, RecallRequest, RecallResult
+from sidecar.recall.models import ContestedView, RecallDiagnostics, RecallRequest, RecallResult
 from sidecar.recall.query_embed import QueryEmbedder
 from sidecar.recall.select import select, to_result
 from sinks.base import VectorHit, VectorIndex
@@ -113,6 +113,7 @@ class RecallService:
         hydrated = await self._store.hydrate(scope, currency, list(signals), SINGLE_VALUED)
         selection = select(request, config, now, scope, signals, hydrated, pinned)
         result = to_result(selection, signals, request.diagnostics)
+        result.conflicts.extend(await self._open_contested(scope))
         if request.diagnostics:
             found = {m.id for m in hydrated}
             result.diagnostics = RecallDiagnostics(
@@ -126,7 +127,25 @@ class RecallService:
         self._record(principal, scope, request, now, [m.id for m in result.memories])
         return result
 
-    async def _dense(self, query: str, scope: RecallScope, limit: int, degraded: list[str]) -> list[VectorHit]:
+    async def _open_contested(self, scope: RecallScope) -> list[ContestedView]:
+        """Contradiction loops of this user, reported instead of recalled (their rows are not current)."""
+        list_contested = getattr(self._store, "list_contested", None)
+        if list_contested is None:
+            return []
+        slots = await list_contested(scope.tenant_id, scope.user_id, "open")
+        return [
+            ContestedView(
+                contested_id=slot.id,
+                entity=slot.entity,
+                attribute=slot.attribute,
+                values=[{"value": e.get("value"), "context": e.get("context")} for e in slot.value_history],
+            )
+            for slot in slots
+        ]
+
+    async def _dense(
+        self, query: str, scope: RecallScope, limit: int, degraded: list[str]
+    ) -> list[VectorHit]:
         if not query.strip():
             return []
         try:

@@ -67,15 +67,34 @@ async def test_an_oscillating_preference_is_escalated_and_resolved_by_context(se
         assert (mine[0]["contested_id"], mine[0]["attribute"]) == (slot.id, "preferred_meeting_time")
         assert records[0][0] == f"{tenant}:{USER}".encode()
 
+        # while open, recall proposes no meeting time and reports the loop instead
+        service = recall_service(settings, worker.clients)
+        await service.start()
+        try:
+            waiting = await service.recall(
+                Principal(tenant), RecallRequest(user_id=USER, query="schedule my team sync")
+            )
+        finally:
+            await service.close()
+        assert not [m for m in waiting.memories if "meetings" in m.text]
+        [loop] = [c for c in waiting.conflicts if c.kind == "contested"]
+        assert (loop.contested_id, loop.attribute) == (slot.id, "preferred_meeting_time")
+        assert [v["value"] for v in loop.values] == ["morning", "afternoon", "morning", "afternoon"]
+
         # the person decides: mornings only for consulting, afternoons otherwise
-        texts = ["User prefers afternoon meetings (default).", "User prefers morning meetings for consulting."]
+        texts = [
+            "User prefers afternoon meetings (default).",
+            "User prefers morning meetings for consulting.",
+        ]
         vectors = [v.tolist() for v in await worker.clients.embedder.aembed(texts)]
         resolved, result = await store.resolve_contested(
             tenant, slot.id, by_context={"consulting": "morning"}, default="afternoon",
             resolved_by=USER, embeddings=dict(zip(texts, vectors, strict=True)),
         )  # fmt: skip
         assert resolved.status == "resolved"
-        points = [VectorPoint(m.id, v, vector_payload(m)) for m, v in zip(result.inserted, vectors, strict=True)]
+        points = [
+            VectorPoint(m.id, v, vector_payload(m)) for m, v in zip(result.inserted, vectors, strict=True)
+        ]
         await worker.clients.vectors.write(points)
         await worker.clients.vectors.set_payload({m.id: vector_payload(m) for m in result.changed})
         await store.mark_vectors_synced([p.id for p in points] + [m.id for m in result.changed])
@@ -86,9 +105,9 @@ async def test_an_oscillating_preference_is_escalated_and_resolved_by_context(se
             assert await proposed(service, tenant, "schedule my team sync") == [texts[0]]
             assert await proposed(service, tenant, "when should meetings for my main job be?") == [texts[0]]
             consulting = texts[1:]
-            assert await proposed(service, tenant, "schedule a meeting", live_intent={"context": "consulting"}) == (
-                consulting
-            )
+            assert await proposed(
+                service, tenant, "schedule a meeting", live_intent={"context": "consulting"}
+            ) == (consulting)
             assert await proposed(service, tenant, "schedule my consulting meeting") == consulting
         finally:
             await service.close()
