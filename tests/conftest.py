@@ -71,3 +71,19 @@ def isolated_sql_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:
         yield f"{_pg_host_url()}/{name}"
     finally:
         asyncio.run(_pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture(scope="session")
+def fake_anthropic_server():
+    """One local fake of the Anthropic Messages API for the session (tests/agents/fake_anthropic.py)."""
+    from tests.agents.fake_anthropic import FakeAnthropic
+
+    with FakeAnthropic.running() as server:
+        yield server
+
+
+@pytest.fixture
+def fake(fake_anthropic_server):
+    """The fake API with an empty script and no recorded requests."""
+    fake_anthropic_server.reset()
+    return fake_anthropic_server

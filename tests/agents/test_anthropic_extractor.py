@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 import json
 import logging
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -76,18 +76,6 @@ class StubExtractor:
             for t in turns
         ]
 
-
-@pytest.fixture(scope="module")
-def fake_server() -> Iterator[FakeAnthropic]:
-    with FakeAnthropic.running() as server:
-        yield server
-
-
-@pytest.fixture
-def fake(fake_server: FakeAnthropic) -> FakeAnthropic:
-    """The module's fake API, with an empty script and no recorded requests."""
-    fake_server.reset()
-    return fake_server
 
 
 def settings_for(url: str, **overrides: Any) -> Settings:

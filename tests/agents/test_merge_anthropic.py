@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -28,17 +28,6 @@ CONTEXT = prompt.MergeContext(
     ],
 )
 
-
-@pytest.fixture(scope="module")
-def fake_server() -> Iterator[FakeAnthropic]:
-    with FakeAnthropic.running() as server:
-        yield server
-
-
-@pytest.fixture
-def fake(fake_server: FakeAnthropic) -> FakeAnthropic:
-    fake_server.reset()
-    return fake_server
 
 
 def settings_for(url: str, **overrides: Any) -> Settings:

@@ -4,7 +4,7 @@ citations limited to the evidence, and the extractive fallback on malformed answ
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -17,17 +17,6 @@ from tests.sidecar.reflect.conftest import KEY, STRONG, WEAK
 
 QUESTION = {"user_id": "u1", "question": "What am I allergic to?"}
 
-
-@pytest.fixture(scope="module")
-def fake_server() -> Iterator[FakeAnthropic]:
-    with FakeAnthropic.running() as server:
-        yield server
-
-
-@pytest.fixture
-def fake(fake_server: FakeAnthropic) -> FakeAnthropic:
-    fake_server.reset()
-    return fake_server
 
 
 def llm_settings(url: str, **overrides: Any) -> Settings:
