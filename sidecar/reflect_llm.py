@@ -11,6 +11,7 @@ from __future__ import annotations
 import anthropic
 
 from agents.extract.anthropic import make_client
+from agents.llm import LlmCallError, ask_text
 from agents.prompts import ResponseSchemaError
 from agents.prompts import reflect_answer as prompt
 from sidecar.reflect import ReflectAnswerError
@@ -36,19 +37,11 @@ class AnthropicAnswerer:
     async def answer(self, context: prompt.ReflectContext) -> prompt.ReflectAnswer:
         system, messages = prompt.render(context)
         try:
-            response = await self._client.messages.create(
-                model=self._model,
-                max_tokens=MAX_TOKENS,
-                system=system,
-                messages=messages,  # type: ignore[arg-type]
+            text = await ask_text(
+                self._client, model=self._model, max_tokens=MAX_TOKENS, system=system, messages=messages
             )
-        except anthropic.APIStatusError as exc:
-            raise ReflectAnswerError(f"API answered {exc.status_code}") from exc
-        except anthropic.APITimeoutError as exc:
-            raise ReflectAnswerError("API request timed out") from exc
-        except anthropic.APIError as exc:  # connection refused, unreadable body
-            raise ReflectAnswerError(f"API error: {type(exc).__name__}") from exc
-        text = "".join(block.text for block in response.content if block.type == "text")
+        except LlmCallError as exc:
+            raise ReflectAnswerError(str(exc)) from exc
         try:
             return prompt.read_response(text, [item.id for item in context.evidence])
         except ResponseSchemaError as exc:

@@ -14,6 +14,7 @@ import anthropic
 from agents.consolidate.errors import MergeFailedError
 from agents.consolidate.merge import Merged, Merger, OfflineMerger
 from agents.extract.anthropic import make_client
+from agents.llm import LlmCallError, ask_text
 from agents.prompts import ResponseSchemaError
 from agents.prompts import merge_memories as prompt
 from streams.settings import Settings
@@ -63,17 +64,11 @@ class AnthropicMerger:
         system, messages = prompt.render(context)
         self.stats.calls += 1
         try:
-            response = await self._client.messages.create(
-                model=self._model,
-                max_tokens=MAX_TOKENS,
-                system=system,
-                messages=messages,  # type: ignore[arg-type]
+            answer = await ask_text(
+                self._client, model=self._model, max_tokens=MAX_TOKENS, system=system, messages=messages
             )
-        except anthropic.APIStatusError as exc:
-            raise MergeFailedError(f"API answered {exc.status_code}") from exc
-        except anthropic.APIError as exc:  # timeouts, refused connections, unreadable bodies
-            raise MergeFailedError(f"API error: {type(exc).__name__}") from exc
-        answer = "".join(block.text for block in response.content if block.type == "text")
+        except LlmCallError as exc:
+            raise MergeFailedError(str(exc)) from exc
         try:
             return prompt.read_response(answer).text
         except ResponseSchemaError as exc:
