@@ -85,3 +85,12 @@ async def read_topic(
     finally:
         await consumer.stop()
     return records
+
+
+async def sinks_drained(store) -> bool:
+    """True once every committed change reached the vector index and the events topic.
+
+    A job reads `done` at the SQL commit; its vector points and events follow from the outbox
+    moments later, so tests that look at the index or the topic wait for this first.
+    """
+    return await store.pending_vectors() == [] and await store.pending_events() == []

@@ -67,11 +67,15 @@ def test_dev_runs_end_to_end_and_stops_cleanly(tmp_path):
         assert [m["attribute"] for m in memories] == ["allergy"]
         assert httpx.get(f"{base}/v1/users/u-42/memories").status_code == 401
 
-        recalled = httpx.post(
-            f"{base}/v1/recall",
-            json={"user_id": "u-42", "query": "what foods should I avoid?"},
-            headers=headers,
-        ).json()
+        def recall() -> dict:
+            body = {"user_id": "u-42", "query": "what foods should I avoid?"}
+            return httpx.post(f"{base}/v1/recall", json=body, headers=headers).json()
+
+        recalled = recall()
+        deadline = time.monotonic() + 10  # the vector point follows the SQL commit by a moment
+        while not recalled["memories"] and time.monotonic() < deadline:
+            time.sleep(0.2)
+            recalled = recall()
         assert [m["id"] for m in recalled["memories"]] == [memories[0]["id"]]
         assert recalled["memories"][0]["citations"] == ["t-1"]
         cli = subprocess.run(

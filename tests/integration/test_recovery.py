@@ -77,12 +77,13 @@ async def test_a_vector_outage_is_retried_until_it_clears(settings, tenant):
         await wait_for(lambda: all_done(store, turns), what="jobs")
 
         async def vectors_caught_up() -> bool:
+            # the points are written, then the SQL outbox flag is cleared: wait for both
             active, _ = await store.list_memories(tenant, "u-7", state=MemoryState.ACTIVE)
-            return await flaky["index"].inner.count(tenant) == len(active) and len(active) >= len(turns)
+            indexed = await flaky["index"].inner.count(tenant) == len(active) and len(active) >= len(turns)
+            return indexed and await store.pending_vectors() == []
 
         await wait_for(vectors_caught_up, what="the vector index to catch up after the outage")
         assert flaky["index"].attempts >= 4  # three failures, then success
-        assert await store.pending_vectors() == []
 
 
 async def test_a_crash_after_the_sql_commit_replays_without_duplicates(settings, tenant):
@@ -118,7 +119,10 @@ async def test_a_crash_after_the_sql_commit_replays_without_duplicates(settings,
         after, _ = await store.list_memories(tenant, "u-7", state=None)
         replayed = [m for m in after if m.source_turn_ids != ["after-crash"]]
         assert sorted(m.id for m in replayed) == sorted(m.id for m in committed)  # nothing doubled
-        assert await store.pending_vectors() == []
+        async def outbox_empty() -> bool:  # the marker's points are written after its SQL commit
+            return await store.pending_vectors() == []
+
+        await wait_for(outbox_empty, what="the vector outbox to drain")
 
     events = [json.loads(v) for _, v in await read_topic(settings, settings.events_topic, expect=len(after))]
     created = [e["memory_id"] for e in events if e["kind"] == "created"]

@@ -6,7 +6,7 @@ import json
 from datetime import UTC, datetime
 
 import pytest
-from integration.harness import publish, read_topic, running_worker, wait_for
+from integration.harness import publish, read_topic, running_worker, sinks_drained, wait_for
 
 from sinks.base import VectorFilter
 from streams.records import JobState, MemoryState, job_id_for
@@ -57,6 +57,7 @@ async def test_turns_become_memories_in_sql_and_vectors(settings, tenant):
         store, vectors = worker.clients.store, worker.clients.vectors
         await publish(settings, conversation(tenant))
         await wait_for(lambda: jobs_finished(store, conversation(tenant)), what="all jobs to finish")
+        await wait_for(lambda: sinks_drained(worker.clients.store), what="vectors and events")
 
         memories, _ = await store.list_memories(tenant, "u-42", state=MemoryState.ACTIVE)
         by_attribute = {m.attribute: m for m in memories}
@@ -96,6 +97,7 @@ async def test_replaying_the_same_turns_creates_nothing_new(settings, tenant):
         store = worker.clients.store
         await publish(settings, conversation(tenant))
         await wait_for(lambda: jobs_finished(store, conversation(tenant)), what="first delivery")
+        await wait_for(lambda: sinks_drained(worker.clients.store), what="vectors and events")
         before, _ = await store.list_memories(tenant, "u-42", state=None)
         points = await worker.clients.vectors.count(tenant)
 
@@ -103,6 +105,7 @@ async def test_replaying_the_same_turns_creates_nothing_new(settings, tenant):
         marker = turn(tenant, "t-marker", "I live in Lisbon.")
         await publish(settings, [marker])
         await wait_for(lambda: jobs_finished(store, [marker]), what="the marker turn after the replay")
+        await wait_for(lambda: sinks_drained(worker.clients.store), what="vectors and events")
 
         after, _ = await store.list_memories(tenant, "u-42", state=None)
         assert len(after) == len(before) + 1  # only the marker's memory is new
@@ -119,6 +122,7 @@ async def test_a_new_value_supersedes_the_old_belief(settings, tenant):
         store = worker.clients.store
         await publish(settings, story)
         await wait_for(lambda: jobs_finished(store, story), what="both turns")
+        await wait_for(lambda: sinks_drained(worker.clients.store), what="vectors and events")
         everything, _ = await store.list_memories(tenant, "u-42", state=None)
         meeting = [m for m in everything if m.attribute == "preferred_meeting_time"]
         active = [m for m in meeting if m.state is MemoryState.ACTIVE]
