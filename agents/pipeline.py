@@ -2,7 +2,7 @@
 
 The SQL store is the authority and writes first, in one transaction with reconcile and the
 event outbox; the vector index and the events topic follow from what that transaction did.
-`process` returns only once every sink acknowledged, so the caller acks the offsets after it;
+`persist` returns only once every sink acknowledged, so the caller acks the offsets after it;
 a sink outage is retried with backoff and the batch is neither lost nor acknowledged.
 """
 
@@ -45,7 +45,6 @@ class BatchReport:
     confirmed: int = 0
     superseded: int = 0
     seconds: float = 0.0
-    committed_at: float = 0.0  # time.time() when the SQL transaction committed
     skip_reasons: dict[str, int] = field(default_factory=dict)
 
 
@@ -95,10 +94,6 @@ class WritePipeline:
 
     # -- the batch ---------------------------------------------------------------------------
 
-    async def process(self, raws: Sequence[RawTurn]) -> BatchReport:
-        """Run one micro-batch through every step; returns when all sinks acknowledged it."""
-        return await self.persist(await self.prepare(raws))
-
     async def prepare(self, raws: Sequence[RawTurn]) -> PreparedBatch:
         """Everything before the sinks: decode, drop replays, text steps, extraction, embedding."""
         started = time.perf_counter()
@@ -112,7 +107,6 @@ class WritePipeline:
         """SQL (the authority) first, then vectors, events and the DLQ, each retried until it succeeds."""
         result = await self._retrying("sql", self.store.write, batch.outcomes)
         report = batch.report
-        report.committed_at = time.time()
         await self._retrying("vectors", self._sync_vectors, result, batch.outcomes)
         await self._retrying("events", self._publish_events)
         await self._retrying("dlq", self.producer.send_many, [self._dlq_record(r) for r in batch.rejections])
