@@ -18,8 +18,10 @@ from typing import TYPE_CHECKING
 import anthropic
 
 from agents.errors import ExtractorError
+from agents.extract.write_policy import enforce_write_policy
 from agents.prompts import ResponseSchemaError
 from agents.prompts import extract_memories as prompt
+from agents.prompts.extract_answer import read_response
 from streams.errors import ConfigurationError
 from streams.records import Claim, Role, Turn
 from streams.settings import Settings
@@ -103,7 +105,7 @@ class AnthropicExtractor:
             claims = await self._ask(context)
         except _TurnFailed as failed:
             return await self._fall_back(turn, failed.reason)
-        result = prompt.enforce_write_policy(claims, turn.text)
+        result = enforce_write_policy(claims, turn.text)
         self.stats.capped += result.capped
         self.stats.dropped_items += result.redacted
         return result.claims
@@ -126,7 +128,7 @@ class AnthropicExtractor:
                 raise _TurnFailed(f"malformed answer twice: {second}") from second
 
     def _parse(self, answer: str, context: prompt.ExtractionContext) -> list[Claim]:
-        parsed = prompt.read_response(answer, turn_ts=context.turn_ts)
+        parsed = read_response(answer, turn_ts=context.turn_ts)
         self.stats.dropped_items += len(parsed.dropped)
         if parsed.dropped:
             log.debug("extractor dropped %d item(s): %s", len(parsed.dropped), "; ".join(parsed.dropped))

@@ -5,56 +5,26 @@ Confidence (is it literally true of the speaker?) and importance (will it matter
 asked separately, so a hypothetical can be important and still untrusted. The turn is data: it
 sits between `<turn>` tags and any instruction inside it is to be ignored.
 
-The answer is read defensively (`read_response`): code fences and stray prose are tolerated, every
-item is validated on its own, invalid items are dropped and counted, never repaired by guessing.
-`enforce_write_policy` then re-checks what the model cannot be trusted with: hypothetical framing
-caps confidence at 0.3 whatever the model said, and anything touching a redaction is dropped.
+This module owns the request (context, versioned text, rendering) and the response schema
+(`ExtractedMemory`). The answer is read defensively in `agents.prompts.extract_answer`, and what the
+model cannot be trusted with is re-checked by `agents.extract.write_policy`.
 """
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from agents.attributes import ATTRIBUTES, attribute_spec
-from agents.prompts import ResponseSchemaError
 from streams.records import Claim, MemoryType, RecallSemantics, Role, Turn
 
 VERSION = "extract-memories/1"
 
 #: More than this many memories from one turn is runaway extraction; the rest are dropped.
 MAX_MEMORIES = 5
-
-#: Confidence ceiling of anything said inside a hypothetical or roleplay framing.
-HYPOTHETICAL_CONFIDENCE_CAP = 0.3
-
-#: Marks a span the caller redacted before extraction; nothing touching one is stored.
-REDACTION_MARK = "[REDACTED"
-
-#: Framings under which a first-person statement is not an assertion about the speaker.
-HYPOTHETICAL_MARKERS = re.compile(
-    r"""\b(?:
-        what\s+if\s+i\s+(?:were|was|am|had|worked|lived)
-      | if\s+i\s+were
-      | as\s+if\s+i\s+(?:were|was)
-      | imagine | imagining
-      | pretend | pretending
-      | suppose | supposing
-      | hypothetical | hypothetically
-      | let'?s\s+say
-      | role[\s-]?play(?:ing)?
-      | in\s+character
-      | play(?:ing)?\s+the\s+(?:role|part)
-      | i(?:'?m|\s+am)\s+basically\s+an?
-    )\b""",
-    re.IGNORECASE | re.VERBOSE,
-)
 
 TOPICS = ("tech", "work", "personal", "health", "travel", "food", "finance", "education", "family")
 
@@ -282,130 +252,3 @@ class ExtractedMemory(BaseModel):
             valid_from=datetime.combine(self.valid_from, time(), tzinfo=UTC) if self.valid_from else None,
             expires_at=turn_ts + timedelta(days=self.expires_in_days) if self.expires_in_days else None,
         )
-
-
-@dataclass(frozen=True)
-class ParsedResponse:
-    """The claims read from one answer, and why each item that was not kept was dropped."""
-
-    claims: list[Claim]
-    dropped: list[str]
-
-
-_FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n?(.*?)```", re.DOTALL)
-
-
-def _json_candidates(text: str) -> Iterator[str]:
-    """Where the array may be: inside code fences first, then the whole answer."""
-    for match in _FENCE.finditer(text):
-        yield match.group(1)
-    yield text
-
-
-def _find_items(text: str) -> list[Any]:
-    """The first JSON array in the answer (or a `{"memories": [...]}` object), skipping prose around it."""
-    decoder = json.JSONDecoder()
-    for candidate in _json_candidates(text):
-        for match in re.finditer(r"[\[{]", candidate):
-            try:
-                found, _ = decoder.raw_decode(candidate, match.start())
-            except json.JSONDecodeError:
-                continue
-            if isinstance(found, list):
-                return found
-            if isinstance(found, dict) and isinstance(found.get("memories"), list):
-                return found["memories"]
-    raise ResponseSchemaError("the answer holds no JSON array of memories")
-
-
-def _short(error: ValidationError) -> str:
-    first = error.errors()[0]
-    where = ".".join(str(part) for part in first.get("loc", ())) or "item"
-    return f"{where}: {first.get('msg', 'invalid')}"
-
-
-def read_response(text: str, *, turn_ts: datetime | None = None) -> ParsedResponse:
-    """Parse one answer; invalid items are dropped with a reason. Raises `ResponseSchemaError` when
-    there is no array at all, or when it has items and none of them is valid (worth a repair call)."""
-    items = _find_items(text)
-    reference = turn_ts or datetime.now(UTC)
-    claims: list[Claim] = []
-    dropped: list[str] = []
-    for index, item in enumerate(items):
-        if not isinstance(item, dict):
-            dropped.append(f"item {index}: not an object")
-            continue
-        try:
-            claim = ExtractedMemory.model_validate(item).to_claim(reference)
-        except ValidationError as exc:
-            dropped.append(f"item {index}: {_short(exc)}")
-            continue
-        if len(claims) >= MAX_MEMORIES:
-            dropped.append(f"item {index}: over the cap of {MAX_MEMORIES}")
-            continue
-        claims.append(claim)
-    if items and not claims:
-        raise ResponseSchemaError("no item fits the schema: " + "; ".join(dropped[:3]))
-    return ParsedResponse(claims=claims, dropped=dropped)
-
-
-def parse_response(text: str, *, turn_ts: datetime | None = None) -> list[Claim]:
-    """The valid claims of one answer (at most five); see `read_response` for what is dropped."""
-    return read_response(text, turn_ts=turn_ts).claims
-
-
-@dataclass(frozen=True)
-class PolicyResult:
-    """Claims after the write policy, with what it changed."""
-
-    claims: list[Claim]
-    capped: int  # confidence lowered to the hypothetical cap
-    redacted: int  # dropped because they touch a redaction
-
-
-def _normalise(text: str) -> str:
-    text = text.replace("\u2019", "'").replace("\u2018", "'").lower()
-    return re.sub(r"[ \t]+", " ", text)
-
-
-def evidence_window(evidence: str, turn_text: str) -> str:
-    """The sentence(s) of the turn around the evidence; the whole turn if the evidence is not in it.
-
-    A hypothetical marker usually sits just before the span the model quotes ("imagine I'm a
-    pilot"), so the enclosing sentence is judged, not the quote alone. Evidence the model did not
-    copy from the turn is not trusted to narrow anything."""
-    whole = _normalise(turn_text)
-    quote = _normalise(evidence).strip()
-    at = whole.find(quote) if quote else -1
-    if at < 0:
-        return whole
-    boundaries = ".!?\n"
-    start = max(whole.rfind(mark, 0, at) for mark in boundaries) + 1
-    ends = [position for mark in boundaries if (position := whole.find(mark, at + len(quote))) >= 0]
-    return whole[start : min(ends) + 1 if ends else len(whole)]
-
-
-def is_hypothetical(claim: Claim, turn_text: str) -> bool:
-    """Whether the claim comes from a hypothetical, roleplay or rhetorical framing."""
-    return bool(HYPOTHETICAL_MARKERS.search(evidence_window(claim.evidence, turn_text)))
-
-
-def touches_redaction(claim: Claim) -> bool:
-    """Whether the claim repeats a redacted span (a secret the caller removed)."""
-    fields = (claim.text, claim.value or "", claim.evidence)
-    return any(REDACTION_MARK in field.upper() for field in fields)
-
-
-def enforce_write_policy(claims: list[Claim], turn_text: str) -> PolicyResult:
-    """Re-check the model: no memory from a redaction, no confident memory from a hypothetical."""
-    kept: list[Claim] = []
-    capped = redacted = 0
-    for claim in claims:
-        if touches_redaction(claim):
-            redacted += 1
-            continue
-        if claim.confidence > HYPOTHETICAL_CONFIDENCE_CAP and is_hypothetical(claim, turn_text):
-            claim = claim.model_copy(update={"confidence": HYPOTHETICAL_CONFIDENCE_CAP})
-            capped += 1
-        kept.append(claim)
-    return PolicyResult(claims=kept, capped=capped, redacted=redacted)

@@ -13,8 +13,8 @@ import re
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from agents.extract.write_policy import REDACTION_MARK
 from agents.prompts import ResponseSchemaError
-from agents.prompts.extract_memories import REDACTION_MARK
 from streams.records import MemoryType
 
 VERSION = "merge-memories/1"

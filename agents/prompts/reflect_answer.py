@@ -11,13 +11,13 @@ evidence that was given, so a model cannot cite a memory the caller may not see.
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from agents.prompts import ResponseSchemaError
+from agents.prompts.answer_json import json_values
 
 VERSION = "reflect-answer/1"
 
@@ -122,25 +122,10 @@ def render(context: ReflectContext) -> Rendered:
     return SYSTEM_PROMPT, [{"role": "user", "content": user_message(context)}]
 
 
-_FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n?(.*?)```", re.DOTALL)
-
-
-def _candidates(text: str) -> Iterator[str]:
-    for match in _FENCE.finditer(text):
-        yield match.group(1)
-    yield text
-
-
 def _find_object(text: str) -> dict:
-    decoder = json.JSONDecoder()
-    for candidate in _candidates(text):
-        for match in re.finditer(r"\{", candidate):
-            try:
-                found, _ = decoder.raw_decode(candidate, match.start())
-            except json.JSONDecodeError:
-                continue
-            if isinstance(found, dict):
-                return found
+    for found in json_values(text):
+        if isinstance(found, dict):
+            return found
     raise ResponseSchemaError("the answer holds no JSON object")
 
 

@@ -9,6 +9,8 @@ sends), it answers 400 to `temperature`, `top_p` or `top_k`. Nothing here reache
         fake.script(Reply.ok('[]'), Reply.rate_limited(), Reply.error(500), Reply.hang(2.0))
         ... point the SDK at fake.url ...
         fake.requests  # the JSON bodies received, in order
+
+`memory()` builds one valid memory object as the extraction prompt asks the model to write it.
 """
 
 from __future__ import annotations
@@ -78,6 +80,29 @@ class Reply:
     def hang(cls, seconds: float) -> Reply:
         """Answer `[]` only after `seconds`: past a short client timeout, this is a timeout."""
         return cls(delay_s=seconds)
+
+
+def memory(**fields: Any) -> dict[str, Any]:
+    """A valid memory object as the model would write it, with overrides."""
+    item: dict[str, Any] = {
+        "text": "The user uses pytest for tests.",
+        "type": "preference",
+        "topic": "tech",
+        "importance": 0.7,
+        "confidence": 0.9,
+        "entity": "user",
+        "attribute": "preferred_test_framework",
+        "value": "pytest",
+        "context": None,
+        "recall_semantics": "default",
+        "trigger": None,
+        "is_correction": False,
+        "evidence": "I use pytest",
+        "valid_from": None,
+        "expires_in_days": None,
+    }
+    item.update(fields)
+    return item
 
 
 def message_body(text: str, model: str, number: int) -> dict[str, Any]:

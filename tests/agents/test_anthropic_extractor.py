@@ -4,7 +4,6 @@ repair, SDK retries, fallbacks, the concurrency bound and the write policy."""
 from __future__ import annotations
 
 import importlib
-import json
 import logging
 from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import UTC, datetime
@@ -15,12 +14,11 @@ import pytest
 from agents.errors import ExtractorError
 from agents.extract.anthropic import AnthropicExtractor
 from agents.extract.factory import make_extractor
-from agents.prompts import ResponseSchemaError
 from agents.prompts import extract_memories as prompt
 from streams.errors import ConfigurationError
 from streams.records import Claim, MemoryType, RecallSemantics, Role, Turn
 from streams.settings import Settings
-from tests.agents.fake_anthropic import FakeAnthropic, Reply, free_port
+from tests.agents.fake_anthropic import FakeAnthropic, Reply, free_port, memory
 
 TS = datetime(2026, 11, 21, 10, 0, tzinfo=UTC)
 
@@ -38,29 +36,6 @@ def turn(text: str, role: Role = Role.USER, turn_id: str = "t-1", **metadata: An
     )
 
 
-def memory(**fields: Any) -> dict[str, Any]:
-    """A valid memory object as the model would write it, with overrides."""
-    item: dict[str, Any] = {
-        "text": "The user uses pytest for tests.",
-        "type": "preference",
-        "topic": "tech",
-        "importance": 0.7,
-        "confidence": 0.9,
-        "entity": "user",
-        "attribute": "preferred_test_framework",
-        "value": "pytest",
-        "context": None,
-        "recall_semantics": "default",
-        "trigger": None,
-        "is_correction": False,
-        "evidence": "I use pytest",
-        "valid_from": None,
-        "expires_in_days": None,
-    }
-    item.update(fields)
-    return item
-
-
 class StubExtractor:
     """A fallback that marks its output, so a test can see it was used."""
 
@@ -75,7 +50,6 @@ class StubExtractor:
             [Claim(text=f"fallback: {t.text}", type=MemoryType.FACT, importance=0.5, confidence=0.5)]
             for t in turns
         ]
-
 
 
 def settings_for(url: str, **overrides: Any) -> Settings:
@@ -237,47 +211,6 @@ async def test_fenced_answer_parses(fake: FakeAnthropic, make: Make) -> None:
     fake.script(Reply.memories(memory(), fenced=True))
     (claims,) = await make(fake).extract([turn("I use pytest")])
     assert [c.value for c in claims] == ["pytest"]
-
-
-def test_prose_around_the_array_is_tolerated() -> None:
-    answer = "Here are the memories [as requested]:\n" + json.dumps([memory()]) + "\nLet me know!"
-    assert [c.value for c in prompt.parse_response(answer, turn_ts=TS)] == ["pytest"]
-
-
-def test_explicit_empty_array() -> None:
-    assert prompt.parse_response("[]") == []
-    assert prompt.parse_response("Nothing worth remembering here: []") == []
-
-
-def test_invalid_items_are_dropped_and_counted_not_clamped() -> None:
-    answer = json.dumps(
-        [
-            memory(confidence=1.7),  # out of range: dropped, not clamped to 1.0
-            memory(type="opinion"),
-            memory(recall_semantics="constraint", trigger=None),
-            "just a string",
-            memory(value="pytest"),
-        ]
-    )
-    parsed = prompt.read_response(answer, turn_ts=TS)
-    assert [c.value for c in parsed.claims] == ["pytest"]
-    assert len(parsed.dropped) == 4
-    assert parsed.dropped[0].startswith("item 0: confidence")
-
-
-def test_at_most_five_memories() -> None:
-    answer = json.dumps([memory(value=f"v{i}") for i in range(7)])
-    parsed = prompt.read_response(answer, turn_ts=TS)
-    assert [c.value for c in parsed.claims] == ["v0", "v1", "v2", "v3", "v4"]
-    assert parsed.dropped == ["item 5: over the cap of 5", "item 6: over the cap of 5"]
-
-
-@pytest.mark.parametrize(
-    "answer", ["I could not find anything.", '[{"text": ', json.dumps([{"text": "x"}]), ""]
-)
-def test_unusable_answers_raise(answer: str) -> None:
-    with pytest.raises(ResponseSchemaError):
-        prompt.read_response(answer, turn_ts=TS)
 
 
 # repair and fallback -------------------------------------------------------------------------------
