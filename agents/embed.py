@@ -21,6 +21,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from agents.embed_batches import plan_batches
 from agents.errors import EmbedderUnavailableError
 
 DIM = 384
@@ -107,7 +108,7 @@ class OnnxMiniLmEmbedder:
         self._executor_lock = threading.Lock()
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Encode `texts` in order; batches are formed by token length to keep padding small."""
+        """Encode `texts` in order; model calls are planned by token length to keep padding small."""
         if isinstance(texts, str):
             raise TypeError("embed() takes a sequence of texts, not one string")
         texts = list(texts)
@@ -118,10 +119,8 @@ class OnnxMiniLmEmbedder:
         if not texts:
             return out
         encodings = self._tokenizer.encode_batch(texts)
-        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
-        for start in range(0, len(order), self.batch_size):
-            chunk = order[start : start + self.batch_size]
-            out[chunk] = self._encode([encodings[i] for i in chunk])
+        for batch in plan_batches([len(encoding.ids) for encoding in encodings], self.batch_size):
+            out[batch] = self._encode([encodings[i] for i in batch])
         return out
 
     async def aembed(self, texts: Sequence[str]) -> np.ndarray:
