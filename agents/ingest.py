@@ -5,9 +5,10 @@ batch acknowledged). faust's own `take()` family acks a buffered batch when the 
 even one whose write never happened (a stop during a database outage), which would lose it;
 here an unwritten batch is simply never acked and is delivered again after a restart.
 
-Batches overlap: while batch N is written (SQL, vectors, events: mostly waiting on I/O and
-other threads), batch N+1 is decoded, extracted and embedded. Writes stay strictly in order,
-and batch N is acked before batch N+1's write starts.
+Batches overlap: while batch N is embedded (on the model's thread) and written (SQL, vectors,
+events: mostly waiting on I/O and other threads), batch N+1 is decoded and extracted and its
+embedding queued behind N's, so the model always has the next batch waiting. Writes stay strictly
+in order, and batch N is acked before batch N+1's write starts.
 """
 
 from __future__ import annotations
@@ -77,15 +78,19 @@ def register_ingest_agent(
 
         pumping = asyncio.create_task(pump(), name="ingest-pump")
         writing: asyncio.Task | None = None
+        waiting: PreparedBatch | None = None  # read, not yet handed to a write
         try:
             while True:
                 batch = await next_batch(events, settings.batch_size, settings.batch_within_s)
-                prepared = await pipeline.prepare([raw_turn(event) for event in batch])
+                waiting = await pipeline.prepare([raw_turn(event) for event in batch])
                 if writing is not None:
                     await writing  # order: batch N is written and acked before N+1's write starts
-                writing = asyncio.create_task(write_and_ack(prepared, batch), name="ingest-write")
+                writing = asyncio.create_task(write_and_ack(waiting, batch), name="ingest-write")
+                waiting = None
         finally:
             pumping.cancel()
+            if waiting is not None:
+                pipeline.discard(waiting)
             if writing is not None and not writing.done():
                 # a stop: let the write in flight finish (it gives up by itself if a sink is down)
                 await asyncio.wait({writing}, timeout=settings.sink_retry_max_s + 5)

@@ -28,10 +28,6 @@ from streams.settings import Settings
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-#: Turns read per chunk: chunk k+1's text steps run while chunk k is being embedded.
-EXTRACT_CHUNK = 64
-
-
 @dataclass
 class BatchReport:
     """What one batch did; the benchmark and the logs read it."""
@@ -49,9 +45,24 @@ class BatchReport:
 
 
 @dataclass
-class PreparedBatch:
-    """A batch that went through the CPU steps and waits for the sinks."""
+class ReadTurns:
+    """Turns after the text steps, their memories, and the embedding of those memories (running)."""
 
+    prepared: list[PreparedTurn]
+    memories: list[list[Memory]]
+    embedding: asyncio.Future | None  # float32 [memories, dim], computed on the model's thread
+
+    def cancel(self) -> None:
+        if self.embedding is not None and not self.embedding.done():
+            self.embedding.cancel()
+
+
+@dataclass
+class PreparedBatch:
+    """A batch that went through the text steps; its embedding may still be running."""
+
+    turns: list[Turn]
+    read: ReadTurns | None  # None when the batch failed the text steps and was isolated turn by turn
     outcomes: list[TurnOutcome]
     rejections: list[Rejection]
     report: BatchReport
@@ -95,16 +106,29 @@ class WritePipeline:
     # -- the batch ---------------------------------------------------------------------------
 
     async def prepare(self, raws: Sequence[RawTurn]) -> PreparedBatch:
-        """Everything before the sinks: decode, drop replays, text steps, extraction, embedding."""
+        """Decode, drop replays, run the text steps, and start the embedding without waiting for it.
+
+        The model runs on its own thread while the caller reads the next batch and `persist` waits
+        for it, so the embedder is never idle while there is text to encode.
+        """
         started = time.perf_counter()
         turns, rejections = self._decode(raws)
         fresh, replayed = await self._drop_replays(turns)
-        outcomes, poison = await self._outcomes(fresh)
         report = BatchReport(received=len(raws), rejected=len(rejections), replayed=replayed)
-        return PreparedBatch(outcomes, rejections + poison, report, started)
+        try:
+            read = await self._read(fresh)
+        except SinkError:
+            raise
+        except Exception:
+            log.exception("a batch of %d turns failed the text steps; retrying turn by turn", len(fresh))
+            outcomes, poison = await self._isolated(fresh)
+            return PreparedBatch(fresh, None, outcomes, rejections + poison, report, started)
+        return PreparedBatch(fresh, read, [], rejections, report, started)
 
     async def persist(self, batch: PreparedBatch) -> BatchReport:
         """SQL (the authority) first, then vectors, events and the DLQ, each retried until it succeeds."""
+        if batch.read is not None:
+            await self._finish_embedding(batch)
         result = await self._retrying("sql", self.store.write, batch.outcomes)
         report = batch.report
         await self._retrying("vectors", self._sync_vectors, result, batch.outcomes)
@@ -113,6 +137,11 @@ class WritePipeline:
         self._count(report, batch.outcomes, result)
         report.seconds = time.perf_counter() - batch.started
         return report
+
+    def discard(self, batch: PreparedBatch) -> None:
+        """Stop the embedding of a batch that will not be written (the worker is stopping)."""
+        if batch.read is not None:
+            batch.read.cancel()
 
     def _decode(self, raws: Sequence[RawTurn]) -> tuple[list[Turn], list[Rejection]]:
         turns: list[Turn] = []
@@ -131,21 +160,39 @@ class WritePipeline:
         fresh = [turn for job_id, turn in by_job.items() if job_id not in done]
         return fresh, len(turns) - len(fresh)
 
-    async def _outcomes(self, turns: Sequence[Turn]) -> tuple[list[TurnOutcome], list[Rejection]]:
-        """The text steps and embedding; a turn that makes them fail is isolated, not the batch."""
+    async def _read(self, turns: Sequence[Turn]) -> ReadTurns:
+        """The text steps and extraction, then one embedding call for every memory of the batch."""
+        prepared = [clean_turn(turn, self.settings.strip_patterns) for turn in turns]
+        claims = await extract_claims(prepared, self.extractor)
+        now = utcnow()
+        memories = [memories_from_claims(p.turn, c, now) for p, c in zip(prepared, claims, strict=True)]
+        texts = [m.text for per_turn in memories for m in per_turn]
+        embedding = asyncio.ensure_future(self.embedder.aembed(texts)) if texts else None
+        return ReadTurns(prepared, memories, embedding)
+
+    async def _finish_embedding(self, batch: PreparedBatch) -> None:
+        """Wait for the batch's embedding; a failure there isolates the turn that causes it."""
+        read, batch.read = batch.read, None
         try:
-            return await self._outcomes_of(turns), []
-        except SinkError:
-            raise
+            vectors = await read.embedding if read.embedding is not None else []
         except Exception:
-            if len(turns) <= 1:
-                raise
-            log.exception("a batch of %d turns failed in extraction; retrying turn by turn", len(turns))
+            log.exception("embedding a batch of %d turns failed; retrying turn by turn", len(batch.turns))
+            batch.outcomes, poison = await self._isolated(batch.turns)
+            batch.rejections = batch.rejections + poison
+            return
+        batch.outcomes = self._turn_outcomes(read.prepared, read.memories, vectors)
+
+    async def _isolated(self, turns: Sequence[Turn]) -> tuple[list[TurnOutcome], list[Rejection]]:
+        """Turn by turn, so that the one turn that makes a step fail goes to the DLQ, not the batch."""
         outcomes: list[TurnOutcome] = []
         poison: list[Rejection] = []
         for turn in turns:
             try:
-                outcomes.extend(await self._outcomes_of([turn]))
+                read = await self._read([turn])
+                vectors = await read.embedding if read.embedding is not None else []
+                outcomes.extend(self._turn_outcomes(read.prepared, read.memories, vectors))
+            except SinkError:
+                raise
             except Exception as exc:  # noqa: BLE001 - one bad turn must not stop the stream
                 log.exception("turn %s of tenant %s failed processing", turn.turn_id, turn.tenant_id)
                 raw = RawTurn(value=turn.model_dump_json().encode(), key=turn.key.encode())
@@ -154,31 +201,8 @@ class WritePipeline:
                 outcomes.append(self._failed(turn, f"processing_error: {detail}"))
         return outcomes, poison
 
-    async def _outcomes_of(self, turns: Sequence[Turn]) -> list[TurnOutcome]:
-        """Text steps chunk by chunk, each chunk's embedding running (in its thread) while the next is read."""
-        chunks = [turns[i : i + EXTRACT_CHUNK] for i in range(0, len(turns), EXTRACT_CHUNK)]
-        pending: list[tuple[list[PreparedTurn], list[list[Memory]], asyncio.Future | None]] = []
-        now = utcnow()
-        outcomes: list[TurnOutcome] = []
-        try:
-            for chunk in chunks:
-                prepared = [clean_turn(turn, self.settings.strip_patterns) for turn in chunk]
-                claims = await extract_claims(prepared, self.extractor)
-                memories = [memories_from_claims(p.turn, c, now) for p, c in zip(prepared, claims, strict=True)]
-                texts = [m.text for per_turn in memories for m in per_turn]
-                embedding = asyncio.ensure_future(self.embedder.aembed(texts)) if texts else None
-                pending.append((prepared, memories, embedding))
-            for prepared, memories, embedding in pending:
-                vectors = await embedding if embedding is not None else []
-                outcomes.extend(self._chunk_outcomes(prepared, memories, vectors))
-        finally:
-            for _, _, embedding in pending:
-                if embedding is not None and not embedding.done():
-                    embedding.cancel()
-        return outcomes
-
     @staticmethod
-    def _chunk_outcomes(
+    def _turn_outcomes(
         prepared: Sequence[PreparedTurn], memories: Sequence[list[Memory]], vectors: Sequence
     ) -> list[TurnOutcome]:
         outcomes: list[TurnOutcome] = []

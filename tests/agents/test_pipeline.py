@@ -1,0 +1,169 @@
+"""The write pipeline without a broker: real SQL (both backends), real Qdrant Edge, the real model.
+
+Only the producer is an in-memory recorder here; the live tests (tests/integration) run the same
+pipeline behind a real broker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Sequence
+from datetime import UTC, datetime
+
+import pytest
+from recording_producer import RecordingProducer
+
+from agents.decode import RawTurn
+from agents.embed import OnnxMiniLmEmbedder, load_default_embedder
+from agents.extract.rules import RulesExtractor
+from agents.pipeline import WritePipeline
+from sinks.sql.store import SqlMemoryStore
+from sinks.vectors.edge import EdgeVectorIndex
+from streams.records import DeadLetter, JobState, job_id_for
+from streams.settings import Settings
+
+
+class ExtractorFailingOn(RulesExtractor):
+    """The rules extractor, except that any batch holding `marker` raises (a poison turn)."""
+
+    def __init__(self, marker: str) -> None:
+        super().__init__()
+        self.marker = marker
+
+    async def extract(self, turns):
+        if any(self.marker in turn.text for turn in turns):
+            raise RuntimeError("extractor choked")
+        return await super().extract(turns)
+
+
+class EmbedderFailingOn:
+    """The real embedder, except that any call holding `marker` raises."""
+
+    def __init__(self, inner: OnnxMiniLmEmbedder, marker: str) -> None:
+        self.inner, self.marker = inner, marker
+        self.dim, self.model_id = inner.dim, inner.model_id
+
+    def embed(self, texts):
+        return self.inner.embed(texts)
+
+    async def aembed(self, texts):
+        if any(self.marker in text for text in texts):
+            raise RuntimeError("model choked")
+        return await self.inner.aembed(texts)
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.fixture
+async def sinks(sql_url: str, tmp_path) -> AsyncIterator[tuple[SqlMemoryStore, EdgeVectorIndex]]:
+    store = SqlMemoryStore(sql_url)
+    vectors = EdgeVectorIndex(tmp_path / "vectors")
+    await store.setup()
+    await vectors.setup()
+    try:
+        yield store, vectors
+    finally:
+        await vectors.close()
+        await store.close()
+
+
+def pipeline_of(sinks, tmp_path, *, extractor=None, embedder=None) -> tuple[WritePipeline, RecordingProducer]:
+    store, vectors = sinks
+    producer = RecordingProducer()
+    settings = Settings(data_dir=tmp_path)
+    return (
+        WritePipeline(
+            settings, store, vectors, embedder or load_default_embedder(), extractor or RulesExtractor(), producer
+        ),
+        producer,
+    )
+
+
+def raw(tenant: str, turn_id: str, text: str, user: str = "ana") -> RawTurn:
+    value = {
+        "tenant_id": tenant, "user_id": user, "session_id": "s1", "turn_id": turn_id, "role": "user",
+        "text": text, "ts": datetime(2026, 3, 1, 12, tzinfo=UTC).isoformat(),
+    }
+    return RawTurn(json.dumps(value).encode(), f"{tenant}:{user}".encode(), "beliefstream.turns", 0, 0)
+
+
+async def job_states(store: SqlMemoryStore, tenant: str, turn_ids: Sequence[str]) -> dict[str, JobState]:
+    jobs = {turn_id: await store.get_job(tenant, job_id_for(tenant, turn_id)) for turn_id in turn_ids}
+    return {turn_id: job.state for turn_id, job in jobs.items() if job is not None}
+
+
+async def test_a_batch_is_read_embedded_and_written_to_both_sinks(sinks, tmp_path, tenant: str) -> None:
+    pipeline, producer = pipeline_of(sinks, tmp_path)
+    store, vectors = sinks
+    batch = [
+        raw(tenant, "t1", "I work at Acme Corp as a data engineer."),
+        raw(tenant, "t2", "thanks!"),
+        raw(tenant, "t3", "I'm allergic to peanuts."),
+        RawTurn(b"{not json", b"k", "beliefstream.turns", 0, 3),
+    ]
+    report = await pipeline.persist(await pipeline.prepare(batch))
+
+    assert (report.received, report.rejected, report.skipped) == (4, 1, 1)
+    assert report.inserted >= 2
+    states = await job_states(store, tenant, ["t1", "t2", "t3"])
+    assert states == {"t1": JobState.DONE, "t2": JobState.SKIPPED, "t3": JobState.DONE}
+    memories, _ = await store.list_memories(tenant, "ana")
+    assert await vectors.count(tenant) == len(memories) >= 2
+    assert len(producer.on(pipeline.settings.events_topic)) == len(memories)
+    (letter,) = producer.on(pipeline.settings.dlq_topic)
+    assert DeadLetter.model_validate_json(letter.value).reason == "invalid_json"
+
+
+async def test_a_replayed_batch_changes_nothing(sinks, tmp_path, tenant: str) -> None:
+    pipeline, _ = pipeline_of(sinks, tmp_path)
+    store, _ = sinks
+    batch = [raw(tenant, "t1", "I live in Lisbon."), raw(tenant, "t2", "I prefer Python over Java.")]
+    await pipeline.persist(await pipeline.prepare(batch))
+    before, _ = await store.list_memories(tenant, "ana")
+
+    again = await pipeline.persist(await pipeline.prepare(batch))
+
+    assert again.replayed == 2 and again.inserted == 0
+    after, _ = await store.list_memories(tenant, "ana")
+    assert [m.id for m in after] == [m.id for m in before] and len(before) == 2
+
+
+@pytest.mark.parametrize("failing", ["extractor", "embedder"])
+async def test_a_poison_turn_goes_to_the_dlq_and_the_rest_of_its_batch_is_written(
+    sinks, tmp_path, tenant: str, failing: str
+) -> None:
+    marker = "Zanzibar"
+    kwargs = (
+        {"extractor": ExtractorFailingOn(marker)}
+        if failing == "extractor"
+        else {"embedder": EmbedderFailingOn(load_default_embedder(), marker)}
+    )
+    pipeline, producer = pipeline_of(sinks, tmp_path, **kwargs)
+    store, _ = sinks
+    batch = [raw(tenant, "t1", "I live in Lisbon."), raw(tenant, "t2", f"I live in {marker}."),
+             raw(tenant, "t3", "I work at Globex.")]
+
+    report = await pipeline.persist(await pipeline.prepare(batch))
+
+    assert report.failed == 1
+    states = await job_states(store, tenant, ["t1", "t2", "t3"])
+    assert states == {"t1": JobState.DONE, "t2": JobState.FAILED, "t3": JobState.DONE}
+    (letter,) = producer.on(pipeline.settings.dlq_topic)
+    dead = DeadLetter.model_validate_json(letter.value)
+    assert dead.reason == "processing_error" and marker in dead.raw
+
+
+async def test_a_discarded_batch_stops_its_embedding_and_writes_nothing(sinks, tmp_path, tenant: str) -> None:
+    pipeline, producer = pipeline_of(sinks, tmp_path)
+    store, _ = sinks
+    prepared = await pipeline.prepare([raw(tenant, f"t{i}", f"I live in city number {i}.") for i in range(50)])
+    embedding = prepared.read.embedding
+
+    pipeline.discard(prepared)
+    await asyncio.sleep(0)
+
+    assert embedding.cancelled() or embedding.done()
+    assert await job_states(store, tenant, ["t1"]) == {}
+    assert producer.records == []
