@@ -99,7 +99,7 @@ def cmd_sidecar(args: argparse.Namespace) -> None:
     async def main(stop: asyncio.Event) -> None:
         async with open_clients(settings, url) as clients:
             print(f"sidecar on http://{settings.host}:{settings.port}", flush=True)
-            await run_sidecar(settings, url, clients, stop)
+            await run_sidecar(settings, clients, stop)
 
     _run_until_signalled(main)
 

@@ -22,13 +22,19 @@ class OutRecord:
 
 class RecordProducer(Protocol):
     async def send_many(self, records: Sequence[OutRecord]) -> None:
-        """Send every record and return once the broker acknowledged all of them."""
+        """Send every record and return once the broker acknowledged all of them, or raise
+        `SinkUnavailableError`."""
 
-    async def ping(self) -> bool: ...
+    async def ping(self) -> bool:
+        """Is the broker reachable? Never raises."""
 
 
 class KafkaRecordProducer:
-    """An aiokafka producer with acks=all; any failure raises `SinkUnavailableError`."""
+    """An aiokafka producer with acks=all; any failure raises `SinkUnavailableError`.
+
+    One per process: the worker's pipeline, the recall audit and the sidecar's turn publisher share
+    it. The owner calls `start()` before use and `stop()` after; sending outside that is a failure.
+    """
 
     def __init__(self, bootstrap_servers: str, client_id: str = "beliefstream") -> None:
         self._producer = AIOKafkaProducer(
@@ -44,17 +50,20 @@ class KafkaRecordProducer:
         try:
             await self._producer.start()
         except (KafkaError, OSError) as exc:
+            await self._producer.stop()  # close the connections the failed start opened
             raise SinkUnavailableError(f"cannot reach the broker: {exc}") from exc
         self._started = True
 
     async def stop(self) -> None:
-        if self._started:
-            self._started = False
-            await self._producer.stop()
+        """Flush and close; safe to call more than once, or without a start."""
+        self._started = False
+        await self._producer.stop()
 
     async def send_many(self, records: Sequence[OutRecord]) -> None:
         if not records:
             return
+        if not self._started:
+            raise SinkUnavailableError("the producer is not started (or already stopped)")
         try:
             futures = [await self._producer.send(r.topic, key=r.key, value=r.value) for r in records]
             await asyncio.gather(*futures)
@@ -62,6 +71,8 @@ class KafkaRecordProducer:
             raise SinkUnavailableError(f"publishing to the broker failed: {exc}") from exc
 
     async def ping(self) -> bool:
+        if not self._started:
+            return False
         try:
             await asyncio.wait_for(self._producer.client.fetch_all_metadata(), timeout=2.0)
         except (KafkaError, OSError, TimeoutError):

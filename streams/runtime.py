@@ -2,7 +2,8 @@
 
 Entry points (the CLI, tests, benchmarks) build Settings and call these; nothing here reads the
 environment. In embedded mode the worker and the sidecar share one process and one event loop,
-because Qdrant Edge allows a single owner of its shard.
+because Qdrant Edge allows a single owner of its shard; they also share the one record producer
+`open_clients` starts, so a process holds one acks=all producer whatever it runs.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from sinks.sql.store import SqlMemoryStore
 from sinks.vectors import make_vector_index
 from streams.app import bootstrap_servers, broker_url, create_app
 from streams.broker import EmbeddedBroker
-from streams.producer import KafkaRecordProducer
+from streams.producer import KafkaRecordProducer, RecordProducer
 from streams.progress import IngestProgress
 from streams.settings import Settings
 from streams.topics import declare_topics
@@ -46,13 +47,13 @@ DEV_KEY_FILE = "dev-api-key"
 
 @dataclass
 class Clients:
-    """The long-lived clients one process holds."""
+    """The long-lived clients one process holds; the worker and the sidecar take theirs from here."""
 
     store: MemoryStore
     vectors: VectorIndex
     embedder: Embedder
     extractor: Extractor
-    producer: KafkaRecordProducer
+    producer: RecordProducer  # the process's only producer: DLQ, events, audit and retained turns
     consolidator: Consolidator
 
 
@@ -173,17 +174,16 @@ def recall_service(settings: Settings, clients: Clients):
     )
 
 
-async def run_sidecar(settings: Settings, url: str, clients: Clients, stop: asyncio.Event) -> None:
-    """Serve the HTTP sidecar until `stop` is set."""
+async def run_sidecar(settings: Settings, clients: Clients, stop: asyncio.Event) -> None:
+    """Serve the HTTP sidecar until `stop` is set; retained turns go out on `clients.producer`."""
     from sidecar.app import create_app as create_sidecar
     from sidecar.mcp_tools import McpTools
-    from sidecar.publisher import KafkaTurnPublisher
+    from sidecar.publisher import TopicTurnPublisher
     from sidecar.reflect_llm import make_answerer
 
-    publisher = KafkaTurnPublisher(bootstrap_servers(url), settings.turns_topic)
+    publisher = TopicTurnPublisher(clients.producer, settings.turns_topic)
     recall = recall_service(settings, clients)
     answerer = make_answerer(settings)  # None: reflect answers extractively (the offline default)
-    await publisher.start()
     await recall.start()
     try:
         tools = McpTools(
@@ -221,7 +221,6 @@ async def run_sidecar(settings: Settings, url: str, clients: Clients, stop: asyn
         await recall.close()  # flushes access counts and audit records before the store closes
         if answerer is not None:
             await answerer.aclose()
-        await publisher.stop()
 
 
 def dev_api_key(settings: Settings) -> Settings:
@@ -270,7 +269,7 @@ async def run_dev(settings: Settings, stop: asyncio.Event, announce: Callable[[s
         async with open_clients(settings, url) as clients:
             progress = IngestProgress(announce)
             worker = asyncio.create_task(run_worker(settings, url, clients, stop, progress), name="worker")
-            sidecar = asyncio.create_task(run_sidecar(settings, url, clients, stop), name="sidecar")
+            sidecar = asyncio.create_task(run_sidecar(settings, clients, stop), name="sidecar")
             key = next(iter(settings.parsed_api_keys()))
             announce(
                 f"beliefstream is running\n"

@@ -1,123 +1,129 @@
-"""`KafkaTurnPublisher` over a stand-in producer: keys, values, acks=all, and outages as 503s.
+"""`TopicTurnPublisher` over a `RecordProducer`: what goes on the wire, and outages as 503s.
 
-The live-broker path is covered by the integration tests; here aiokafka's producer is replaced so
-the mapping from turns to records and from Kafka errors to `Unavailable` is checked in isolation.
+A scripted producer checks the mapping from turns to records and from `SinkUnavailableError` to
+`Unavailable`, through the app as a client sees it; the live test runs the real
+`KafkaRecordProducer` against the embedded broker and reads the turns back.
 """
 
 from __future__ import annotations
 
-import asyncio
+import uuid
+from collections.abc import Iterator, Sequence
 
 import pytest
-from aiokafka.errors import KafkaConnectionError, KafkaTimeoutError
+from integration.harness import read_topic
 
-import sidecar.publisher as publisher_module
 from sidecar.errors import Unavailable
-from sidecar.publisher import KafkaTurnPublisher, TurnPublisher
+from sidecar.publisher import TopicTurnPublisher, TurnPublisher
+from sinks.errors import SinkUnavailableError
+from streams.broker import EmbeddedBroker
+from streams.producer import KafkaRecordProducer, OutRecord
 from streams.records import Role, Turn
+from streams.settings import Settings
+
+ACME = {"Authorization": "Bearer key-acme"}
+BROKER_DOWN = "the broker did not acknowledge the turns; retry the same request"
 
 
-class StandInProducer:
-    """Records what aiokafka's producer was built with and sent; fails on demand."""
+class ScriptedProducer:
+    """A `RecordProducer` that keeps every acknowledged batch; `outage` fails sends like a down broker."""
 
-    instances: list[StandInProducer] = []
-    fail_start: Exception | None = None  # set on the class: the producer is built inside start()
+    def __init__(self) -> None:
+        self.batches: list[list[OutRecord]] = []
+        self.outage: SinkUnavailableError | None = None
+        self.reachable = True
 
-    def __init__(self, **config) -> None:
-        self.config = config
-        self.sent: list[tuple[str, bytes, bytes]] = []
-        self.fail_delivery: Exception | None = None
-        self.metadata_error: Exception | None = None
-        self.started = self.stopped = False
-        self.client = self
-        StandInProducer.instances.append(self)
+    async def send_many(self, records: Sequence[OutRecord]) -> None:
+        if self.outage is not None:
+            raise self.outage
+        self.batches.append(list(records))
 
-    async def start(self) -> None:
-        if self.fail_start is not None:
-            raise self.fail_start
-        self.started = True
-
-    async def stop(self) -> None:
-        self.stopped = True
-
-    async def send(self, topic: str, value: bytes, key: bytes) -> asyncio.Future:
-        self.sent.append((topic, key, value))
-        delivered: asyncio.Future = asyncio.get_running_loop().create_future()
-        if self.fail_delivery is not None:
-            delivered.set_exception(self.fail_delivery)
-        else:
-            delivered.set_result(None)
-        return delivered
-
-    async def fetch_all_metadata(self) -> object:
-        if self.metadata_error is not None:
-            raise self.metadata_error
-        return object()
+    async def ping(self) -> bool:
+        return self.reachable
 
 
 @pytest.fixture
-def producers(monkeypatch) -> list[StandInProducer]:
-    StandInProducer.instances = []
-    monkeypatch.setattr(publisher_module, "AIOKafkaProducer", StandInProducer)
-    return StandInProducer.instances
+def producer() -> ScriptedProducer:
+    return ScriptedProducer()
+
+
+@pytest.fixture
+def publisher(producer, settings) -> TopicTurnPublisher:
+    """The real publisher, so the sidecar's `client` fixture serves it over the scripted producer."""
+    return TopicTurnPublisher(producer, settings.turns_topic)
 
 
 def make_turn(turn_id: str, user_id: str = "u-1") -> Turn:
     return Turn(turn_id=turn_id, tenant_id="acme", user_id=user_id, role=Role.USER, text="I use vim.")
 
 
-async def test_turns_are_sent_keyed_by_tenant_and_user_with_acks_all(producers):
-    publisher = KafkaTurnPublisher("kafka://broker-0:9092,broker-1:9092", "beliefstream.turns")
-    await publisher.start()
+async def test_turns_go_out_as_one_batch_keyed_by_tenant_and_user(producer, publisher, settings):
     turns = [make_turn("t-1"), make_turn("t-2", user_id="u-2")]
 
     await publisher.publish(turns)
 
-    [producer] = producers
-    assert producer.config == {"bootstrap_servers": "broker-0:9092,broker-1:9092", "acks": "all"}
-    assert [(topic, key) for topic, key, _ in producer.sent] == [
-        ("beliefstream.turns", b"acme:u-1"),
-        ("beliefstream.turns", b"acme:u-2"),
+    [batch] = producer.batches
+    assert [(record.topic, record.key) for record in batch] == [
+        (settings.turns_topic, b"acme:u-1"),
+        (settings.turns_topic, b"acme:u-2"),
     ]
-    assert [Turn.model_validate_json(value) for _, _, value in producer.sent] == turns
-    await publisher.stop()
-    assert producer.stopped
+    assert [Turn.model_validate_json(record.value) for record in batch] == turns
     assert isinstance(publisher, TurnPublisher)
 
 
-async def test_undelivered_turns_are_unavailable(producers):
-    publisher = KafkaTurnPublisher("broker:9092", "beliefstream.turns")
-    await publisher.start()
-    producers[0].fail_delivery = KafkaTimeoutError()
+async def test_an_unacknowledged_batch_is_unavailable(producer, publisher):
+    producer.outage = SinkUnavailableError("publishing to the broker failed: KafkaTimeoutError")
 
     with pytest.raises(Unavailable) as raised:
         await publisher.publish([make_turn("t-1")])
 
-    assert raised.value.status == 503
+    assert (raised.value.status, raised.value.message) == (503, BROKER_DOWN)
+    assert raised.value.__cause__ is producer.outage
 
 
-async def test_publishing_before_start_is_unavailable(producers):
+async def test_a_broker_outage_on_retain_is_503_naming_the_broker(client, producer):
+    producer.outage = SinkUnavailableError("publishing to the broker failed: NodeNotReadyError")
+
+    response = await client.post(
+        "/v1/retain", json={"turn_id": "t-1", "user_id": "u-1", "role": "user", "text": "Hi"}, headers=ACME
+    )
+
+    assert response.status_code == 503
+    assert response.json()["error"] == {"code": "unavailable", "message": BROKER_DOWN}
+
+
+async def test_readiness_asks_the_producer(client, producer):
+    assert (await client.get("/readyz")).json()["checks"]["broker"] == "ok"
+
+    producer.reachable = False
+
+    assert (await client.get("/readyz")).json()["checks"]["broker"] == "failed"
+
+
+@pytest.fixture(scope="module")
+def broker() -> Iterator[EmbeddedBroker]:
+    with EmbeddedBroker() as running:
+        yield running
+
+
+@pytest.mark.integration
+async def test_turns_reach_the_broker_and_a_stopped_producer_is_unavailable(broker):
+    topic = f"publisher-{uuid.uuid4().hex[:8]}.turns"
+    producer = KafkaRecordProducer(broker.bootstrap)
+    publisher = TopicTurnPublisher(producer, topic)
+    turns = [make_turn("t-1"), make_turn("t-2", user_id="u-2")]
+    await producer.start()
+    try:
+        assert await publisher.ping() is True
+        await publisher.publish(turns)
+    finally:
+        await producer.stop()
+
+    records = await read_topic(Settings(broker=broker.url), topic, expect=len(turns))
+    assert {key: Turn.model_validate_json(value) for key, value in records} == {
+        b"acme:u-1": turns[0],
+        b"acme:u-2": turns[1],
+    }
     with pytest.raises(Unavailable):
-        await KafkaTurnPublisher("broker:9092", "beliefstream.turns").publish([make_turn("t-1")])
-
-
-async def test_unreachable_broker_at_start_is_unavailable_and_cleaned_up(producers, monkeypatch):
-    monkeypatch.setattr(StandInProducer, "fail_start", KafkaConnectionError("no route to host"))
-    publisher = KafkaTurnPublisher("broker:9092", "beliefstream.turns")
-
-    with pytest.raises(Unavailable):
-        await publisher.start()
-
-    assert producers[0].stopped
-    assert await publisher.ping() is False
-
-
-async def test_ping_reflects_cluster_metadata(producers):
-    publisher = KafkaTurnPublisher("broker:9092", "beliefstream.turns")
-    assert await publisher.ping() is False  # not started
-
-    await publisher.start()
-    assert await publisher.ping() is True
-
-    producers[0].metadata_error = KafkaConnectionError("gone")
+        await publisher.publish(turns)
     assert await publisher.ping() is False
