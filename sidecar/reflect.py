@@ -19,7 +19,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agents.prompts.reflect_answer import WEAK_CONFIDENCE, EvidenceItem, ReflectAnswer, ReflectContext
 from sidecar.auth import Principal
-from sidecar.recall.models import MAX_BUDGET_TOKENS, MAX_QUERY_CHARS, RecalledMemory, RecallRequest
+from sidecar.recall.models import (
+    MAX_BUDGET_TOKENS,
+    MAX_QUERY_CHARS,
+    ConflictView,
+    RecalledMemory,
+    RecallRequest,
+)
 from sidecar.recall.policy import Conflict
 from sidecar.recall.service import RecallService
 from sinks.base import MemoryStore
@@ -104,13 +110,13 @@ def _clause(item: EvidenceItem) -> str:
     return f"{text} (confidence {item.effective_confidence:.2f}{caution})"
 
 
-def _conflict_sentence(conflicts: Sequence[Conflict]) -> str:
+def _conflict_sentence(conflicts: Sequence[Conflict | ConflictView]) -> str:
     pairs = "; ".join(f"{c.attribute}: {c.kept_value!r} over {c.dropped_value!r}" for c in conflicts)
     return f"Some of what you've told me conflicts, and I went with the stronger memory ({pairs})."
 
 
 def extractive_answer(
-    evidence: Sequence[EvidenceItem], conflicts: Sequence[Conflict] = ()
+    evidence: Sequence[EvidenceItem], conflicts: Sequence[Conflict | ConflictView] = ()
 ) -> tuple[str, list[str]]:
     """The answer made of the best-supported memories themselves, and the ids it names (pure)."""
     strong = [item for item in evidence if not item.weak][:MAX_STRONG]
@@ -173,7 +179,9 @@ class ReflectService:
                     evidence=evidence,
                     mode="llm",
                 )
-        answer, used = extractive_answer(evidence, recalled.conflicts)
+        # a contested slot decided nothing: only contradictions have a value "went with"
+        contradictions = [c for c in recalled.conflicts if c.kind == "contradiction"]
+        answer, used = extractive_answer(evidence, contradictions)
         return ReflectResult(
             answer=answer,
             memories=used,

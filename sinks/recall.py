@@ -20,7 +20,9 @@ from streams.records import Memory, RecallAudit
 class RecallScope:
     """Who may see what: one tenant (from the key), one user, and at most one agent's private memory.
 
-    `topics` narrows the similarity race only (dense and keyword candidates), never pinned memories.
+    `topics`, when set, narrows the similarity race (dense and keyword candidates), never pinned
+    memories. `POST /v1/recall` leaves it empty: a request's `topic` is judged after hydration
+    (`sidecar.recall.policy.outside_topic`), where a context value the request names is still seen.
     """
 
     tenant_id: str
@@ -50,6 +52,16 @@ class KeywordHit:
     score: float  # higher is better, comparable only within one answer
 
 
+@dataclass(frozen=True)
+class OpenContest:
+    """A contested slot awaiting a decision, with its contested memories visible in the scope."""
+
+    contested_id: str
+    entity: str
+    attribute: str
+    memories: tuple[Memory, ...]
+
+
 @runtime_checkable
 class RecallStore(Protocol):
     async def keyword_candidates(
@@ -69,6 +81,10 @@ class RecallStore(Protocol):
 
     async def pinned_memories(self, scope: RecallScope, currency: Currency, limit: int) -> list[Memory]:
         """Current profile facts and constraints of the scope, whatever the query."""
+
+    async def open_contests(self, scope: RecallScope, currency: Currency, limit: int) -> list[OpenContest]:
+        """The user's open contested slots (oldest first, at most `limit`), each with its memories in
+        `scope` that are current but for their state (`contested`); a slot with none is left out."""
 
     async def record_access(self, counts: Mapping[str, int], at: datetime) -> None:
         """`access_count += n`, `last_accessed = at` for each id, batched."""

@@ -32,6 +32,9 @@ class RecallConfig(BaseModel):
     keyword_weight: float = Field(default=1.0, ge=0.0)
     oversample: int = Field(default=4, ge=1, description="candidates fetched per returned memory")
     min_candidates: int = Field(default=32, ge=1)
+    topic_oversample: int = Field(
+        default=2, ge=1, description="candidates multiplied when the request's topic narrows them later"
+    )
     min_similarity: float = Field(
         default=0.15, ge=-1.0, le=1.0, description="a dense-only candidate below this cosine is not relevant"
     )
@@ -39,6 +42,7 @@ class RecallConfig(BaseModel):
     confidence_floor: float = Field(default=CONFIDENCE_FLOOR, ge=0.0, le=1.0)
     profile_limit: int = Field(default=5, ge=0)
     pinned_limit: int = Field(default=200, ge=1, description="profile facts and constraints read per recall")
+    contested_limit: int = Field(default=20, ge=1, description="open contested slots reported per recall")
 
     @model_validator(mode="after")
     def _some_weight(self) -> RecallConfig:
@@ -48,9 +52,11 @@ class RecallConfig(BaseModel):
             raise ValueError("at least one of dense_weight and keyword_weight must be positive")
         return self
 
-    def candidate_limit(self, limit: int) -> int:
-        """How many candidates each source is asked for when `limit` memories may be returned."""
-        return max(self.min_candidates, self.oversample * limit)
+    def candidate_limit(self, limit: int, narrowed: bool = False) -> int:
+        """How many candidates each source is asked for when `limit` memories may be returned;
+        `narrowed`: a topic will cut some of them after the race (`policy.outside_topic`)."""
+        fetch = max(self.min_candidates, self.oversample * limit)
+        return fetch * self.topic_oversample if narrowed else fetch
 
     def tuned(self, **changes: Any) -> RecallConfig:
         """A validated copy with `changes`; this config (maybe a shared preset) is left as it is."""

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from sidecar.recall.config import PRESETS
 from sidecar.recall.policy import Conflict, RequestedAction
+from sinks.recall import OpenContest
 from streams.records import MAX_ID_LENGTH, MemoryType
 
 Identifier = Annotated[str, Field(min_length=1, max_length=MAX_ID_LENGTH)]
@@ -85,21 +86,61 @@ class RecalledMemory(BaseModel):
     sources: CandidateSources | None = Field(default=None, description="with diagnostics")
 
 
-class ConflictView(Conflict):
-    why: str = "contradicting current memories: the stronger (confidence, then recency) is recalled"
+ConflictKind = Literal["contradiction", "contested"]
+
+CONTRADICTION_WHY = "contradicting current memories: the stronger (confidence, then recency) is recalled"
+CONTESTED_WHY = (
+    "contested: awaiting a decision (GET /v1/contested, POST /v1/contested/{id}/resolve); "
+    "no value of it is recalled"
+)
 
 
-class ContestedView(BaseModel):
-    """An attribute in a contradiction loop: none of its values is recalled until a person decides."""
+class ConflictValue(BaseModel):
+    """One side of a conflict: a value, the context it was said for, and the memory that says it."""
 
-    kind: Literal["contested"] = "contested"
-    contested_id: str
+    memory_id: str
+    value: str | None
+    context: str | None = None
+
+
+class ConflictView(BaseModel):
+    """One entry of `conflicts`, one shape for both kinds.
+
+    `contradiction`: two current memories disagree; the stronger (`kept_*`) is recalled, the other
+    (`dropped_*`) is not. `contested`: the attribute is in a contradiction loop awaiting a decision
+    (`contested_id`, for `POST /v1/contested/{id}/resolve`); none of its `values` is recalled, so
+    `kept_*` and `dropped_*` are null. `values` lists the competing values either way.
+    """
+
+    kind: ConflictKind
     entity: str
     attribute: str
-    values: list[dict[str, str | None]] = Field(
-        description="the values said, oldest first: value and context"
-    )
-    why: str = "contradiction loop awaiting a decision (GET /v1/contested): no value of it is recalled"
+    context: str | None = None
+    values: list[ConflictValue] = Field(description="the competing values; a contradiction's kept one first")
+    kept_id: str | None = None
+    kept_value: str | None = None
+    dropped_id: str | None = None
+    dropped_value: str | None = None
+    contested_id: str | None = None
+    why: str
+
+    @classmethod
+    def of_contradiction(cls, conflict: Conflict) -> ConflictView:
+        sides = [(conflict.kept_id, conflict.kept_value), (conflict.dropped_id, conflict.dropped_value)]
+        values = [ConflictValue(memory_id=i, value=v, context=conflict.context) for i, v in sides]
+        return cls(kind="contradiction", values=values, why=CONTRADICTION_WHY, **conflict.model_dump())
+
+    @classmethod
+    def of_contest(cls, contest: OpenContest) -> ConflictView:
+        values = [ConflictValue(memory_id=m.id, value=m.value, context=m.context) for m in contest.memories]
+        return cls(
+            kind="contested",
+            entity=contest.entity,
+            attribute=contest.attribute,
+            values=values,
+            contested_id=contest.contested_id,
+            why=CONTESTED_WHY,
+        )
 
 
 class SuppressedView(BaseModel):
@@ -120,7 +161,7 @@ class RecallDiagnostics(BaseModel):
 
 class RecallResult(BaseModel):
     memories: list[RecalledMemory] = Field(description="in prompt order")
-    conflicts: list[ConflictView | ContestedView] = Field(default_factory=list)
+    conflicts: list[ConflictView] = Field(default_factory=list)
     suppressed: list[SuppressedView] = Field(default_factory=list, description="with diagnostics only")
     tokens_used: int = 0
     diagnostics: RecallDiagnostics | None = None

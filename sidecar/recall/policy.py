@@ -1,24 +1,25 @@
-"""The read gate's rules, as pure functions: currency, scope, triggers, live intent, conflicts.
+"""The read gate's rules, as pure functions: currency, scope, triggers, live intent, topic, conflicts.
 
 The store already applies scope and currency in SQL; `currency_violation` and `out_of_scope` check
 again what came back, so a store bug degrades recall instead of leaking. Contested slots (state
-`contested`) are not current and never recalled here; `context_mismatches` runs before
-`resolve_conflicts`: of values that differ only by context (a resolution's meta-memories), the one
-of the context the request names wins, else the default.
+`contested`) are not current and never recalled here: `open_contests` keeps what of them may be
+reported. `context_mismatches` runs before `resolve_conflicts`: of values that differ only by
+context (a resolution's meta-memories), the one of the context the request names wins, else the
+default. `outside_topic` narrows the matched candidates to the request's topic.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict
 
 from agents.attributes import is_single_valued
 from agents.reconcile import normalize_value
-from sinks.recall import RecallScope
+from sinks.recall import OpenContest, RecallScope
 from streams.records import Memory, MemoryState, RecallSemantics, Trust, Visibility
 
 
@@ -47,9 +48,11 @@ class Conflict(BaseModel):
     dropped_value: str
 
 
-def currency_violation(memory: Memory, now: datetime, confidence_floor: float) -> str | None:
-    """Why `memory` is not current at `now`, or None."""
-    if memory.state is not MemoryState.ACTIVE:
+def currency_violation(
+    memory: Memory, now: datetime, confidence_floor: float, state: MemoryState = MemoryState.ACTIVE
+) -> str | None:
+    """Why `memory` is not current (in `state`, active unless said) at `now`, or None."""
+    if memory.state is not state:
         return f"state {memory.state.value}"
     if memory.valid_until is not None:
         return "no longer valid"
@@ -142,6 +145,47 @@ def context_mismatches(memories: Iterable[Memory], named: frozenset[str]) -> dic
                 wanted = f"context {keep!r}" if keep else "no named context (the default holds)"
                 suppressed[memory.id] = f"context mismatch: {wanted}"
     return suppressed
+
+
+def outside_topic(memory: Memory, topic: str | None, named: frozenset[str]) -> str | None:
+    """Why `memory` is cut by the request's `topic`, or None.
+
+    `topic` is a broad namespace (contract §2: tech, work, personal, health) that narrows the
+    ordinary candidates, and it is judged here, after hydration, rather than in the index query,
+    because what it must not cut is only visible on the row: profile facts and constraints apply
+    whatever the topic, and a value scoped to a context the request names (`named_contexts`: the
+    topic itself, `live_intent["context"]`, the query's words) is that context's knowledge even
+    though it is filed under its attribute's topic (a loop resolved `by_context {"work": "vim"}`
+    stores `preferred_editor` under `tech`). So `topic: "work"` gets the work value, not nothing.
+    """
+    if topic is None or normalize_value(memory.topic) == normalize_value(topic):
+        return None
+    if memory.profile or memory.recall_semantics is RecallSemantics.CONSTRAINT:
+        return None
+    if memory.context and _names(named, normalize_value(memory.context)):
+        return None
+    return f"outside topic {topic!r}"
+
+
+def open_contests(
+    contests: Iterable[OpenContest], scope: RecallScope, now: datetime, confidence_floor: float
+) -> list[OpenContest]:
+    """The contests to report: each keeps its memories in scope and current but for being contested.
+
+    A contest left with none is dropped, so a slot made only of another agent's private memories
+    is never named (the same re-check as `out_of_scope`, for what is reported rather than recalled).
+    """
+    kept: list[OpenContest] = []
+    for contest in contests:
+        visible = tuple(
+            m
+            for m in contest.memories
+            if not out_of_scope(m, scope)
+            and currency_violation(m, now, confidence_floor, MemoryState.CONTESTED) is None
+        )
+        if visible:
+            kept.append(replace(contest, memories=visible))
+    return kept
 
 
 def _strength(memory: Memory) -> tuple:

@@ -1,7 +1,8 @@
 """From hydrated candidates to the recalled block: the pure heart of recall.
 
 Order of the gates: defensive currency/scope re-check, similarity gate, eligibility (matched,
-profile block, fired constraint), live intent, conflicts, scoring, budget, edge-weighted order.
+profile block, fired constraint), live intent, contexts, topic, conflicts, scoring, budget,
+edge-weighted order. Open contested slots are reported beside the conflicts, never recalled.
 Selection priority: fired constraints, then the profile block, then the rest by `recall_score`;
 prompt prominence: fired constraints, then everything else by `recall_score`.
 """
@@ -12,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from agents.attributes import is_single_valued
+from agents.reconcile import normalize_value
 from sidecar.recall import policy
 from sidecar.recall.budget import edge_order, estimate_tokens, trim
 from sidecar.recall.config import RecallConfig
@@ -25,7 +28,7 @@ from sidecar.recall.models import (
     SuppressedView,
 )
 from sidecar.recall.scoring import Score, recall_score
-from sinks.recall import RecallScope
+from sinks.recall import OpenContest, RecallScope
 from streams.records import Memory
 
 CONSTRAINT, PROFILE, RANKED = 0, 1, 2
@@ -47,6 +50,7 @@ class Entry:
 class Selection:
     chosen: list[Entry]  # prompt order
     conflicts: list[policy.Conflict]
+    contests: list[OpenContest] = field(default_factory=list)
     suppressed: list[tuple[str, str]] = field(default_factory=list)  # (id, why)
     tokens_used: int = 0
     dropped_stale: int = 0  # hydrated rows that failed the re-check (never listed: maybe not the caller's)
@@ -60,6 +64,7 @@ def select(
     signals: dict[str, Signals],
     hydrated: Sequence[Memory],
     pinned: Sequence[Memory],
+    contests: Sequence[OpenContest] = (),
 ) -> Selection:
     suppressed: dict[str, str] = {}
     pool: dict[str, Memory] = {}
@@ -74,6 +79,7 @@ def select(
 
     action = request.action.requested() if request.action else None
     entries: dict[str, Entry] = {}
+    matched: list[Memory] = []
     for memory in pool.values():
         reasons: list[str] = []
         tier = RANKED
@@ -92,6 +98,7 @@ def select(
             else:
                 relevance = found.relevance
                 reasons.append(f"matched query ({found.sources})")
+                matched.append(memory)
         if reasons:
             entries[memory.id] = Entry(memory, tier, reasons, relevance)
 
@@ -108,6 +115,8 @@ def select(
         suppressed[memory_id] = why
         if loser is not None:
             _promote_context_mate(loser, pool, mismatched, yielded, entries, suppressed)
+
+    _narrow_to_topic(request.topic, named, matched, entries, suppressed)
 
     contenders = [m for m in pool.values() if m.id not in yielded and m.id not in mismatched]
     conflicts = [c for c in policy.resolve_conflicts(contenders).values() if _touches(c, entries)]
@@ -146,6 +155,7 @@ def select(
     return Selection(
         chosen=edge_order(prominence),
         conflicts=conflicts,
+        contests=policy.open_contests(contests, scope, now, config.confidence_floor),
         suppressed=list(suppressed.items()),
         tokens_used=trimmed.tokens_used,
         dropped_stale=stale,
@@ -170,6 +180,33 @@ def _promote_context_mate(
         else:
             suppressed.pop(mate.id, None)
             entries[mate.id] = Entry(mate, RANKED, ["value for this request's context"], loser.relevance)
+
+
+def _narrow_to_topic(
+    topic: str | None,
+    named: frozenset[str],
+    matched: Sequence[Memory],
+    entries: dict[str, Entry],
+    suppressed: dict[str, str],
+) -> None:
+    """Drop the entries outside `topic` (`policy.outside_topic`), except values of a slot that a match
+    inside it opened: they answer the question asked in the topic (so do conflict winners, which
+    only a kept entry brings in, after this)."""
+    if topic is None:
+        return
+    opened = {_slot(m) for m in matched if policy.outside_topic(m, topic, named) is None} - {None}
+    for memory_id, entry in list(entries.items()):
+        why = policy.outside_topic(entry.memory, topic, named)
+        if why is not None and _slot(entry.memory) not in opened:
+            del entries[memory_id]
+            suppressed[memory_id] = why
+
+
+def _slot(memory: Memory) -> tuple[str, str] | None:
+    """The single-valued slot a memory fills (its values answer one question), else None."""
+    if not memory.entity or not memory.attribute or not is_single_valued(memory.attribute):
+        return None
+    return (normalize_value(memory.entity), memory.attribute)
 
 
 def _touches(conflict: policy.Conflict, entries: dict[str, Entry]) -> bool:
@@ -209,7 +246,10 @@ def to_result(selection: Selection, signals: dict[str, Signals], diagnostics: bo
         )
     return RecallResult(
         memories=memories,
-        conflicts=[ConflictView(**c.model_dump()) for c in selection.conflicts],
+        conflicts=[
+            *(ConflictView.of_contradiction(c) for c in selection.conflicts),
+            *(ConflictView.of_contest(c) for c in selection.contests),
+        ],
         suppressed=[SuppressedView(id=i, why=w) for i, w in selection.suppressed] if diagnostics else [],
         tokens_used=selection.tokens_used,
     )

@@ -2,10 +2,11 @@
 
     resolve scope (key decides tenant and bound agent; the body never widens it)
     ├── keyword search (SQL full text)        ┐
-    ├── pinned rows (profile + constraints)   ├ concurrently
+    ├── pinned rows (profile + constraints)   │
+    ├── open contested slots of the user      ├ concurrently
     └── embed query → one vector search       ┘
     fuse (RRF) → hydrate ids + slot-mates (one SQL query, hard filters inside)
-    select (pure) → record access and audit (buffered) → result
+    select (pure: topic, contexts, conflicts, ...) → record access and audit (buffered) → result
 
 A failing vector index or embedder degrades recall to keyword + pinned (said in diagnostics);
 the SQL store is the authority, so its failure fails the recall.
@@ -28,7 +29,7 @@ from sidecar.recall.audit import AuditSink, query_digest
 from sidecar.recall.config import BALANCED, RecallConfig, preset
 from sidecar.recall.fusion import fuse
 from sidecar.recall.keywords import query_terms
-from sidecar.recall.models import ContestedView, RecallDiagnostics, RecallRequest, RecallResult
+from sidecar.recall.models import RecallDiagnostics, RecallRequest, RecallResult
 from sidecar.recall.query_embed import QueryEmbedder
 from sidecar.recall.select import select, to_result
 from sinks.base import VectorHit, VectorIndex
@@ -43,15 +44,17 @@ SINGLE_VALUED = tuple(sorted(name for name, spec in ATTRIBUTES.items() if spec.s
 
 
 def resolve_scope(principal: Principal, request: RecallRequest) -> RecallScope:
-    """Tenant from the key; an agent-bound key forces its agent, a body agent may only repeat it."""
+    """Tenant from the key; an agent-bound key forces its agent, a body agent may only repeat it.
+
+    `request.topic` is not pushed into the candidate queries: it narrows in `select`
+    (`policy.outside_topic`), where a value of a context the topic names is still seen.
+    """
     if principal.agent_id is not None and request.agent_id not in (None, principal.agent_id):
         raise Forbidden("agent_id is not the agent this API key is bound to")
-    topics = (request.topic,) if request.topic else ()
     return RecallScope(
         tenant_id=principal.tenant_id,
         user_id=request.user_id,
         agent_id=principal.agent_id or request.agent_id,
-        topics=topics,
     )
 
 
@@ -101,19 +104,19 @@ class RecallService:
         scope = resolve_scope(principal, request)
         currency = Currency(now=now, confidence_floor=config.confidence_floor)
         terms = query_terms(request.query)
-        fetch = config.candidate_limit(request.limit)
+        fetch = config.candidate_limit(request.limit, narrowed=request.topic is not None)
         degraded: list[str] = []
 
-        dense, keyword, pinned = await _all(
+        dense, keyword, pinned, contests = await _all(
             self._dense(request.query, scope, fetch, degraded),
             self._keyword(scope, currency, terms, fetch),
             self._store.pinned_memories(scope, currency, config.pinned_limit),
+            self._store.open_contests(scope, currency, config.contested_limit),
         )
         signals = fuse(dense, keyword, config)
         hydrated = await self._store.hydrate(scope, currency, list(signals), SINGLE_VALUED)
-        selection = select(request, config, now, scope, signals, hydrated, pinned)
+        selection = select(request, config, now, scope, signals, hydrated, pinned, contests)
         result = to_result(selection, signals, request.diagnostics)
-        result.conflicts.extend(await self._open_contested(scope))
         if request.diagnostics:
             found = {m.id for m in hydrated}
             result.diagnostics = RecallDiagnostics(
@@ -126,22 +129,6 @@ class RecallService:
             )
         self._record(principal, scope, request, now, [m.id for m in result.memories])
         return result
-
-    async def _open_contested(self, scope: RecallScope) -> list[ContestedView]:
-        """Contradiction loops of this user, reported instead of recalled (their rows are not current)."""
-        list_contested = getattr(self._store, "list_contested", None)
-        if list_contested is None:
-            return []
-        slots = await list_contested(scope.tenant_id, scope.user_id, "open")
-        return [
-            ContestedView(
-                contested_id=slot.id,
-                entity=slot.entity,
-                attribute=slot.attribute,
-                values=[{"value": e.get("value"), "context": e.get("context")} for e in slot.value_history],
-            )
-            for slot in slots
-        ]
 
     async def _dense(
         self, query: str, scope: RecallScope, limit: int, degraded: list[str]

@@ -1,4 +1,4 @@
-"""Recall's three reads (keyword, pinned, hydrate), with one thread hop per query on a SQLite file.
+"""Recall's reads (keyword, pinned, hydrate, open contests), with one thread hop per query on a SQLite file.
 
 Why: through the async engine every DBAPI call of aiosqlite is its own trip to the connection's
 thread and back to the event loop (checkout, BEGIN, execute, fetch, cursor close, rollback), and on
@@ -22,7 +22,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from sinks.recall import Currency, KeywordHit, RecallScope
+from sinks.recall import Currency, KeywordHit, OpenContest, RecallScope
 from sinks.sql import recall_queries
 from sinks.sql.engine import is_sqlite, sqlite_path, unavailable_on_outage
 from streams.records import Memory
@@ -67,6 +67,10 @@ class RecallReader:
     async def pinned_memories(self, scope: RecallScope, currency: Currency, limit: int) -> list[Memory]:
         plan = recall_queries.pinned_plan(scope, currency, limit)
         return await self._read("pinned_memories", plan, recall_queries.memories_of)
+
+    async def open_contests(self, scope: RecallScope, currency: Currency, limit: int) -> list[OpenContest]:
+        plan = recall_queries.open_contests_plan(scope, currency, limit)
+        return await self._read("open_contests", plan, recall_queries.open_contests_of)
 
     def close(self) -> None:
         executor, self._executor = self._executor, None

@@ -16,10 +16,10 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from sinks.recall import Currency, KeywordHit, RecallScope
+from sinks.recall import Currency, KeywordHit, OpenContest, RecallScope
 from sinks.sql.convert import row_memory
 from sinks.sql.queries import chunked, dialect_insert
-from sinks.sql.tables import PINNED_PREDICATE, memories, recall_audit
+from sinks.sql.tables import PINNED_PREDICATE, contested_slots, memories, recall_audit
 from streams.records import Memory, MemoryState, RecallAudit, Trust, Visibility
 
 #: A query term is a run of letters and digits; anything else never reaches the search engine.
@@ -49,11 +49,11 @@ def in_scope(table: Any, with_agent: bool) -> list[sa.ColumnElement[bool]]:
     return [table.c.tenant_id == sa.bindparam("tenant"), table.c.user_id == sa.bindparam("user"), visible]
 
 
-def is_current(table: Any) -> list[sa.ColumnElement[bool]]:
-    """Active, open, unrevoked, unexpired at `:now`, at least `:floor` confident, not untrusted."""
+def is_current(table: Any, state: MemoryState = MemoryState.ACTIVE) -> list[sa.ColumnElement[bool]]:
+    """In `state` (active), open, unrevoked, unexpired at `:now`, `:floor` confident, not untrusted."""
     now = sa.bindparam("now", type_=memories.c.expires_at.type)
     return [
-        table.c.state == MemoryState.ACTIVE.value,
+        table.c.state == state.value,
         table.c.valid_until.is_(None),
         table.c.revoked_at.is_(None),
         sa.or_(table.c.expires_at.is_(None), table.c.expires_at > now),
@@ -220,6 +220,56 @@ def _pinned_statement(with_agent: bool) -> sa.Select:
         .where(sa.text(PINNED_PREDICATE), *_filtered(memories, with_agent))
         .order_by(memories.c.importance.desc(), memories.c.confidence.desc(), memories.c.id)
         .limit(sa.bindparam("limit", type_=sa.Integer))
+    )
+
+
+def open_contests_plan(scope: RecallScope, currency: Currency, limit: int) -> tuple[Any, dict[str, Any]]:
+    params = scope_params(scope, currency) | {"limit": limit}
+    params.pop("topics", None)  # a contested slot is reported whatever the topic
+    return _open_contests_statement(scope.agent_id is not None), params
+
+
+def open_contests_of(result: Any) -> list[OpenContest]:
+    """Rows (slot id + memory, slot by slot) grouped into one `OpenContest` per slot, in order."""
+    grouped: dict[str, list[Any]] = {}
+    for row in result.mappings():
+        grouped.setdefault(row["contested_id"], []).append(row)
+    return [
+        OpenContest(
+            contested_id=contested_id,
+            entity=rows[0]["entity"],
+            attribute=rows[0]["attribute"],
+            memories=tuple(row_memory(row) for row in rows),
+        )
+        for contested_id, rows in grouped.items()
+    ]
+
+
+@lru_cache(maxsize=4)
+def _open_contests_statement(with_agent: bool) -> sa.Select:
+    """The oldest `:limit` open slots of the user joined to their contested memories in scope."""
+    slots = (
+        sa.select(
+            contested_slots.c.id,
+            contested_slots.c.entity,
+            contested_slots.c.attribute,
+            contested_slots.c.opened_at,
+        )
+        .where(
+            contested_slots.c.tenant_id == sa.bindparam("tenant"),
+            contested_slots.c.user_id == sa.bindparam("user"),
+            contested_slots.c.status == "open",
+        )
+        .order_by(contested_slots.c.opened_at, contested_slots.c.id)
+        .limit(sa.bindparam("limit", type_=sa.Integer))
+        .subquery("slot")
+    )
+    same_pair = sa.and_(memories.c.entity == slots.c.entity, memories.c.attribute == slots.c.attribute)
+    return (
+        sa.select(slots.c.id.label("contested_id"), *(memories.c[f] for f in _FIELDS))
+        .select_from(slots.join(memories, same_pair))
+        .where(*in_scope(memories, with_agent), *is_current(memories, MemoryState.CONTESTED))
+        .order_by(slots.c.opened_at, slots.c.id, memories.c.created_at, memories.c.id)
     )
 
 

@@ -15,7 +15,7 @@ import sqlalchemy as sa
 
 from agents import loops
 from sinks.base import ErasureReport, PendingEvent, PendingVector, TurnOutcome, WriteResult
-from sinks.recall import Currency, KeywordHit, RecallScope
+from sinks.recall import Currency, KeywordHit, OpenContest, RecallScope
 from sinks.sql import contested_queries, governance, queries, recall_queries
 from sinks.sql.contested import ContestedSlot
 from sinks.sql.convert import (
@@ -375,6 +375,9 @@ class SqlMemoryStore:
 
     async def pinned_memories(self, scope: RecallScope, currency: Currency, limit: int) -> list[Memory]:
         return await self._reader.pinned_memories(scope, currency, limit)
+
+    async def open_contests(self, scope: RecallScope, currency: Currency, limit: int) -> list[OpenContest]:
+        return await self._reader.open_contests(scope, currency, limit)
 
     async def record_access(self, counts: Mapping[str, int], at: datetime) -> None:
         if not counts:

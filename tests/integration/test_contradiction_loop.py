@@ -79,7 +79,9 @@ async def test_an_oscillating_preference_is_escalated_and_resolved_by_context(se
         assert not [m for m in waiting.memories if "meetings" in m.text]
         [loop] = [c for c in waiting.conflicts if c.kind == "contested"]
         assert (loop.contested_id, loop.attribute) == (slot.id, "preferred_meeting_time")
-        assert [v["value"] for v in loop.values] == ["morning", "afternoon", "morning", "afternoon"]
+        assert sorted((v.value, v.context) for v in loop.values) == [("afternoon", "main"), ("morning", None)]
+        assert {v.memory_id for v in loop.values} == {m.id for m in contested}
+        assert loop.kept_id is None and loop.why.startswith("contested: awaiting a decision")
 
         # the person decides: mornings only for consulting, afternoons otherwise
         texts = [

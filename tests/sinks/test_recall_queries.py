@@ -175,10 +175,43 @@ async def test_sqlite_plans_use_indexes(tmp_path) -> None:
         await store.keyword_candidates(scope, CURRENT, ["hello"], 10)
         await store.pinned_memories(scope, CURRENT, 10)
         await store.hydrate(scope, CURRENT, ["x", "y"], ["timezone"])
+        await store.open_contests(scope, CURRENT, 20)
     finally:
         await store.close()
-    assert len(plans) == 3
+    assert len(plans) == 4
     for plan in plans:
         assert not re.search(r"\bSCAN (memories|m|s|c)\b(?!_fts)", plan), plan
     assert "ix_memories_recall_pinned" in plans[1]
     assert "VIRTUAL TABLE INDEX" in plans[0]
+
+
+async def flip(store: SqlMemoryStore, tenant: str, user: str, attribute: str, **fields) -> list[str]:
+    """`user` flips `attribute` a → b → a → b within days: the fourth write opens a contested slot."""
+    for i, value in enumerate("abab"):
+        text = f"The user's {attribute} is {value}."
+        slot = {"entity": "user", "attribute": attribute}
+        claim = mem(tenant, user, text, value=value, days_ago=8 - i, **slot, **fields)
+        await write(store, claim)
+    contested, _ = await store.list_memories(tenant, user, state=MemoryState.CONTESTED)
+    return sorted(m.id for m in contested if m.attribute == attribute)
+
+
+async def test_open_contests_are_the_users_open_slots_with_their_contested_memories_in_scope(
+    store, tenant
+) -> None:
+    editor = await flip(store, tenant, "u1", "preferred_editor")
+    theme = await flip(store, tenant, "u1", "preferred_theme", visibility=Visibility.AGENT, agent_id="bot")
+    await flip(store, tenant, "u2", "preferred_editor")
+
+    async def seen(scope: RecallScope) -> list[tuple[str, list[str]]]:
+        contests = await store.open_contests(scope, CURRENT, 20)
+        return sorted((c.attribute, sorted(m.id for m in c.memories)) for c in contests)
+
+    both = [("preferred_editor", editor), ("preferred_theme", theme)]
+    assert await seen(RecallScope(tenant, "u1")) == [("preferred_editor", editor)]  # theme: bot's only
+    assert await seen(RecallScope(tenant, "u1", agent_id="bot")) == both
+    assert await seen(RecallScope(tenant, "u1", agent_id="bot", topics=("health",))) == both
+    assert await seen(RecallScope(unique_tenant(), "u1")) == []
+    (slot,) = [s for s in await store.list_contested(tenant, "u1") if s.attribute == "preferred_editor"]
+    await store.resolve_contested(tenant, slot.id, value="a", at=NOW)
+    assert await seen(RecallScope(tenant, "u1")) == []

@@ -54,8 +54,14 @@ async def seed(store: SqlMemoryStore, index: EdgeVectorIndex, embedder, memories
         return
     vectors = embedder.embed([m.text for m in memories])
     await store.write([outcome(m, v) for m, v in zip(memories, vectors, strict=True)])
-    # the PostgreSQL test database is shared: index only what this seeding wrote (its tenants)
-    tenants = {m.tenant_id for m in memories}
+    await sync_vectors(store, index, {m.tenant_id for m in memories})
+
+
+async def sync_vectors(store: SqlMemoryStore, index: EdgeVectorIndex, tenants: set[str]) -> None:
+    """Write the pending vector points of `tenants` into the index, as the vector sync would.
+
+    The PostgreSQL test database is shared: index only what this test wrote (its tenants).
+    """
     pending = [p for p in await store.pending_vectors(limit=100_000) if p.memory.tenant_id in tenants]
     await index.write([VectorPoint(p.memory.id, p.embedding, vector_payload(p.memory)) for p in pending])
     await store.mark_vectors_synced([p.memory.id for p in pending])

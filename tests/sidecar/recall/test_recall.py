@@ -198,6 +198,19 @@ async def test_constraint_never_suppressed_by_live_intent(world, tenant) -> None
     assert ids(result) == [constraint.id]
 
 
+async def test_topic_narrows_ordinary_memories_never_profile_facts_or_constraints(world, tenant) -> None:
+    at_work = mem(tenant, "u1", "The user runs the quarterly budget review at work.", topic="work")
+    at_home = mem(tenant, "u1", "The user keeps a household budget spreadsheet.", topic="personal")
+    name = mem(tenant, "u1", "The user's name is Dana.", profile=True, topic="personal")
+    constraint = alto(tenant)  # topic personal
+    await world.seed(at_work, at_home, name, constraint)
+    action = {"action": "recommend", "domain": "restaurant"}
+    result = await ask(world, tenant, "budget", topic="work", action=action, diagnostics=True)
+    assert set(ids(result)) == {at_work.id, name.id, constraint.id}
+    assert {"id": at_home.id, "why": "outside topic 'work'"} in [s.model_dump() for s in result.suppressed]
+    assert at_home.id in ids(await ask(world, tenant, "budget"))
+
+
 # -- 7. live intent ----------------------------------------------------------------------------------
 
 
