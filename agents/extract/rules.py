@@ -123,17 +123,24 @@ class RulesExtractor:
         self.max_claims = max_claims
 
     async def extract(self, turns: Sequence[Turn]) -> list[list[Claim]]:
-        """One list of claims per turn, in order (the `Extractor` protocol)."""
-        return [self.extract_turn(turn) for turn in turns]
+        """One list of claims per turn, in order (the `Extractor` protocol: texts already cleaned)."""
+        return [self._read(turn, turn.text) for turn in turns]
 
     def extract_turn(self, turn: Turn, text: str | None = None) -> list[Claim]:
-        """The claims one turn asserts; `text` is its stripped and redacted text when already known."""
-        if turn.role is not Role.USER or self.max_claims == 0:
-            return []
-        source = strip_injected(turn.text) if text is None else text
+        """The claims of one raw turn: stripped, redacted and junk-checked first.
+
+        `text` replaces the turn's text when given (it is still stripped and redacted).
+        """
+        source = strip_injected(turn.text if text is None else text)
         clean = redact_secrets(source)[0]
         if junk.whole_turn_reason(clean, turn.role) is not None:
             return []  # per-sentence junk (greetings, thanks, sarcasm) is skipped sentence by sentence
+        return self._read(turn, clean)
+
+    def _read(self, turn: Turn, clean: str) -> list[Claim]:
+        """The claims in `clean`, the turn's stripped and redacted text, sentence by sentence."""
+        if turn.role is not Role.USER or self.max_claims == 0:
+            return []
         subject = Subject.of(turn)
         candidates: list[tuple[int, Claim]] = []
         for left, right in sentence_spans(clean):
