@@ -109,12 +109,7 @@ class OnnxMiniLmEmbedder:
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Encode `texts` in order; model calls are planned by token length to keep padding small."""
-        if isinstance(texts, str):
-            raise TypeError("embed() takes a sequence of texts, not one string")
-        texts = list(texts)
-        for text in texts:
-            if not isinstance(text, str):
-                raise TypeError(f"embed() takes strings, got {type(text).__name__}")
+        texts = checked_texts(texts)
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return out
@@ -159,6 +154,17 @@ class OnnxMiniLmEmbedder:
             },
         )
         return mean_pool_normalize(hidden, attention_mask)
+
+
+def checked_texts(texts: Sequence[str]) -> list[str]:
+    """`texts` as a list, refused (TypeError) unless it is a sequence of strings."""
+    if isinstance(texts, str):
+        raise TypeError("embed() takes a sequence of texts, not one string")
+    texts = list(texts)
+    for text in texts:
+        if not isinstance(text, str):
+            raise TypeError(f"embed() takes strings, got {type(text).__name__}")
+    return texts
 
 
 def mean_pool_normalize(hidden: np.ndarray, attention_mask: np.ndarray) -> np.ndarray:

@@ -17,6 +17,7 @@ from typing import TypeVar
 
 from agents.decode import RawTurn, Rejection, decode_turn
 from agents.embed import Embedder
+from agents.errors import EmbedderUnavailableError
 from agents.extract.base import Extractor
 from agents.prepare import PreparedTurn, clean_turn, extract_claims, memories_from_claims
 from sinks.base import MemoryStore, TurnOutcome, VectorIndex, VectorPoint, WriteResult, vector_payload
@@ -167,7 +168,11 @@ class WritePipeline:
         now = utcnow()
         memories = [memories_from_claims(p.turn, c, now) for p, c in zip(prepared, claims, strict=True)]
         texts = [m.text for per_turn in memories for m in per_turn]
-        embedding = asyncio.ensure_future(self.embedder.aembed(texts)) if texts else None
+        embedding = (
+            asyncio.ensure_future(self._retrying("embedder", self.embedder.aembed, texts, outages_only=True))
+            if texts
+            else None
+        )
         return ReadTurns(prepared, memories, embedding)
 
     async def _finish_embedding(self, batch: PreparedBatch) -> None:
@@ -259,10 +264,13 @@ class WritePipeline:
 
     # -- retries and counting ----------------------------------------------------------------
 
-    async def _retrying(self, sink: str, call: Callable[..., Awaitable[T]], *args: object) -> T:
+    async def _retrying(
+        self, sink: str, call: Callable[..., Awaitable[T]], *args: object, outages_only: bool = False
+    ) -> T:
         """Call until it succeeds: sink outages are waited out, never turned into lost turns.
 
         A stop while waiting raises CancelledError, leaving the batch unacknowledged for a replay.
+        With `outages_only`, any other error is the caller's to handle (a turn the model fails on).
         """
         delay = self.settings.sink_retry_initial_s
         while True:
@@ -271,11 +279,13 @@ class WritePipeline:
             except BackpressureError as exc:
                 wait = max(exc.retry_after, 0.05)
                 log.warning("%s is applying backpressure; retrying in %.1fs: %s", sink, wait, exc)
-            except SinkError as exc:
+            except (SinkError, EmbedderUnavailableError) as exc:
                 wait = delay
                 delay = min(delay * 2, self.settings.sink_retry_max_s)
                 log.warning("%s is unavailable; retrying the batch in %.1fs: %s", sink, wait, exc)
             except Exception:
+                if outages_only:
+                    raise
                 # Not a known outage, maybe a bug: the batch is still never dropped. It is retried
                 # (loudly) until it succeeds or the worker stops; a restart replays it.
                 wait = delay

@@ -122,31 +122,46 @@ async def run_worker(
     """Consume turns until `stop` is set; finishes the batch in flight before returning."""
     app = create_app(settings, url)
     topics = declare_topics(app, settings)
-    pipeline = WritePipeline(
-        settings, clients.store, clients.vectors, clients.embedder, clients.extractor, clients.producer
-    )
-    register_ingest_agent(app, topics, pipeline, settings, on_batch)
-    await pipeline.recover()
-    for topic in (topics.turns, topics.dlq, topics.events, topics.audit, topics.escalations):
-        await topic.maybe_declare()
-    await app.start()
-    log.info("worker consuming %s from %s", settings.turns_topic, url)
-    decay = asyncio.create_task(
-        run_periodically(
-            settings.decay_interval_s,
-            decay_job(settings, clients.store, clients.vectors),
-            stop,
-            name="decay",
-            initial_delay_s=min(60.0, settings.decay_interval_s),
-        ),
-        name="decay",
-    )
+    embedder = await ingest_embedder(settings, clients)
     try:
-        await stop.wait()
+        pipeline = WritePipeline(
+            settings, clients.store, clients.vectors, embedder, clients.extractor, clients.producer
+        )
+        register_ingest_agent(app, topics, pipeline, settings, on_batch)
+        await pipeline.recover()
+        for topic in (topics.turns, topics.dlq, topics.events, topics.audit, topics.escalations):
+            await topic.maybe_declare()
+        await app.start()
+        log.info("worker consuming %s from %s", settings.turns_topic, url)
+        decay = asyncio.create_task(
+            run_periodically(
+                settings.decay_interval_s,
+                decay_job(settings, clients.store, clients.vectors),
+                stop,
+                name="decay",
+                initial_delay_s=min(60.0, settings.decay_interval_s),
+            ),
+            name="decay",
+        )
+        try:
+            await stop.wait()
+        finally:
+            pipeline.stopping = True
+            await app.stop()
+            await decay
     finally:
-        pipeline.stopping = True
-        await app.stop()
-        await decay
+        if embedder is not clients.embedder:
+            await asyncio.to_thread(embedder.close)
+
+
+async def ingest_embedder(settings: Settings, clients: Clients) -> Embedder:
+    """The worker's model: by default in a child process of its own, so the worker's Python and
+    the model never wait for each other's GIL (`agents/embed_process.py`); else the process's."""
+    if settings.ingest_embedder == "thread":
+        return clients.embedder
+    from agents.embed_process import ProcessEmbedder
+
+    return await asyncio.to_thread(ProcessEmbedder, settings.ingest_embed_threads, settings.embed_batch_size)
 
 
 class _SharedLoopServer(uvicorn.Server):

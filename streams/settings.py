@@ -57,6 +57,10 @@ class Settings(BaseSettings):
     strip_patterns: list[str] = Field(default_factory=list, description="extra regexes of injected blocks")
     embed_threads: int = 2
     embed_batch_size: int = 64
+    ingest_embedder: Literal["process", "thread"] = Field(
+        default="process", description="the worker's model: in a child process (no GIL shared) or a thread"
+    )
+    ingest_embed_threads: int = Field(default=1, ge=1, description="model threads of the worker's child process")
     sink_retry_initial_s: float = 0.5
     sink_retry_max_s: float = 30.0
 

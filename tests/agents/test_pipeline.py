@@ -16,6 +16,7 @@ from recording_producer import RecordingProducer
 
 from agents.decode import RawTurn
 from agents.embed import OnnxMiniLmEmbedder, load_default_embedder
+from agents.errors import EmbedderUnavailableError
 from agents.extract.rules import RulesExtractor
 from agents.pipeline import WritePipeline
 from sinks.sql.store import SqlMemoryStore
@@ -167,3 +168,36 @@ async def test_a_discarded_batch_stops_its_embedding_and_writes_nothing(sinks, t
     assert embedding.cancelled() or embedding.done()
     assert await job_states(store, tenant, ["t1"]) == {}
     assert producer.records == []
+
+
+class EmbedderDownOnce:
+    """The real embedder behind an outage: the first call finds it unavailable."""
+
+    def __init__(self, inner: OnnxMiniLmEmbedder) -> None:
+        self.inner, self.calls = inner, 0
+        self.dim, self.model_id = inner.dim, inner.model_id
+
+    def embed(self, texts):
+        return self.inner.embed(texts)
+
+    async def aembed(self, texts):
+        self.calls += 1
+        if self.calls == 1:
+            raise EmbedderUnavailableError("the embedding process stopped")
+        return await self.inner.aembed(texts)
+
+    def close(self) -> None:
+        pass
+
+
+async def test_an_embedder_outage_is_waited_out_not_turned_into_failed_turns(sinks, tmp_path, tenant: str) -> None:
+    embedder = EmbedderDownOnce(load_default_embedder())
+    pipeline, producer = pipeline_of(sinks, tmp_path, embedder=embedder)
+    pipeline.settings = pipeline.settings.model_copy(update={"sink_retry_initial_s": 0.01})
+    store, _ = sinks
+
+    report = await pipeline.persist(await pipeline.prepare([raw(tenant, "t1", "I live in Lisbon.")]))
+
+    assert embedder.calls == 2 and report.failed == 0
+    assert await job_states(store, tenant, ["t1"]) == {"t1": JobState.DONE}
+    assert producer.on(pipeline.settings.dlq_topic) == []

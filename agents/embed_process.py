@@ -1,0 +1,147 @@
+"""The embedding model in a process of its own, for the write path.
+
+Why: the ingest worker's Python (faust, extraction, SQL) holds the GIL most of the time, and the
+model's thread needs the GIL between every call it makes; on two cores the two then take turns
+instead of running side by side. Measured on the LoCoMo backlog: the worker's Python alone ran at
+~1,000 turns/s and the model alone at ~330 memories/s, yet together only ~50-60% of the model's
+rate. In its own process the model never waits for the worker's GIL.
+
+Texts go to the child over a pipe and float32 vectors come back (384 floats each: ~1.5 KB per
+memory). A child that dies is started again on the next call; that call raises
+`EmbedderUnavailableError`, which the pipeline retries like a sink outage.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from multiprocessing.connection import Connection
+from typing import Any
+
+import numpy as np
+
+from agents.embed import DIM, MODEL_ID, OnnxMiniLmEmbedder, checked_texts
+from agents.errors import EmbedderUnavailableError
+
+log = logging.getLogger(__name__)
+
+#: How long the child may take to import the runtime and load the model.
+START_TIMEOUT_S = 120.0
+
+
+class ProcessEmbedder:
+    """An `Embedder` whose model runs in a child process; calls are served one at a time, in order."""
+
+    dim: int = DIM
+    model_id: str = MODEL_ID
+
+    def __init__(self, threads: int = 1, batch_size: int = 64) -> None:
+        if threads < 1 or batch_size < 1:
+            raise ValueError(f"threads and batch_size must be >= 1, got {threads}, {batch_size}")
+        self.threads = threads
+        self.batch_size = batch_size
+        self._lock = threading.Lock()  # one request on the pipe at a time
+        self._child: tuple[Any, Connection] | None = None
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="beliefstream-embed-ipc")
+        with self._lock:
+            self._start()
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Encode `texts` in order in the child process (float32, unit length)."""
+        texts = checked_texts(texts)
+        if not texts:
+            return np.empty((0, self.dim), dtype=np.float32)
+        with self._lock:
+            if self._child is None:
+                self._start()
+            _, conn = self._child
+            try:
+                conn.send(texts)
+                kind, payload = conn.recv()
+            except (EOFError, OSError) as exc:
+                self._stop_child()
+                raise EmbedderUnavailableError(
+                    f"the embedding process stopped ({exc or type(exc).__name__}); it restarts on the next call"
+                ) from exc
+        if kind != "ok":
+            raise RuntimeError(f"the embedding process failed: {payload}")
+        return payload
+
+    async def aembed(self, texts: Sequence[str]) -> np.ndarray:
+        """`embed` from a helper thread, so the event loop stays free while the child works."""
+        texts = list(texts)
+        if not texts:
+            return np.empty((0, self.dim), dtype=np.float32)
+        return await asyncio.get_running_loop().run_in_executor(self._executor, self.embed, texts)
+
+    def close(self) -> None:
+        """Stop the child process (safe to call twice)."""
+        with self._lock:
+            self._stop_child()
+        self._executor.shutdown(wait=False)
+
+    @property
+    def pid(self) -> int | None:
+        """The child's process id, while it runs."""
+        return self._child[0].pid if self._child is not None else None
+
+    def _start(self) -> None:
+        context = multiprocessing.get_context("spawn")  # fork would copy the worker's threads and loop
+        conn, child_conn = context.Pipe()
+        process = context.Process(
+            target=_serve, args=(child_conn, self.threads, self.batch_size), name="beliefstream-embedder", daemon=True
+        )
+        process.start()
+        child_conn.close()
+        if not conn.poll(START_TIMEOUT_S):
+            process.kill()
+            raise EmbedderUnavailableError(f"the embedding process did not start within {START_TIMEOUT_S:.0f}s")
+        try:
+            kind, payload = conn.recv()
+        except EOFError as exc:
+            raise EmbedderUnavailableError("the embedding process exited while loading the model") from exc
+        if kind != "ready":
+            process.join(5)
+            raise EmbedderUnavailableError(payload)
+        self._child = (process, conn)
+
+    def _stop_child(self) -> None:
+        child, self._child = self._child, None
+        if child is None:
+            return
+        process, conn = child
+        try:
+            conn.send(None)
+        except (OSError, ValueError):
+            pass
+        conn.close()
+        process.join(5)
+        if process.is_alive():
+            log.warning("the embedding process did not stop in 5s; killing it")
+            process.kill()
+            process.join(5)
+
+
+def _serve(conn: Connection, threads: int, batch_size: int) -> None:
+    """The child: load the model, then answer each list of texts with its vectors until told to stop."""
+    try:
+        embedder = OnnxMiniLmEmbedder(threads=threads, batch_size=batch_size)
+    except EmbedderUnavailableError as exc:
+        conn.send(("error", str(exc)))
+        return
+    conn.send(("ready", None))
+    while True:
+        try:
+            texts = conn.recv()
+        except (EOFError, OSError):
+            return  # the parent is gone
+        if texts is None:
+            return
+        try:
+            conn.send(("ok", embedder.embed(texts)))
+        except Exception as exc:  # noqa: BLE001 - reported to the caller, the child keeps serving
+            conn.send(("error", f"{type(exc).__name__}: {exc}"))

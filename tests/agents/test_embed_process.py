@@ -1,0 +1,65 @@
+"""The model in a child process: the same vectors as in-process, in order, and a child that dies
+is replaced instead of failing turns."""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+
+from agents.embed import Embedder, load_default_embedder
+from agents.embed_process import ProcessEmbedder
+from agents.errors import EmbedderUnavailableError
+
+TEXTS = ["I live in Lisbon.", "My daughter Maya starts school in September and loves drawing horses.", "ok", "I'm vegan."]
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Iterator[ProcessEmbedder]:
+    child = ProcessEmbedder(threads=1)
+    yield child
+    child.close()
+
+
+def test_gives_the_vectors_of_the_in_process_model_in_order(embedder: ProcessEmbedder) -> None:
+    expected = load_default_embedder().embed(TEXTS)
+    got = embedder.embed(TEXTS)
+    assert isinstance(embedder, Embedder) and got.dtype == np.float32 and got.shape == (4, embedder.dim)
+    np.testing.assert_allclose(got, expected, atol=1e-5)
+
+
+async def test_aembed_matches_embed(embedder: ProcessEmbedder) -> None:
+    np.testing.assert_allclose(await embedder.aembed(TEXTS), embedder.embed(TEXTS), atol=1e-6)
+    assert (await embedder.aembed([])).shape == (0, embedder.dim)
+
+
+def test_bad_input_is_refused_before_it_reaches_the_child(embedder: ProcessEmbedder) -> None:
+    pid = embedder.pid
+    with pytest.raises(TypeError):
+        embedder.embed("one string")
+    with pytest.raises(TypeError):
+        embedder.embed(["fine", 3])  # type: ignore[list-item]
+    assert embedder.pid == pid
+
+
+def test_a_dead_child_fails_one_call_as_unavailable_then_is_replaced(embedder: ProcessEmbedder) -> None:
+    first = embedder.pid
+    os.kill(first, signal.SIGKILL)
+    with pytest.raises(EmbedderUnavailableError, match="restarts"):
+        embedder.embed(TEXTS)
+    vectors = embedder.embed(TEXTS)
+    assert embedder.pid not in (None, first)
+    np.testing.assert_allclose(vectors, load_default_embedder().embed(TEXTS), atol=1e-5)
+
+
+def test_close_stops_the_child() -> None:
+    child = ProcessEmbedder(threads=1)
+    pid = child.pid
+    child.close()
+    child.close()
+    assert child.pid is None
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
