@@ -16,6 +16,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
+import queue
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -29,6 +31,11 @@ from agents.errors import EmbedderUnavailableError
 
 log = logging.getLogger(__name__)
 
+#: The model yields the CPU to the worker's own process: that one process reads, extracts and
+#: writes every turn (GIL-bound), while the model's work is spread over the children.
+CHILD_NICENESS = 10
+#: Full batches of a few lengths, run once before the child says it is ready (~1 s).
+_WARM_UP = [" ".join(["memory"] * n) for n in (4, 8, 12, 16, 24, 32, 48) for _ in range(64)]
 #: How long the child may take to import the runtime and load the model.
 START_TIMEOUT_S = 120.0
 
@@ -128,11 +135,13 @@ class ProcessEmbedder:
 
 def _serve(conn: Connection, threads: int, batch_size: int) -> None:
     """The child: load the model, then answer each list of texts with its vectors until told to stop."""
+    os.nice(CHILD_NICENESS)
     try:
         embedder = OnnxMiniLmEmbedder(threads=threads, batch_size=batch_size)
     except EmbedderUnavailableError as exc:
         conn.send(("error", str(exc)))
         return
+    embedder.embed(_WARM_UP)  # the first run of a session allocates and tunes: not on a real batch
     conn.send(("ready", None))
     while True:
         try:
@@ -145,3 +154,42 @@ def _serve(conn: Connection, threads: int, batch_size: int) -> None:
             conn.send(("ok", embedder.embed(texts)))
         except Exception as exc:  # noqa: BLE001 - reported to the caller, the child keeps serving
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
+
+
+class ProcessEmbedderPool:
+    """Several single-model child processes; each call goes to whichever is idle.
+
+    Two batches are embedded side by side on two cores, and each model runs single-threaded: no
+    intra-op barrier waits on a core the worker's Python is using.
+    """
+
+    dim: int = DIM
+    model_id: str = MODEL_ID
+
+    def __init__(self, processes: int = 2, threads: int = 1, batch_size: int = 64) -> None:
+        if processes < 1:
+            raise ValueError(f"processes must be >= 1, got {processes}")
+        with ThreadPoolExecutor(max_workers=processes) as starting:
+            self._members = list(starting.map(lambda _: ProcessEmbedder(threads, batch_size), range(processes)))
+        self._idle: queue.SimpleQueue[ProcessEmbedder] = queue.SimpleQueue()
+        for member in self._members:
+            self._idle.put(member)
+        self._executor = ThreadPoolExecutor(max_workers=processes, thread_name_prefix="beliefstream-embed-pool")
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        member = self._idle.get()
+        try:
+            return member.embed(texts)
+        finally:
+            self._idle.put(member)
+
+    async def aembed(self, texts: Sequence[str]) -> np.ndarray:
+        texts = checked_texts(texts)
+        if not texts:
+            return np.empty((0, self.dim), dtype=np.float32)
+        return await asyncio.get_running_loop().run_in_executor(self._executor, self.embed, texts)
+
+    def close(self) -> None:
+        for member in self._members:
+            member.close()
+        self._executor.shutdown(wait=False)

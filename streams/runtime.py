@@ -34,6 +34,7 @@ from sinks.sql.store import SqlMemoryStore
 from sinks.vectors import make_vector_index
 from streams.app import bootstrap_servers, broker_url, create_app
 from streams.broker import EmbeddedBroker
+from streams.gc_tuning import tune_for_throughput
 from streams.producer import KafkaRecordProducer, RecordProducer
 from streams.progress import IngestProgress
 from streams.settings import Settings
@@ -132,6 +133,7 @@ async def run_worker(
         for topic in (topics.turns, topics.dlq, topics.events, topics.audit, topics.escalations):
             await topic.maybe_declare()
         await app.start()
+        tune_for_throughput()
         log.info("worker consuming %s from %s", settings.turns_topic, url)
         decay = asyncio.create_task(
             run_periodically(
@@ -159,9 +161,11 @@ async def ingest_embedder(settings: Settings, clients: Clients) -> Embedder:
     the model never wait for each other's GIL (`agents/embed_process.py`); else the process's."""
     if settings.ingest_embedder == "thread":
         return clients.embedder
-    from agents.embed_process import ProcessEmbedder
+    from agents.embed_process import ProcessEmbedderPool
 
-    return await asyncio.to_thread(ProcessEmbedder, settings.ingest_embed_threads, settings.embed_batch_size)
+    return await asyncio.to_thread(
+        ProcessEmbedderPool, settings.ingest_embed_processes, settings.ingest_embed_threads, settings.embed_batch_size
+    )
 
 
 class _SharedLoopServer(uvicorn.Server):

@@ -53,6 +53,7 @@ class Settings(BaseSettings):
     anthropic_max_retries: int = 3
     batch_size: int = 256
     batch_within_s: float = 0.1
+    ingest_lookahead_batches: int = Field(default=2, ge=1, description="batches read ahead of the one being written")
     max_turn_bytes: int = 64 * 1024
     strip_patterns: list[str] = Field(default_factory=list, description="extra regexes of injected blocks")
     embed_threads: int = 2
@@ -60,7 +61,8 @@ class Settings(BaseSettings):
     ingest_embedder: Literal["process", "thread"] = Field(
         default="process", description="the worker's model: in a child process (no GIL shared) or a thread"
     )
-    ingest_embed_threads: int = Field(default=1, ge=1, description="model threads of the worker's child process")
+    ingest_embed_processes: int = Field(default=2, ge=1, description="the worker's model processes (one per core)")
+    ingest_embed_threads: int = Field(default=1, ge=1, description="threads of each of those processes")
     sink_retry_initial_s: float = 0.5
     sink_retry_max_s: float = 30.0
 

@@ -3,6 +3,7 @@ is replaced instead of failing turns."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 from collections.abc import Iterator
@@ -11,7 +12,7 @@ import numpy as np
 import pytest
 
 from agents.embed import Embedder, load_default_embedder
-from agents.embed_process import ProcessEmbedder
+from agents.embed_process import ProcessEmbedder, ProcessEmbedderPool
 from agents.errors import EmbedderUnavailableError
 
 TEXTS = ["I live in Lisbon.", "My daughter Maya starts school in September and loves drawing horses.", "ok", "I'm vegan."]
@@ -63,3 +64,18 @@ def test_close_stops_the_child() -> None:
     assert child.pid is None
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
+
+
+async def test_a_pool_embeds_concurrent_calls_on_separate_children() -> None:
+    pool = ProcessEmbedderPool(processes=2, threads=1)
+    try:
+        pids = {member.pid for member in pool._members}
+        batches = [TEXTS, TEXTS[::-1], TEXTS[1:], TEXTS[:2]]
+        results = await asyncio.gather(*(pool.aembed(batch) for batch in batches))
+        expected = load_default_embedder()
+        for batch, got in zip(batches, results, strict=True):
+            np.testing.assert_allclose(got, expected.embed(batch), atol=1e-5)
+        assert len(pids) == 2 and None not in pids
+    finally:
+        pool.close()
+    assert all(member.pid is None for member in pool._members)
