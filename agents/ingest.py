@@ -5,10 +5,10 @@ batch acknowledged). faust's own `take()` family acks a buffered batch when the 
 even one whose write never happened (a stop during a database outage), which would lose it;
 here an unwritten batch is simply never acked and is delivered again after a restart.
 
-Batches overlap: while batch N is embedded (on the model's thread) and written (SQL, vectors,
-events: mostly waiting on I/O and other threads), batch N+1 is decoded and extracted and its
-embedding queued behind N's, so the model always has the next batch waiting. Writes stay strictly
-in order, and batch N is acked before batch N+1's write starts.
+Batches overlap: a writer task writes batches strictly in order (SQL, vectors, events; batch N
+is acked before batch N+1's write starts), while the agent reads up to
+`ingest_lookahead_batches` batches ahead: decoded, extracted, and their embeddings already running
+in the model processes. So the models always have the next batches to work on, side by side.
 """
 
 from __future__ import annotations
@@ -76,28 +76,39 @@ def register_ingest_agent(
             if on_batch is not None:
                 on_batch(report)
 
+        async def write_in_order() -> None:
+            while (item := await ready.get()) is not None:
+                await write_and_ack(*item)
+
+        ready: asyncio.Queue = asyncio.Queue(maxsize=settings.ingest_lookahead_batches)
         pumping = asyncio.create_task(pump(), name="ingest-pump")
-        writing: asyncio.Task | None = None
-        waiting: PreparedBatch | None = None  # read, not yet handed to a write
+        writing = asyncio.create_task(write_in_order(), name="ingest-write")
+        waiting: PreparedBatch | None = None  # read, not yet handed to the writer
         try:
             while True:
                 batch = await next_batch(events, settings.batch_size, settings.batch_within_s)
                 waiting = await pipeline.prepare([raw_turn(event) for event in batch])
-                if writing is not None:
-                    await writing  # order: batch N is written and acked before N+1's write starts
-                writing = asyncio.create_task(write_and_ack(waiting, batch), name="ingest-write")
+                handing = asyncio.ensure_future(ready.put((waiting, batch)))
+                await asyncio.wait({handing, writing}, return_when=asyncio.FIRST_COMPLETED)
+                if not handing.done():
+                    handing.cancel()
+                    writing.result()  # the writer stopped: raise what stopped it
+                    raise RuntimeError("the ingest writer stopped")
                 waiting = None
         finally:
             pumping.cancel()
-            if waiting is not None:
-                pipeline.discard(waiting)
-            if writing is not None and not writing.done():
+            unwritten = [waiting] if waiting is not None else []
+            while not ready.empty():
+                unwritten.append(ready.get_nowait()[0])
+            for prepared in unwritten:
+                pipeline.discard(prepared)  # never acked: delivered again after a restart
+            if not writing.done():
                 # a stop: let the write in flight finish (it gives up by itself if a sink is down)
+                ready.put_nowait(None)
                 await asyncio.wait({writing}, timeout=settings.sink_retry_max_s + 5)
                 writing.cancel()
             for task in (pumping, writing):
-                if task is not None:
-                    with contextlib.suppress(asyncio.CancelledError, Exception):
-                        await task
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
 
     return app.agent(topics.turns, name=f"{settings.app_id}.ingest")(ingest)
