@@ -36,6 +36,7 @@ from sidecar.recall.models import RecallRequest  # noqa: E402
 from sidecar.recall.service import RecallService  # noqa: E402
 from sinks.sql.store import SqlMemoryStore  # noqa: E402
 from sinks.vectors.edge import EdgeVectorIndex  # noqa: E402
+from streams.gc_tuning import tune_for_throughput  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 DATA_DIR = REPO / ".beliefstream" / "bench-recall"
@@ -168,6 +169,7 @@ async def measure(directory: Path, users: int, embedder, args) -> dict:
     user_list = recall_data.user_ids(users)
     out: dict = {"load_before": load()}
     await service.start()
+    tune_for_throughput()  # as `run_sidecar` does
     try:
         await run_clients(service, requests_for(user_list, 100, seed=1), 4)  # warm-up: caches, pools
         for clients in args.concurrency:

@@ -204,6 +204,7 @@ async def run_sidecar(settings: Settings, clients: Clients, stop: asyncio.Event)
     recall = recall_service(settings, clients)
     answerer = make_answerer(settings)  # None: reflect answers extractively (the offline default)
     await recall.start()
+    tune_for_throughput()
     try:
         tools = McpTools(
             clients.store,
