@@ -133,9 +133,11 @@ async def run(args: argparse.Namespace) -> dict:
         async with open_clients(settings, broker.url) as clients:
             stop = asyncio.Event()
             worker = asyncio.create_task(run_worker(settings, broker.url, clients, stop))
-            warm = [{**turns[0], "tenant_id": "warmup", "turn_id": "warmup"}]
+            # warm-up: a running worker, not a cold one, is measured (consumer group joined, model
+            # processes, SQL statement caches and vector segments in use): two batches, another tenant
+            warm = [{**t, "tenant_id": "warmup"} for t in turns[: 2 * args.batch_size]]
             await publish_records(records(warm), broker.bootstrap, settings.turns_topic)
-            while await ledger.finished("warmup") < 1:  # the consumer group has joined
+            while await ledger.finished("warmup") < len(warm):
                 await asyncio.sleep(0.1)
 
             # 1. throughput: the whole backlog at once, from a separate producer process
