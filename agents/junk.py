@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from agents.extract.text import sentence_spans
+from agents.extract.text import contains_any, sentence_spans
 from agents.secrets import REDACTION_PREFIX, redact_secrets
 from streams.records import Role
 
@@ -119,6 +119,10 @@ _TEST_ROW = re.compile(
     r"(?:user|assistant|agent) (?:joined|left|connected|disconnected)(?: .*)?|lorem ipsum.*|asdf+|foo ?bar|hello world)\W*$",
     re.IGNORECASE,
 )
+#: Every alternative of `_SARCASM` contains one of these (see `contains_any`).
+_SARCASM_WORDS = ("great", "wonderful", "fantastic", "perfect", "brilliant", "lovely", "super", "joy", "goody",
+                  "terrific", "sure", "yeah", "just what i", "exactly what i", "what could", "i just love it when",
+                  "said no one ever", "thanks for nothing", "as if", "because that always works")  # fmt: skip
 _CODE_FENCE = re.compile(r"```|~~~")
 _STACK_TRACE = re.compile(
     r"Traceback \(most recent call last\)|^\s+at [\w.$<>]+\(.*\)\s*$|^\s*File \".*\", line \d+|Exception in thread",
@@ -171,7 +175,7 @@ def sentence_junk_reason(sentence: str) -> str | None:
     if not _HAS_WORD_CHAR.search(stripped):
         return EMOJI_ONLY
     short = len(stripped) <= 160
-    if _SARCASM.search(stripped):
+    if contains_any(stripped, _SARCASM_WORDS) and _SARCASM.search(stripped):
         return SARCASM
     if short and _GREETING.match(stripped):
         return GREETING

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from agents.extract.text import contains_any
+
 
 class Frame(StrEnum):
     DIRECT = "direct"
@@ -90,16 +92,26 @@ _HEDGE = re.compile(
 )
 
 
+# Gates (see `text.contains_any`): every alternative of the regex above contains one of these.
+_LEVERAGE_WORDS = ("actually", "really", "technically", "literally", "totally", "definitely")
+_HYPOTHETICAL_WORDS = ("what if", "how about if", "imagine", "suppose", "pretend", "s say", "if i were", "if i was",
+                       "hypothetical", "roleplay", "role-play", "role play", "as if i", "in this scenario", "basically",
+                       "practically", "kind of", "kinda", "sort of", "sorta", "pretty much", "more or less")  # fmt: skip
+_HEDGE_WORDS = ("considering", "thinking about", "thinking of", "contemplating", "debating", "toying with", "weighing",
+                "leaning towards", "might", "maybe", "perhaps", "possibly", "probably", "not sure", "wish i could",
+                "someday", "one day", "eventually")  # fmt: skip
+
+
 def frame_of(sentence: str) -> Framed:
     """The frame of a sentence and the clause the attribute rules should read."""
-    if _LEVERAGE.search(sentence):
+    if contains_any(sentence, _LEVERAGE_WORDS) and _LEVERAGE.search(sentence):
         return Framed(
             Frame.HYPOTHETICAL,
             re.sub(
                 r"(?i:\b(actually|really|technically|literally|totally|definitely)\s+)", "", sentence, count=1
             ),
         )
-    if _HYPOTHETICAL_MARK.search(sentence):
+    if contains_any(sentence, _HYPOTHETICAL_WORDS) and _HYPOTHETICAL_MARK.search(sentence):
         clause = sentence
         for pattern, replacement in _HYPOTHETICAL_REWRITES:
             clause = pattern.sub(replacement, clause)
@@ -112,7 +124,7 @@ def frame_of(sentence: str) -> Framed:
     lead = _CORRECTION_LEAD.match(sentence)
     if lead and len(sentence) > lead.end():
         return Framed(Frame.CORRECTION, sentence[lead.end() :])
-    if _HEDGE.search(sentence):
+    if contains_any(sentence, _HEDGE_WORDS) and _HEDGE.search(sentence):
         return Framed(Frame.HEDGED, sentence)
     return Framed(Frame.DIRECT, sentence)
 
