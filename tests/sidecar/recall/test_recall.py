@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
 from datetime import timedelta
 
 import pytest
 import sqlalchemy as sa
+from recording_producer import RecordingProducer
 
 from sidecar.auth import Principal
 from sidecar.errors import Forbidden
@@ -18,7 +18,6 @@ from sidecar.recall.models import RecallRequest
 from sidecar.recall.service import RecallService
 from sinks.recall import Currency, RecallScope
 from sinks.sql.tables import memories, recall_audit
-from streams.producer import OutRecord
 from streams.records import MemoryState, RecallSemantics, Trust, Visibility
 from tests.conftest import unique_tenant
 from tests.sidecar.recall.seeding import NOW, mem
@@ -326,17 +325,6 @@ async def test_explain_fields_and_diagnostics(world, tenant) -> None:
 
 
 # -- 11. record the read -----------------------------------------------------------------------------
-
-
-class RecordingProducer:
-    def __init__(self) -> None:
-        self.records: list[OutRecord] = []
-
-    async def send_many(self, records: Sequence[OutRecord]) -> None:
-        self.records.extend(records)
-
-    async def ping(self) -> bool:
-        return True
 
 
 async def test_access_and_audit_recorded(world, tenant) -> None:
