@@ -104,6 +104,11 @@ class MemoryClient:
         """One memory with its supersession history."""
         return await self._run(calls.memory(memory_id))
 
+    async def consolidate(self, topic: str, **options: Any) -> Json:
+        """`POST /v1/consolidate` (tenant keys only); options `user_id`, `similarity_threshold`, `dry_run`
+        (the sidecar's default: True, a dry run). The diff."""
+        return await self._run(calls.consolidate(topic, options))
+
     async def forget(self, memory_id: str) -> Json:
         """Revoke one memory: it is never recalled again."""
         return await self._run(calls.forget(memory_id))
@@ -181,6 +186,9 @@ class SyncMemoryClient:
 
     def memory(self, memory_id: str) -> Json:
         return self._run(calls.memory(memory_id))
+
+    def consolidate(self, topic: str, **options: Any) -> Json:
+        return self._run(calls.consolidate(topic, options))
 
     def forget(self, memory_id: str) -> Json:
         return self._run(calls.forget(memory_id))

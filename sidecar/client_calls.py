@@ -162,6 +162,10 @@ def memory(memory_id: str) -> Operation:
     return (yield Call("GET", f"/v1/memories/{segment(memory_id)}"))
 
 
+def consolidate(topic: str, options: Mapping[str, Any]) -> Operation:
+    return (yield Call("POST", "/v1/consolidate", {**options, "topic": topic}))
+
+
 def forget(memory_id: str) -> Operation:
     return (yield Call("POST", f"/v1/memories/{segment(memory_id)}/revoke"))
 

@@ -2,11 +2,13 @@
 
     POST /mcp  (streamable HTTP, stateless, JSON answers; mounted into the sidecar by `create_app`)
     ├── McpAuthGuard: no or unknown `Authorization: Bearer <key>` → 401, an exhausted key → 429
-    └── each tool resolves its `Principal` from the request's own header (`principal_of`), so the
-        tenant comes from the key exactly as over HTTP; an agent-bound key stays bound
+    └── each tool resolves its `Principal` from the request's own header (`PrincipalResolver`), so
+        the tenant comes from the key exactly as over HTTP; an agent-bound key stays bound
 
-Over stdio there are no headers: `run_stdio` binds the server to one API key given at start-up.
-Tool failures are `ToolError`s carrying the sidecar's error code (`forbidden: ...`), never a traceback.
+`build_mcp_server` declares the four tools once (names, parameters, descriptions: the schema) and
+leaves the call itself to a `ToolCall`: `local_tool_call` here, `sidecar.mcp_proxy` for the stdio
+server of `beliefstream mcp`, which forwards to a running sidecar over HTTP. Tool failures are
+`ToolError`s carrying the sidecar's error code (`forbidden: ...`), never a traceback.
 """
 
 # No `from __future__ import annotations`: the SDK reads the tool functions' annotations at runtime.
@@ -43,41 +45,42 @@ def bearer_key(headers: Any) -> str | None:
     return key.strip() or None
 
 
-class PrincipalResolver:
-    """The caller of one tool call: from the request's bearer key, else the stdio-bound principal."""
+#: One tool call: the tool's name, its context and its arguments by parameter name -> its JSON result.
+#: Failures are raised as `ToolError("code: message")`.
+ToolCall = Callable[[str, Context, JsonObject], Awaitable[JsonObject]]
 
-    def __init__(self, authenticator: ApiKeyAuthenticator, bound: Principal | None = None) -> None:
+
+class PrincipalResolver:
+    """The caller of one tool call, from the request's bearer key."""
+
+    def __init__(self, authenticator: ApiKeyAuthenticator) -> None:
         self._authenticator = authenticator
-        self._bound = bound
 
     def __call__(self, ctx: Context) -> Principal:
-        headers = ctx.headers
-        if headers is None:  # stdio: no transport headers
-            if self._bound is None:
-                raise Unauthorized()
-            return self._bound
-        key = bearer_key(headers)
+        key = bearer_key(ctx.headers)
         if key is None:
             raise Unauthorized()
         return self._authenticator.authenticate(key)
 
 
-async def _run(
-    principal_of: PrincipalResolver, ctx: Context, tool: Callable[..., Awaitable[JsonObject]], *args: Any
-) -> JsonObject:
-    """One tool call as its caller; our errors become `ToolError("code: message")`, never a traceback."""
-    try:
-        return await tool(principal_of(ctx), *args)
-    except SidecarError as exc:
-        raise ToolError(f"{exc.code}: {exc.message}") from exc
-    except ValidationError as exc:
-        raise ToolError(f"invalid_request: {describe_validation_errors(exc.errors())}") from exc
-    except (BeliefstreamError, ValueError) as exc:  # e.g. the store's NotFoundError, a bad threshold
-        raise ToolError(f"bad_request: {exc}") from exc
+def local_tool_call(tools: McpTools, principal_of: PrincipalResolver) -> ToolCall:
+    """Tool calls on `tools` in this process, as the request's caller."""
+
+    async def call(name: str, ctx: Context, arguments: JsonObject) -> JsonObject:
+        try:
+            return await getattr(tools, name)(principal_of(ctx), **arguments)
+        except SidecarError as exc:
+            raise ToolError(f"{exc.code}: {exc.message}") from exc
+        except ValidationError as exc:
+            raise ToolError(f"invalid_request: {describe_validation_errors(exc.errors())}") from exc
+        except (BeliefstreamError, ValueError) as exc:  # e.g. the store's NotFoundError, a bad threshold
+            raise ToolError(f"bad_request: {exc}") from exc
+
+    return call
 
 
-def build_mcp_server(tools: McpTools, principal_of: PrincipalResolver) -> MCPServer:
-    """The MCP server with the four tools of contract §3."""
+def build_mcp_server(call: ToolCall) -> MCPServer:
+    """The MCP server with the four tools of contract §3; `call` carries each call out."""
     server = MCPServer(SERVER_NAME, instructions="Long-term memory of the user: retain, recall, forget.")
 
     @server.tool()
@@ -90,7 +93,8 @@ def build_mcp_server(tools: McpTools, principal_of: PrincipalResolver) -> MCPSer
         session_id: str | None = None,
     ) -> JsonObject:
         """Retain one conversation turn; extraction runs in the background. Returns {"job_id"} at once."""
-        return await _run(principal_of, ctx, tools.store_memory, user_id, text, role, agent_id, session_id)
+        arguments = {"user_id": user_id, "text": text, "role": role, "agent_id": agent_id, "session_id": session_id}
+        return await call("store_memory", ctx, arguments)
 
     @server.tool()
     async def recall_memories(
@@ -104,8 +108,9 @@ def build_mcp_server(tools: McpTools, principal_of: PrincipalResolver) -> MCPSer
         topic: str | None = None,
     ) -> JsonObject:
         """The user's current memories relevant to `query`, ranked and within `budget_tokens`."""
-        args = (user_id, query, budget_tokens, limit, action, live_intent, topic)
-        return await _run(principal_of, ctx, tools.recall_memories, *args)
+        arguments = {"user_id": user_id, "query": query, "budget_tokens": budget_tokens, "limit": limit,
+                     "action": action, "live_intent": live_intent, "topic": topic}
+        return await call("recall_memories", ctx, arguments)
 
     @server.tool()
     async def consolidate_memories(
@@ -116,13 +121,14 @@ def build_mcp_server(tools: McpTools, principal_of: PrincipalResolver) -> MCPSer
         user_id: str | None = None,
     ) -> JsonObject:
         """Merge near-duplicate memories of `topic` (tenant keys only); `dry_run` only answers the diff."""
-        args = (topic, similarity_threshold, dry_run, user_id)
-        return await _run(principal_of, ctx, tools.consolidate_memories, *args)
+        arguments = {"topic": topic, "similarity_threshold": similarity_threshold, "dry_run": dry_run,
+                     "user_id": user_id}
+        return await call("consolidate_memories", ctx, arguments)
 
     @server.tool()
     async def forget(memory_id: str, ctx: Context) -> JsonObject:
         """Revoke one memory: it is never recalled again."""
-        return await _run(principal_of, ctx, tools.forget, memory_id)
+        return await call("forget", ctx, {"memory_id": memory_id})
 
     return server
 
@@ -153,7 +159,7 @@ class McpEndpoint:
     """The MCP server as an ASGI endpoint plus the session manager's lifespan, for `create_app`."""
 
     def __init__(self, tools: McpTools, authenticator: ApiKeyAuthenticator, host: str = "127.0.0.1") -> None:
-        self.server = build_mcp_server(tools, PrincipalResolver(authenticator))
+        self.server = build_mcp_server(local_tool_call(tools, PrincipalResolver(authenticator)))
         security = None
         if host in _LOCAL_HOSTS:  # the SDK's DNS-rebinding protection for a local server
             security = TransportSecuritySettings(
@@ -175,8 +181,3 @@ class McpEndpoint:
         async with self.manager.run():
             yield
 
-
-async def run_stdio(tools: McpTools, authenticator: ApiKeyAuthenticator, api_key: str) -> None:
-    """Serve the tools over stdio, every call as the principal of `api_key` (checked now)."""
-    principal = authenticator.authenticate(api_key)
-    await build_mcp_server(tools, PrincipalResolver(authenticator, bound=principal)).run_stdio_async()

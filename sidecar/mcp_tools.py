@@ -3,7 +3,8 @@
 Every tool takes the caller's `Principal` (resolved from the API key by `sidecar.mcp_server`), so
 scope is decided exactly as over HTTP: `store_memory` is `/v1/retain` (job enqueued, turn published,
 job id back at once), `recall_memories` is `/v1/recall`, `forget` is the revoke route and
-`consolidate_memories` is `/v1/consolidate` (tenant keys only).
+`consolidate_memories` is `/v1/consolidate` (tenant keys only). `recalled` and `forgotten` shape
+the answers, for these tools and for `sidecar.mcp_proxy`'s, which get the same records over HTTP.
 """
 
 from __future__ import annotations
@@ -14,14 +15,26 @@ from agents.consolidate import Consolidator
 from sidecar.auth import Principal
 from sidecar.errors import Forbidden, Unavailable
 from sidecar.publisher import TurnPublisher
-from sidecar.recall.models import ActionIn, RecallRequest
+from sidecar.recall.models import ActionIn, RecallRequest, RecallResult
 from sidecar.recall.service import RecallService
 from sidecar.routes.retain import queued_jobs, scoped_turn
 from sidecar.routes.revoke import revoke_memory
 from sidecar.schemas import TurnIn
 from sinks.base import MemoryStore, VectorIndex
+from streams.records import Memory
 
 JsonObject = dict[str, Any]
+
+
+def recalled(result: RecallResult) -> JsonObject:
+    """`recall_memories`' answer: the recall result without its empty (None) fields."""
+    return result.model_dump(mode="json", exclude_none=True)
+
+
+def forgotten(memory: Memory) -> JsonObject:
+    """`forget`'s answer: which memory, now in which state, since when."""
+    revoked_at = memory.revoked_at.isoformat() if memory.revoked_at is not None else None
+    return {"id": memory.id, "state": memory.state.value, "revoked_at": revoked_at}
 
 
 class McpTools:
@@ -82,8 +95,7 @@ class McpTools:
             live_intent=live_intent or {},
             topic=topic,
         )
-        result = await self._recall.recall(principal, request)
-        return result.model_dump(mode="json", exclude_none=True)
+        return recalled(await self._recall.recall(principal, request))
 
     async def consolidate_memories(
         self,
@@ -106,5 +118,4 @@ class McpTools:
         """Revoke one memory: it is never recalled again."""
         if self._vectors is None:
             raise Unavailable("forget needs the vector index, which this server was not given")
-        revoked = await revoke_memory(self._store, self._vectors, principal, memory_id)
-        return {"id": revoked.id, "state": revoked.state.value, "revoked_at": revoked.revoked_at.isoformat()}
+        return forgotten(await revoke_memory(self._store, self._vectors, principal, memory_id))

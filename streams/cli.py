@@ -130,7 +130,7 @@ def cmd_publish(args: argparse.Namespace) -> None:
 
 
 def _api_key(settings: Settings, given: str | None) -> str:
-    """--key, else the first of BELIEFSTREAM_API_KEYS, else the dev key `beliefstream dev` printed."""
+    """The key given, else the first of BELIEFSTREAM_API_KEYS, else the dev key `beliefstream dev` printed."""
     from streams.runtime import DEV_KEY_FILE
 
     if given:
@@ -141,7 +141,15 @@ def _api_key(settings: Settings, given: str | None) -> str:
     path = settings.data_dir / DEV_KEY_FILE
     if path.exists():
         return path.read_text().strip()
-    raise BeliefstreamError("no API key: pass --key, set BELIEFSTREAM_API_KEYS, or start `beliefstream dev` first")
+    raise BeliefstreamError(
+        "no API key: pass --key, set BELIEFSTREAM_API_KEYS, "
+        "or start `beliefstream dev` first"
+    )
+
+
+def _sidecar_url(settings: Settings, given: str | None) -> str:
+    """--url, else the sidecar `beliefstream dev` serves (host and port from BELIEFSTREAM_*)."""
+    return given or f"http://{settings.host}:{settings.port}"
 
 
 def cmd_recall(args: argparse.Namespace) -> None:
@@ -150,7 +158,7 @@ def cmd_recall(args: argparse.Namespace) -> None:
     from sidecar.client import MemoryClientError, SyncMemoryClient
 
     settings = _settings(args)
-    url = args.url or f"http://{settings.host}:{settings.port}"
+    url = _sidecar_url(settings, args.url)
     options = {"budget_tokens": args.budget, "limit": args.limit, "diagnostics": args.diagnostics}
     if args.topic:
         options["topic"] = args.topic
@@ -170,6 +178,14 @@ def cmd_recall(args: argparse.Namespace) -> None:
     for conflict in answer.get("conflicts", []):
         print(f"! conflict: {json.dumps(conflict)}")
     print(f"({answer['tokens_used']} tokens)")
+
+
+def cmd_mcp(args: argparse.Namespace) -> None:
+    from sidecar.mcp_proxy import serve_stdio
+
+    settings = _settings(args)
+    # stdout carries the MCP protocol: nothing else may be printed there
+    asyncio.run(serve_stdio(_sidecar_url(settings, args.url), _api_key(settings, args.key)))
 
 
 def cmd_decay(args: argparse.Namespace) -> None:
@@ -199,7 +215,7 @@ def cmd_consolidate(args: argparse.Namespace) -> None:
         body["user_id"] = args.user
     if recorded_broker_url(settings) is not None and not args.tenant:
         # `dev` is running and owns the vectors: ask its sidecar, which writes points for the merges
-        url = args.url or f"http://{settings.host}:{settings.port}"
+        url = _sidecar_url(settings, args.url)
         answer = httpx.post(f"{url}/v1/consolidate", json=body, timeout=300,
                             headers={"Authorization": f"Bearer {_api_key(settings, args.key)}"})
         if answer.status_code >= 400:
@@ -278,6 +294,28 @@ def build_parser() -> argparse.ArgumentParser:
     recall.add_argument("--port", type=int, help=argparse.SUPPRESS)
     data_dir(recall)
     recall.set_defaults(func=cmd_recall)
+
+    mcp = commands.add_parser(
+        "mcp", help="MCP server over stdio for assistants, forwarding to the running sidecar",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="""\
+Serve the MCP tools store_memory, recall_memories, consolidate_memories and forget on
+stdin/stdout, for MCP clients (desktop assistants, IDEs) that launch their servers as a
+command. Each call goes to a running sidecar over HTTP (start `beliefstream dev` or
+`beliefstream sidecar` first): the tools are the same as the sidecar's own /mcp endpoint,
+and the API key decides the tenant. A refusal of the sidecar comes back as a tool error
+with its message. The command prints nothing else on stdout; it stops when the client
+closes stdin.
+
+Example MCP client configuration (the key as `beliefstream dev` printed it):
+  {"command": "beliefstream",
+   "args": ["mcp", "--url", "http://127.0.0.1:8080", "--key", "<key>"]}""",
+    )
+    mcp.add_argument("--url", help="sidecar URL (default http://127.0.0.1:8080, where `beliefstream dev` serves)")
+    mcp.add_argument("--key", help="API key (default: the first of BELIEFSTREAM_API_KEYS, else the dev key "
+                     "that `beliefstream dev` wrote under --data-dir)")
+    data_dir(mcp)
+    mcp.set_defaults(func=cmd_mcp)
 
     decay = commands.add_parser("decay", help="score every active memory's decay once (the worker does it hourly)",
                                 description="decay_score = raw + (1 - raw) * boost, raw = exp(-lambda * age_days), "

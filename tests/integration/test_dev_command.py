@@ -1,7 +1,9 @@
-"""`beliefstream dev` as a newcomer runs it: one command, memories appear, Ctrl-C stops everything."""
+"""`beliefstream dev` as a newcomer runs it: one command, memories appear, Ctrl-C stops everything;
+`beliefstream mcp` serves its tools over stdio to an MCP client while it runs."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -11,10 +13,15 @@ from pathlib import Path
 
 import httpx
 import pytest
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.types import CallToolResult
 
 from streams.broker import free_port
 
 pytestmark = pytest.mark.integration
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def start_dev(data_dir: Path, port: int) -> subprocess.Popen:
@@ -25,7 +32,7 @@ def start_dev(data_dir: Path, port: int) -> subprocess.Popen:
         stderr=subprocess.PIPE,
         text=True,
         env=env,
-        cwd=Path(__file__).resolve().parents[2],
+        cwd=ROOT,
     )
 
 
@@ -47,6 +54,45 @@ def stop(process: subprocess.Popen, sig: signal.Signals) -> tuple[int, str]:
     process.send_signal(sig)
     out, _ = process.communicate(timeout=30)
     return process.returncode, out
+
+
+async def call_mcp(base: str, key: str, tool: str, arguments: dict) -> tuple[set[str], CallToolResult]:
+    """Launch `beliefstream mcp` as an MCP client does (stdio), list its tools and call one."""
+    command = StdioServerParameters(
+        command=sys.executable, args=["-m", "streams.cli", "mcp", "--url", base, "--key", key], cwd=ROOT
+    )
+    async with stdio_client(command) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        listed = await session.list_tools()
+        return {t.name for t in listed.tools}, await session.call_tool(tool, arguments)
+
+
+async def mcp_stores_and_recalls(base: str, key: str) -> None:
+    """`beliefstream mcp` against the running dev sidecar: store, the job finishes, recall finds it."""
+    tools, stored = await call_mcp(base, key, "store_memory", {"user_id": "u-7", "text": "I'm allergic to shellfish."})
+    assert tools == {"store_memory", "recall_memories", "consolidate_memories", "forget"}
+    assert not stored.is_error, stored.content
+    job_id = stored.structured_content["job_id"]
+    async with httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {key}"}) as http:
+        deadline = time.monotonic() + 30
+        while (await http.get(f"/v1/jobs/{job_id}")).json()["state"] == "queued":
+            assert time.monotonic() < deadline, "the job never finished"
+            await asyncio.sleep(0.2)
+    query = {"user_id": "u-7", "query": "what foods should I avoid?"}
+    deadline = time.monotonic() + 10  # the vector point follows the SQL commit by a moment
+    while True:
+        _, recalled = await call_mcp(base, key, "recall_memories", query)
+        assert not recalled.is_error, recalled.content
+        texts = [m["text"] for m in recalled.structured_content["memories"]]
+        if texts or time.monotonic() > deadline:
+            break
+        await asyncio.sleep(0.2)
+    assert len(texts) == 1 and "shellfish" in texts[0].lower()
+
+    _, refused = await call_mcp(base, "not-a-key", "recall_memories", query)
+    [error] = refused.content  # the sidecar's code and message, as `/mcp` reports them; no traceback
+    assert refused.is_error and "unauthorized: a valid API key is required" in error.text
+    assert "Traceback" not in error.text
 
 
 def test_dev_runs_end_to_end_and_stops_cleanly(tmp_path):
@@ -97,6 +143,7 @@ def test_dev_runs_end_to_end_and_stops_cleanly(tmp_path):
             timeout=60,
         )
         assert cli.returncode == 0 and "peanut" in cli.stdout.lower()
+        asyncio.run(mcp_stores_and_recalls(base, key))
     finally:
         code, out = stop(process, signal.SIGINT)
     assert code == 0 and "beliefstream stopped." in out

@@ -139,6 +139,16 @@ async def test_recall_and_reflect_post_the_contract_bodies():
     assert json.loads(second.content) == {"user_id": "u-1", "question": "what does the user like?"}
 
 
+async def test_consolidate_posts_the_contract_body():
+    recorder = Recorder({"/v1/consolidate": httpx.Response(200, json={"groups": []})})
+    async with MemoryClient("http://sidecar", "k", transport=httpx.MockTransport(recorder)) as client:
+        diff = await client.consolidate("tech", similarity_threshold=0.9, dry_run=False)
+    assert diff == {"groups": []}
+    [request] = recorder.requests
+    assert (request.method, request.url.path) == ("POST", "/v1/consolidate")
+    assert json.loads(request.content) == {"topic": "tech", "similarity_threshold": 0.9, "dry_run": False}
+
+
 async def test_rate_limits_and_non_json_errors_are_client_errors():
     recorder = Recorder(
         {

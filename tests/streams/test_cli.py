@@ -10,8 +10,16 @@ def test_help_lists_every_command(capsys):
         build_parser().parse_args(["--help"])
     assert exit_info.value.code == 0
     out = capsys.readouterr().out
-    for command in ("dev", "worker", "sidecar", "publish", "migrate"):
+    for command in ("dev", "worker", "sidecar", "publish", "mcp", "migrate"):
         assert command in out
+
+
+def test_mcp_without_a_key_says_how_to_get_one(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("BELIEFSTREAM_API_KEYS", raising=False)
+    assert main(["mcp", "--data-dir", str(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # stdout belongs to the MCP protocol
+    assert "no API key" in captured.err and "--key" in captured.err
 
 
 def test_publish_without_a_broker_says_how_to_get_one(tmp_path, capsys, monkeypatch):

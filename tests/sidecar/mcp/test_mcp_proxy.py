@@ -1,0 +1,49 @@
+"""`beliefstream mcp`'s tools against a mocked sidecar: the answers of `/mcp`'s tools, the sidecar's
+refusals as tool errors."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+from mcp.server.mcpserver.exceptions import ToolError
+
+from sidecar.client import MemoryClient
+from sidecar.mcp_proxy import SidecarTools, forwarding_tool_call
+from streams.records import MemoryState
+from tests.sidecar.recall.seeding import NOW, mem
+
+
+def proxy(handler):
+    client = MemoryClient("http://sidecar", "k", transport=httpx.MockTransport(handler))
+    return forwarding_tool_call(SidecarTools(client))
+
+
+async def test_forget_answers_as_the_in_process_tool() -> None:
+    revoked = mem("acme", "u1", "The user prefers green tea.").model_copy(
+        update={"state": MemoryState.REVOKED, "revoked_at": NOW}
+    )
+    call = proxy(lambda request: httpx.Response(200, json=revoked.model_dump(mode="json")))
+    answer = await call("forget", None, {"memory_id": revoked.id})
+    assert answer == {"id": revoked.id, "state": "revoked", "revoked_at": NOW.isoformat()}
+
+
+async def test_consolidate_sends_the_tool_arguments() -> None:
+    bodies = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        bodies.append((request.url.path, json.loads(request.content)))
+        return httpx.Response(200, json={"groups": []})
+
+    arguments = {"topic": "tech", "similarity_threshold": 0.85, "dry_run": False, "user_id": None}
+    assert await proxy(handler)("consolidate_memories", None, arguments) == {"groups": []}
+    assert bodies == [("/v1/consolidate", {"topic": "tech", "similarity_threshold": 0.85, "dry_run": False})]
+
+
+async def test_a_refusal_is_a_tool_error_with_the_sidecars_message() -> None:
+    error = {"error": {"code": "forbidden", "message": "consolidation needs a tenant key"}}
+    call = proxy(lambda request: httpx.Response(403, json=error))
+    with pytest.raises(ToolError, match="^forbidden: consolidation needs a tenant key$"):
+        await call("consolidate_memories", None, {"topic": "t", "similarity_threshold": 0.85, "dry_run": True,
+                                                  "user_id": None})
