@@ -153,10 +153,10 @@ async def run(args: argparse.Namespace) -> dict:
 
             # 1. throughput: the whole backlog at once, from a separate producer process
             publisher = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-            await asyncio.get_running_loop().run_in_executor(publisher, publish_blocking, [], broker.bootstrap, "warmup")
+            publisher_pid = await asyncio.get_running_loop().run_in_executor(publisher, os.getpid)
             backlog = records(turns)
             started = time.time()
-            skip = {broker._process.pid, *publisher._processes}
+            skip = {broker.pid, publisher_pid}
             cpu_started = process_cpu_seconds(skip)
             with tqdm(total=len(turns), unit="turn", desc="ingest") as progress:
                 await asyncio.get_running_loop().run_in_executor(

@@ -57,6 +57,11 @@ class EmbeddedBroker:
         """`kafka://host:port` for faust."""
         return f"kafka://{self.bootstrap}"
 
+    @property
+    def pid(self) -> int | None:
+        """The broker process's id while it runs."""
+        return self._process.pid if self._process is not None else None
+
     def start(self, timeout: float = 15.0) -> EmbeddedBroker:
         """Spawn the broker and wait until it accepts connections."""
         listener = f"tcp://{self.host}:{self.port}"
