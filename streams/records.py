@@ -206,6 +206,24 @@ class MemoryEvent(BaseModel):
     attribute: str | None = None
     value: str | None = None
 
+    @classmethod
+    def about(
+        cls, kind: EventKind, memory: Memory, at: datetime | None = None, turn_id: str | None = None
+    ) -> MemoryEvent:
+        """The event of `memory` (as it is after the change); `at` defaults to its creation."""
+        return cls(
+            kind=kind,
+            memory_id=memory.id,
+            tenant_id=memory.tenant_id,
+            user_id=memory.user_id,
+            at=at or memory.created_at,
+            turn_id=turn_id,
+            superseded_by=memory.superseded_by,
+            entity=memory.entity,
+            attribute=memory.attribute,
+            value=memory.value,
+        )
+
 
 class Job(BaseModel):
     """What became of one retained turn (`GET /v1/jobs/{id}`)."""

@@ -116,23 +116,9 @@ def merge_context(topic: str, group: Sequence[Memory]) -> MergeContext:
 def merge_write(canonical: Memory, group: Sequence[Memory], embedding: Sequence[float] | None) -> MergeWrite:
     """The rows and events of one merge: `created` for the canonical, `superseded` for each original."""
     closed = [consolidated(m, canonical) for m in group]
-    events = [_event(EventKind.CREATED, canonical, canonical.created_at)]
-    events += [_event(EventKind.SUPERSEDED, m, m.valid_until) for m in closed]
+    events = [MemoryEvent.about(EventKind.CREATED, canonical, canonical.created_at)]
+    events += [MemoryEvent.about(EventKind.SUPERSEDED, m, m.valid_until) for m in closed]
     return MergeWrite(canonical=canonical, embedding=embedding, originals=closed, events=events)
-
-
-def _event(kind: EventKind, memory: Memory, at: datetime | None) -> MemoryEvent:
-    return MemoryEvent(
-        kind=kind,
-        memory_id=memory.id,
-        tenant_id=memory.tenant_id,
-        user_id=memory.user_id,
-        at=at or memory.created_at,
-        superseded_by=memory.superseded_by,
-        entity=memory.entity,
-        attribute=memory.attribute,
-        value=memory.value,
-    )
 
 
 async def _with_embeddings(

@@ -165,14 +165,14 @@ def plan_resolution(
         metas.append((meta, embeddings.get(text)))
     by_context = {m.context: m for m, _ in metas}
     closed: list[Memory] = []
-    events: list[MemoryEvent] = [_event(EventKind.CREATED, m, at) for m, _ in metas]
+    events: list[MemoryEvent] = [MemoryEvent.about(EventKind.CREATED, m, at) for m, _ in metas]
     for memory in closing:
         successor = by_context.get(_context(memory.context)) or by_context.get(None) or metas[0][0]
         done = memory.model_copy(
             update={"state": MemoryState.SUPERSEDED, "valid_until": at, "superseded_by": successor.id}
         )
         closed.append(done)
-        events.append(_event(EventKind.SUPERSEDED, done, at))
+        events.append(MemoryEvent.about(EventKind.SUPERSEDED, done, at))
     resolution: dict[str, Any] = {
         "by_context": {c: v for c, v in choices if c is not None},
         "default": next((v for c, v in choices if c is None), None),
@@ -208,20 +208,6 @@ def escalation_row(topic: str, payload: Mapping[str, Any], now: datetime) -> dic
 
 def _context(context: str | None) -> str | None:
     return context.strip().lower() if context else None
-
-
-def _event(kind: EventKind, memory: Memory, at: datetime) -> MemoryEvent:
-    return MemoryEvent(
-        kind=kind,
-        memory_id=memory.id,
-        tenant_id=memory.tenant_id,
-        user_id=memory.user_id,
-        at=at,
-        superseded_by=memory.superseded_by,
-        entity=memory.entity,
-        attribute=memory.attribute,
-        value=memory.value,
-    )
 
 
 def _pair_filter(table: sa.Table, pairs: Sequence[Pair]) -> list[Any]:

@@ -104,17 +104,7 @@ async def revoke_memory(
     memory = found[0]
     if not changed:
         return memory, None
-    event = MemoryEvent(
-        kind=EventKind.REVOKED,
-        memory_id=memory.id,
-        tenant_id=memory.tenant_id,
-        user_id=memory.user_id,
-        at=at,
-        superseded_by=memory.superseded_by,
-        entity=memory.entity,
-        attribute=memory.attribute,
-        value=memory.value,
-    )
+    event = MemoryEvent.about(EventKind.REVOKED, memory, at)
     return memory, event
 
 

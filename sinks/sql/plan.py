@@ -153,6 +153,7 @@ def _apply_outcome(
 ) -> list[str]:
     """Apply each memory of one turn; answers the ids the job reports."""
     memory_ids: list[str] = []
+    turn_id = outcome.turn.turn_id
     embeddings = list(outcome.embeddings) if len(outcome.embeddings) else [None] * len(outcome.memories)
     for memory, embedding in zip(outcome.memories, embeddings, strict=True):
         if memory.id in existing_ids or memory.id in plan.inserts:
@@ -167,18 +168,18 @@ def _apply_outcome(
         if decision.action == "confirm":
             target = decision.target_ids[0]
             _change(plan, view, reconcile.confirmed(view.get(target), memory))
-            plan.events.append(_event(EventKind.CONFIRMED, view.get(target), memory.valid_from, outcome))
+            plan.events.append(MemoryEvent.about(EventKind.CONFIRMED, view.get(target), memory.valid_from, turn_id))
             memory_ids.append(target)
             continue
         plan.inserts[memory.id] = (memory, embedding)
         view.put(memory)
-        plan.events.append(_event(EventKind.CREATED, memory, memory.created_at, outcome))
+        plan.events.append(MemoryEvent.about(EventKind.CREATED, memory, memory.created_at, turn_id))
         memory_ids.append(memory.id)
         if decision.action == "supersede":
             for target in decision.target_ids:
                 closed = reconcile.superseded(view.get(target), memory)
                 _change(plan, view, closed)
-                plan.events.append(_event(EventKind.SUPERSEDED, closed, closed.valid_until, outcome))
+                plan.events.append(MemoryEvent.about(EventKind.SUPERSEDED, closed, closed.valid_until, turn_id))
                 if book is not None:
                     book.record_supersession(closed)
     return memory_ids
@@ -189,12 +190,13 @@ def _apply_contest(
 ) -> None:
     """Store the claim and the pair's current memories as contested; escalate a new loop."""
     claim = contest.memory
+    turn_id = outcome.turn.turn_id
     plan.inserts[claim.id] = (claim, embedding)
     view.put(claim)
-    plan.events.append(_event(EventKind.CONTESTED, claim, claim.created_at, outcome))
+    plan.events.append(MemoryEvent.about(EventKind.CONTESTED, claim, claim.created_at, turn_id))
     for memory in contest.contest:
         _change(plan, view, memory)
-        plan.events.append(_event(EventKind.CONTESTED, memory, claim.valid_from, outcome))
+        plan.events.append(MemoryEvent.about(EventKind.CONTESTED, memory, claim.valid_from, turn_id))
     slot = contest.slot
     plan.contested[slot.id] = slot
     if contest.opened:
@@ -208,18 +210,3 @@ def _change(plan: WritePlan, view: BeliefView, memory: Memory) -> None:
         plan.inserts[memory.id] = (memory, plan.inserts[memory.id][1])
     else:
         plan.updates[memory.id] = memory
-
-
-def _event(kind: EventKind, memory: Memory, at: datetime | None, outcome: TurnOutcome) -> MemoryEvent:
-    return MemoryEvent(
-        kind=kind,
-        memory_id=memory.id,
-        tenant_id=memory.tenant_id,
-        user_id=memory.user_id,
-        at=at or memory.created_at,
-        turn_id=outcome.turn.turn_id,
-        superseded_by=memory.superseded_by,
-        entity=memory.entity,
-        attribute=memory.attribute,
-        value=memory.value,
-    )
