@@ -33,6 +33,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from streams.settings import Settings
+
 #: The API version SDK 2.x sends; it refuses sampling parameters, and so does this fake.
 STRICT_API_VERSION = "2026-10-21"
 SAMPLING_PARAMETERS = ("temperature", "top_p", "top_k")
@@ -242,3 +244,14 @@ def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def claude_settings(url: str, **overrides: Any) -> Settings:
+    """Settings that send Claude calls to the fake at `url`: a test key, short timeouts, no retries."""
+    values: dict[str, Any] = {
+        "anthropic_api_key": "test-key",
+        "anthropic_base_url": url,
+        "anthropic_timeout_s": 0.5,
+        "anthropic_max_retries": 0,
+    }
+    return Settings(**(values | overrides))

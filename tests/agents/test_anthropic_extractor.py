@@ -18,7 +18,7 @@ from agents.prompts import extract_memories as prompt
 from streams.errors import ConfigurationError
 from streams.records import Claim, MemoryType, RecallSemantics, Role, Turn
 from streams.settings import Settings
-from tests.agents.fake_anthropic import FakeAnthropic, Reply, free_port, memory
+from tests.agents.fake_anthropic import FakeAnthropic, Reply, claude_settings, free_port, memory
 
 TS = datetime(2026, 11, 21, 10, 0, tzinfo=UTC)
 
@@ -53,15 +53,7 @@ class StubExtractor:
 
 
 def settings_for(url: str, **overrides: Any) -> Settings:
-    values: dict[str, Any] = {
-        "extractor": "anthropic",
-        "anthropic_api_key": "test-key",
-        "anthropic_base_url": url,
-        "anthropic_timeout_s": 0.5,
-        "anthropic_max_retries": 1,
-    }
-    values.update(overrides)
-    return Settings(**values)
+    return claude_settings(url, **({"extractor": "anthropic", "anthropic_max_retries": 1} | overrides))
 
 
 Make = Callable[..., AnthropicExtractor]

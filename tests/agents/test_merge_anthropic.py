@@ -14,7 +14,7 @@ from agents.prompts import ResponseSchemaError
 from agents.prompts import merge_memories as prompt
 from streams.records import MemoryType
 from streams.settings import Settings
-from tests.agents.fake_anthropic import FakeAnthropic, Reply, free_port
+from tests.agents.fake_anthropic import FakeAnthropic, Reply, claude_settings, free_port
 
 CONTEXT = prompt.MergeContext(
     topic="work",
@@ -31,14 +31,7 @@ CONTEXT = prompt.MergeContext(
 
 
 def settings_for(url: str, **overrides: Any) -> Settings:
-    values: dict[str, Any] = {
-        "extractor": "anthropic",
-        "anthropic_api_key": "test-key",
-        "anthropic_base_url": url,
-        "anthropic_timeout_s": 0.5,
-        "anthropic_max_retries": 0,
-    }
-    return Settings(**(values | overrides))
+    return claude_settings(url, **({"extractor": "anthropic"} | overrides))
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import pytest
 from agents.prompts import reflect_answer as prompt
 from sidecar.reflect_llm import AnthropicAnswerer, make_answerer
 from streams.settings import Settings
-from tests.agents.fake_anthropic import FakeAnthropic, Reply
+from tests.agents.fake_anthropic import FakeAnthropic, Reply, claude_settings
 from tests.sidecar.reflect.conftest import KEY, STRONG, WEAK
 
 QUESTION = {"user_id": "u1", "question": "What am I allergic to?"}
@@ -20,14 +20,7 @@ QUESTION = {"user_id": "u1", "question": "What am I allergic to?"}
 
 
 def llm_settings(url: str, **overrides: Any) -> Settings:
-    values: dict[str, Any] = {
-        "reflect_answerer": "anthropic",
-        "anthropic_api_key": "test-key",
-        "anthropic_base_url": url,
-        "anthropic_timeout_s": 0.5,
-        "anthropic_max_retries": 0,
-    }
-    return Settings(**(values | overrides))
+    return claude_settings(url, **({"reflect_answerer": "anthropic"} | overrides))
 
 
 @pytest.fixture
