@@ -41,27 +41,70 @@ START_TIMEOUT_S = 120.0
 
 
 class ProcessEmbedder:
-    """An `Embedder` whose model runs in a child process; calls are served one at a time, in order."""
+    """An `Embedder` whose model runs in child processes; each call goes to whichever child is idle.
+
+    With two children, two batches are embedded side by side on two cores, and each model runs
+    single-threaded: no intra-op barrier waits on a core the worker's Python is using.
+    """
 
     dim: int = DIM
     model_id: str = MODEL_ID
 
-    def __init__(self, threads: int = 1, batch_size: int = 64) -> None:
-        if threads < 1 or batch_size < 1:
-            raise ValueError(f"threads and batch_size must be >= 1, got {threads}, {batch_size}")
+    def __init__(self, processes: int = 2, threads: int = 1, batch_size: int = 64) -> None:
+        if processes < 1 or threads < 1 or batch_size < 1:
+            raise ValueError(
+                f"processes, threads and batch_size must be >= 1, got {processes}, {threads}, {batch_size}"
+            )
+        with ThreadPoolExecutor(max_workers=processes) as starting:  # the children load side by side
+            self._children = list(starting.map(lambda _: ModelProcess(threads, batch_size), range(processes)))
+        self._idle: queue.SimpleQueue[ModelProcess] = queue.SimpleQueue()
+        for child in self._children:
+            self._idle.put(child)
+        self._executor = ThreadPoolExecutor(max_workers=processes, thread_name_prefix="beliefstream-embed-ipc")
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Encode `texts` in order in an idle child (float32, unit length)."""
+        texts = checked_texts(texts)
+        if not texts:
+            return np.empty((0, self.dim), dtype=np.float32)
+        child = self._idle.get()
+        try:
+            return child.embed(texts)
+        finally:
+            self._idle.put(child)
+
+    async def aembed(self, texts: Sequence[str]) -> np.ndarray:
+        """`embed` from a helper thread, so the event loop stays free while a child works."""
+        texts = checked_texts(texts)
+        if not texts:
+            return np.empty((0, self.dim), dtype=np.float32)
+        return await asyncio.get_running_loop().run_in_executor(self._executor, self.embed, texts)
+
+    def close(self) -> None:
+        """Stop the children (safe to call twice)."""
+        for child in self._children:
+            child.close()
+        self._executor.shutdown(wait=False)
+
+    @property
+    def pids(self) -> list[int | None]:
+        """The children's process ids (None for one that is not running)."""
+        return [child.pid for child in self._children]
+
+
+class ModelProcess:
+    """One child process holding the model; requests go over its pipe one at a time."""
+
+    def __init__(self, threads: int, batch_size: int) -> None:
         self.threads = threads
         self.batch_size = batch_size
         self._lock = threading.Lock()  # one request on the pipe at a time
         self._child: tuple[Any, Connection] | None = None
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="beliefstream-embed-ipc")
         with self._lock:
             self._start()
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Encode `texts` in order in the child process (float32, unit length)."""
-        texts = checked_texts(texts)
-        if not texts:
-            return np.empty((0, self.dim), dtype=np.float32)
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """The vectors of `texts` (already checked); a child found dead is restarted on the next call."""
         with self._lock:
             if self._child is None:
                 self._start()
@@ -78,18 +121,10 @@ class ProcessEmbedder:
             raise RuntimeError(f"the embedding process failed: {payload}")
         return payload
 
-    async def aembed(self, texts: Sequence[str]) -> np.ndarray:
-        """`embed` from a helper thread, so the event loop stays free while the child works."""
-        texts = list(texts)
-        if not texts:
-            return np.empty((0, self.dim), dtype=np.float32)
-        return await asyncio.get_running_loop().run_in_executor(self._executor, self.embed, texts)
-
     def close(self) -> None:
         """Stop the child process (safe to call twice)."""
         with self._lock:
             self._stop_child()
-        self._executor.shutdown(wait=False)
 
     @property
     def pid(self) -> int | None:
@@ -154,42 +189,3 @@ def _serve(conn: Connection, threads: int, batch_size: int) -> None:
             conn.send(("ok", embedder.embed(texts)))
         except Exception as exc:  # noqa: BLE001 - reported to the caller, the child keeps serving
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
-
-
-class ProcessEmbedderPool:
-    """Several single-model child processes; each call goes to whichever is idle.
-
-    Two batches are embedded side by side on two cores, and each model runs single-threaded: no
-    intra-op barrier waits on a core the worker's Python is using.
-    """
-
-    dim: int = DIM
-    model_id: str = MODEL_ID
-
-    def __init__(self, processes: int = 2, threads: int = 1, batch_size: int = 64) -> None:
-        if processes < 1:
-            raise ValueError(f"processes must be >= 1, got {processes}")
-        with ThreadPoolExecutor(max_workers=processes) as starting:
-            self._members = list(starting.map(lambda _: ProcessEmbedder(threads, batch_size), range(processes)))
-        self._idle: queue.SimpleQueue[ProcessEmbedder] = queue.SimpleQueue()
-        for member in self._members:
-            self._idle.put(member)
-        self._executor = ThreadPoolExecutor(max_workers=processes, thread_name_prefix="beliefstream-embed-pool")
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        member = self._idle.get()
-        try:
-            return member.embed(texts)
-        finally:
-            self._idle.put(member)
-
-    async def aembed(self, texts: Sequence[str]) -> np.ndarray:
-        texts = checked_texts(texts)
-        if not texts:
-            return np.empty((0, self.dim), dtype=np.float32)
-        return await asyncio.get_running_loop().run_in_executor(self._executor, self.embed, texts)
-
-    def close(self) -> None:
-        for member in self._members:
-            member.close()
-        self._executor.shutdown(wait=False)

@@ -161,10 +161,10 @@ async def ingest_embedder(settings: Settings, clients: Clients) -> Embedder:
     the model never wait for each other's GIL (`agents/embed_process.py`); else the process's."""
     if settings.ingest_embedder == "thread":
         return clients.embedder
-    from agents.embed_process import ProcessEmbedderPool
+    from agents.embed_process import ProcessEmbedder
 
     return await asyncio.to_thread(
-        ProcessEmbedderPool, settings.ingest_embed_processes, settings.ingest_embed_threads, settings.embed_batch_size
+        ProcessEmbedder, settings.ingest_embed_processes, settings.ingest_embed_threads, settings.embed_batch_size
     )
 
 

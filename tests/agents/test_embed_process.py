@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from agents.embed import Embedder, load_default_embedder
-from agents.embed_process import ProcessEmbedder, ProcessEmbedderPool
+from agents.embed_process import ProcessEmbedder
 from agents.errors import EmbedderUnavailableError
 
 TEXTS = ["I live in Lisbon.", "My daughter Maya starts school in September and loves drawing horses.", "ok", "I'm vegan."]
@@ -20,9 +20,9 @@ TEXTS = ["I live in Lisbon.", "My daughter Maya starts school in September and l
 
 @pytest.fixture(scope="module")
 def embedder() -> Iterator[ProcessEmbedder]:
-    child = ProcessEmbedder(threads=1)
-    yield child
-    child.close()
+    one_child = ProcessEmbedder(processes=1, threads=1)
+    yield one_child
+    one_child.close()
 
 
 def test_gives_the_vectors_of_the_in_process_model_in_order(embedder: ProcessEmbedder) -> None:
@@ -38,38 +38,38 @@ async def test_aembed_matches_embed(embedder: ProcessEmbedder) -> None:
 
 
 def test_bad_input_is_refused_before_it_reaches_the_child(embedder: ProcessEmbedder) -> None:
-    pid = embedder.pid
+    pids = embedder.pids
     with pytest.raises(TypeError):
         embedder.embed("one string")
     with pytest.raises(TypeError):
         embedder.embed(["fine", 3])  # type: ignore[list-item]
-    assert embedder.pid == pid
+    assert embedder.pids == pids
 
 
 def test_a_dead_child_fails_one_call_as_unavailable_then_is_replaced(embedder: ProcessEmbedder) -> None:
-    first = embedder.pid
+    [first] = embedder.pids
     os.kill(first, signal.SIGKILL)
     with pytest.raises(EmbedderUnavailableError, match="restarts"):
         embedder.embed(TEXTS)
     vectors = embedder.embed(TEXTS)
-    assert embedder.pid not in (None, first)
+    assert embedder.pids[0] not in (None, first)
     np.testing.assert_allclose(vectors, load_default_embedder().embed(TEXTS), atol=1e-5)
 
 
 def test_close_stops_the_child() -> None:
-    child = ProcessEmbedder(threads=1)
-    pid = child.pid
-    child.close()
-    child.close()
-    assert child.pid is None
+    one_child = ProcessEmbedder(processes=1, threads=1)
+    [pid] = one_child.pids
+    one_child.close()
+    one_child.close()
+    assert one_child.pids == [None]
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
 
 
 async def test_a_pool_embeds_concurrent_calls_on_separate_children() -> None:
-    pool = ProcessEmbedderPool(processes=2, threads=1)
+    pool = ProcessEmbedder(processes=2, threads=1)
     try:
-        pids = {member.pid for member in pool._members}
+        pids = set(pool.pids)
         batches = [TEXTS, TEXTS[::-1], TEXTS[1:], TEXTS[:2]]
         results = await asyncio.gather(*(pool.aembed(batch) for batch in batches))
         expected = load_default_embedder()
@@ -78,4 +78,4 @@ async def test_a_pool_embeds_concurrent_calls_on_separate_children() -> None:
         assert len(pids) == 2 and None not in pids
     finally:
         pool.close()
-    assert all(member.pid is None for member in pool._members)
+    assert pool.pids == [None, None]
