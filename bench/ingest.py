@@ -70,7 +70,7 @@ def as_epoch(value: datetime | str) -> float:
 
 
 class Ledger:
-    """Read-only SQL views the benchmark needs (job completion, commit times, memory texts)."""
+    """Read-only SQL views the benchmark needs (job completion, commit times, memory texts by batch)."""
 
     def __init__(self, url: str) -> None:
         self.engine = create_async_engine(url)
@@ -95,11 +95,6 @@ class Ledger:
             for created_at, memory_text in rows:
                 groups.setdefault(str(created_at), []).append(memory_text)
             return list(groups.values())
-
-    async def memory_texts(self, tenant: str) -> list[str]:
-        async with self.engine.connect() as conn:
-            rows = await conn.execute(text("SELECT text FROM memories WHERE tenant_id = :t"), {"t": tenant})
-            return [row[0] for row in rows]
 
     async def close(self) -> None:
         await self.engine.dispose()
@@ -168,8 +163,8 @@ async def run(args: argparse.Namespace) -> dict:
             cpu_seconds = process_cpu_seconds(skip) - cpu_started
             commits = await ledger.commit_times("locomo")
             elapsed = max(commits.values()) - started
-            texts = await ledger.memory_texts("locomo")
             per_batch = await ledger.memory_texts_by_batch("locomo")
+            texts = [memory_text for batch in per_batch for memory_text in batch]
 
             # 2. latency: paced below capacity, each turn's publish time against its job's commit time
             paced = [{**t, "tenant_id": "locomo-paced"} for t in turns[: args.latency_turns]]
