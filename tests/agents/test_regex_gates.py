@@ -6,17 +6,15 @@ LoCoMo sentence and a phrasing of each alternative in odd casing, the gate must 
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 import pytest
 
 from agents import junk
 from agents.extract import framing
 from agents.extract.text import contains_any, sentence_spans
-
-LOCOMO = Path(__file__).resolve().parents[3] / "shared/data/locomo10.json"
+from bench.locomo import DEFAULT_PATH as LOCOMO
+from bench.locomo import locomo_turns
 
 PHRASINGS = [
     "Oh GREAT, another meeting.", "Wonderful, more rain.", "Just great, now the bus is late.", "Oh joy.",
@@ -51,13 +49,7 @@ GATED = [
 def locomo_sentences() -> list[str]:
     if not LOCOMO.exists():
         return []
-    sentences = []
-    for sample in json.loads(LOCOMO.read_text()):
-        for key, session in sample["conversation"].items():
-            if key.startswith("session_") and isinstance(session, list):
-                for row in session:
-                    sentences.extend(row["text"][a:b] for a, b in sentence_spans(row["text"]))
-    return sentences
+    return [turn["text"][a:b] for turn in locomo_turns(LOCOMO) for a, b in sentence_spans(turn["text"])]
 
 
 @pytest.mark.parametrize(("pattern", "words"), GATED, ids=["sarcasm", "leverage", "hypothetical", "hedge"])

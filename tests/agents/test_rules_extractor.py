@@ -1,43 +1,17 @@
-"""RulesExtractor: the seed's classification table, attributes, framing, constraints, dates, secrets."""
+"""RulesExtractor: the seed's classification table, attributes, framing, constraints, dates, natural chat.
+
+Secrets and the LoCoMo corpus are in test_rules_extractor_safety.py.
+"""
 
 from __future__ import annotations
 
-import json
-import random
 from datetime import UTC, date, datetime
-from pathlib import Path
 
 import pytest
 
 from agents.extract import Extractor, RulesExtractor
-from streams.records import Claim, MemoryType, RecallSemantics, Role, Turn
-
-TS = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
-EXTRACTOR = RulesExtractor()
-
-
-def turn(text: str, role: Role = Role.USER, speaker: str | None = None, ts: datetime = TS) -> Turn:
-    metadata = {"speaker": speaker} if speaker else {}
-    return Turn(
-        turn_id="t-1", tenant_id="acme", user_id="u-1", role=role, text=text, ts=ts, metadata=metadata
-    )
-
-
-def claims(text: str, **kwargs: object) -> list[Claim]:
-    return EXTRACTOR.extract_turn(turn(text, **kwargs))  # type: ignore[arg-type]
-
-
-def only(text: str, **kwargs: object) -> Claim:
-    found = claims(text, **kwargs)
-    assert len(found) == 1, [claim.text for claim in found]
-    return found[0]
-
-
-def by_attribute(text: str, attribute: str) -> Claim:
-    found = [claim for claim in claims(text) if claim.attribute == attribute]
-    assert found, [(claim.attribute, claim.text) for claim in claims(text)]
-    return found[0]
-
+from streams.records import MemoryType, RecallSemantics, Role
+from tests.agents.rules_extraction import EXTRACTOR, TS, by_attribute, claims, only, turn
 
 # --- the seed's classification table -------------------------------------------------------------
 
@@ -425,104 +399,3 @@ def test_max_claims_is_validated() -> None:
     with pytest.raises(ValueError):
         RulesExtractor(max_claims=6)
     assert RulesExtractor(max_claims=0).extract_turn(turn("I'm a nurse.")) == []
-
-
-# --- secrets --------------------------------------------------------------------------------------
-
-SECRET_VALUES = [
-    "sk-proj-abcDEF1234567890abcdefGHIJ",
-    "AKIAIOSFODNN7EXAMPLE",
-    "ghp_" + "Zx9Y" * 9,
-    "4111 1111 1111 1111",
-    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N",
-    "xoxp-99887766554433-abcdefabcdef",
-]
-PASSWORDS = ["hunter2", "Tr0ub4dor&3", "correcthorse"]
-ANY_SECRET_CARRIERS = [
-    "I work at Acme and here is the key {}.",
-    "I always use dark mode, {}",
-    "I live in Oslo. Here is my card {} for the booking.",
-    "Never recommend {} again.",
-    "I love {}.",
-    "I'm a nurse {} and I live in Leeds.",
-]
-PASSWORD_CARRIERS = [
-    "My password is {}.",
-    "I work at Acme and my password is {}.",
-    "I'm a nurse and my pwd={} works.",
-    "My name is Dana and my password: {}",
-    "I always use dark mode, password {}",
-]
-
-
-def _secret_sentences(rng: random.Random) -> str:
-    if rng.random() < 0.5:
-        return rng.choice(PASSWORD_CARRIERS).format(rng.choice(PASSWORDS + SECRET_VALUES))
-    return rng.choice(ANY_SECRET_CARRIERS).format(rng.choice(SECRET_VALUES))
-
-
-def test_no_secret_ever_survives_into_a_claim() -> None:
-    rng = random.Random(1234)
-    for _ in range(400):
-        text = _secret_sentences(rng)
-        secrets = [value for value in SECRET_VALUES + PASSWORDS if value in text]
-        for claim in claims(text):
-            dumped = json.dumps(claim.model_dump(mode="json"))
-            assert not any(secret in dumped for secret in secrets), (text, claim)
-            assert "REDACTED" not in dumped
-
-
-def test_no_memory_about_the_password_itself() -> None:
-    assert claims("My password is hunter2") == []
-    assert claims("My password is [REDACTED:password]") == []
-    assert [claim.attribute for claim in claims("I work at Acme. My password is hunter2.")] == ["works_at"]
-
-
-# --- the LoCoMo corpus ----------------------------------------------------------------------------
-
-LOCOMO = Path(__file__).resolve().parents[3] / "shared/data/locomo10.json"
-
-
-def _locomo_turns() -> list[Turn]:
-    from dateutil import parser as dates
-
-    turns = []
-    for sample in json.loads(LOCOMO.read_text()):
-        conversation = sample["conversation"]
-        for key, session in conversation.items():
-            if not key.startswith("session_") or not isinstance(session, list):
-                continue
-            ts = dates.parse(conversation[f"{key}_date_time"]).replace(tzinfo=UTC)
-            for row in session:
-                turns.append(
-                    Turn(
-                        turn_id=row["dia_id"],
-                        tenant_id="bench",
-                        user_id=sample["sample_id"],
-                        role=Role.USER,
-                        text=row["text"],
-                        ts=ts,
-                        metadata={"speaker": row["speaker"]},
-                    )  # fmt: skip
-                )
-    return turns
-
-
-@pytest.mark.skipif(not LOCOMO.exists(), reason="LoCoMo data is not present")
-def test_every_locomo_turn() -> None:
-    turns = _locomo_turns()
-    results = [EXTRACTOR.extract_turn(item) for item in turns]
-    with_claims = 0
-    for item, found in zip(turns, results, strict=True):
-        assert 0 <= len(found) <= 5
-        with_claims += bool(found)
-        for claim in found:
-            Claim.model_validate(claim.model_dump())
-            assert claim.entity == item.speaker
-            assert claim.evidence and claim.evidence in item.text
-            assert 0 < len(claim.text) <= 400
-            assert 0.0 <= claim.confidence <= 1.0 and 0.0 <= claim.importance <= 1.0
-            if len(item.text) > 80:
-                assert claim.text.strip() != item.text.strip()
-    share = with_claims / len(turns)
-    assert 0.15 <= share <= 0.6, share
