@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import pytest
@@ -18,16 +17,6 @@ from tests.conftest import unique_tenant
 from tests.sidecar.recall.seeding import NOW, mem, outcome
 
 CURRENT = Currency(now=NOW, confidence_floor=0.4)
-
-
-@pytest.fixture
-async def store(sql_url: str) -> AsyncIterator[SqlMemoryStore]:
-    sql = SqlMemoryStore(sql_url)
-    await sql.setup()
-    try:
-        yield sql
-    finally:
-        await sql.close()
 
 
 async def write(store: SqlMemoryStore, *items) -> None:

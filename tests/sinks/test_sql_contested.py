@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -16,20 +15,10 @@ from sinks.sql import InvalidRequestError, SqlMemoryStore
 from sinks.sql.errors import ContestedResolvedError
 from sinks.sql.tables import outbox
 from streams.records import JobState, Memory, MemoryState, Role, Turn, job_id_for, memory_id_for
+from tests.sinks.store_builders import ESCALATIONS
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
-ESCALATIONS = "test.escalations"
 _turns = itertools.count(1)
-
-
-@pytest.fixture
-async def store(sql_url: str) -> AsyncIterator[SqlMemoryStore]:
-    sql = SqlMemoryStore(sql_url, events_topic="test.events", escalations_topic=ESCALATIONS)
-    await sql.setup()
-    try:
-        yield sql
-    finally:
-        await sql.close()
 
 
 def claim(tenant: str, day: float, value: str, context: str | None = None, user: str = "u1", **fields) -> TurnOutcome:

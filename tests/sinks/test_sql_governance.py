@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
-import pytest
 import sqlalchemy as sa
 
 from sinks.base import ErasureReport, MemoryStore
@@ -24,18 +22,7 @@ from streams.records import (
 )
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
-EVENTS = "test.memory.events"
 VECTOR = [0.5, -0.25, 1.0]
-
-
-@pytest.fixture
-async def store(sql_url: str) -> AsyncIterator[SqlMemoryStore]:
-    sql = SqlMemoryStore(sql_url, events_topic=EVENTS)
-    await sql.setup()
-    try:
-        yield sql
-    finally:
-        await sql.close()
 
 
 def meeting(tenant: str, value: str, user: str = "u1", minute: int = 0, **fields) -> Memory:

@@ -3,103 +3,26 @@
 from __future__ import annotations
 
 import asyncio
-import itertools
-from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
-import sqlalchemy as sa
 
 from sinks.base import MemoryStore, TurnOutcome
 from sinks.errors import SinkUnavailableError
 from sinks.sql import InvalidCursorError, InvalidOutcomeError, InvalidRequestError, SqlMemoryStore
-from sinks.sql.tables import memories, outbox
 from streams.records import (
-    EventKind,
     Job,
     JobState,
-    Memory,
     MemoryEvent,
     MemoryState,
     RecallSemantics,
     Role,
     Trust,
-    Turn,
     Visibility,
     job_id_for,
-    memory_id_for,
 )
 from tests.conftest import unique_tenant
-
-T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
-EVENTS = "test.memory.events"
-_turns = itertools.count(1)
-
-
-@pytest.fixture
-async def store(sql_url: str) -> AsyncIterator[SqlMemoryStore]:
-    sql = SqlMemoryStore(sql_url, events_topic=EVENTS)
-    await sql.setup()
-    try:
-        yield sql
-    finally:
-        await sql.close()
-
-
-def turn(tenant: str, user: str = "u1", minute: int | None = None, text: str = "...") -> Turn:
-    n = next(_turns)
-    return Turn(
-        turn_id=f"t{n}",
-        tenant_id=tenant,
-        user_id=user,
-        role=Role.USER,
-        text=text,
-        ts=T0 + timedelta(minutes=n if minute is None else minute),
-    )
-
-
-def mem(of: Turn, key: str = "0", **fields) -> Memory:
-    """A memory of the turn `of`, with the id the pipeline would give it."""
-    base = {
-        "id": memory_id_for(of.tenant_id, of.turn_id, key),
-        "tenant_id": of.tenant_id,
-        "user_id": of.user_id,
-        "text": f"memory {of.turn_id}/{key}",
-        "type": "preference",
-        "topic": "work",
-        "importance": 0.5,
-        "confidence": 0.9,
-        "source_turn_ids": [of.turn_id],
-        "created_at": of.ts,
-        "valid_from": of.ts,
-    }
-    return Memory(**(base | fields))
-
-
-def meeting(of: Turn, value: str, **fields) -> Memory:
-    slot = {"entity": "user", "attribute": "preferred_meeting_time", "value": value}
-    return mem(of, **({"text": f"User prefers {value} meetings"} | slot | fields))
-
-
-def done(of: Turn, *memories_: Memory, embeddings: Sequence[Sequence[float]] | None = None) -> TurnOutcome:
-    vectors = embeddings if embeddings is not None else [[0.5, -0.25, 1.0]] * len(memories_)
-    return TurnOutcome(of, job_id_for(of.tenant_id, of.turn_id), JobState.DONE, None, memories_, vectors)
-
-
-def said(tenant: str, value: str, user: str = "u1", **fields) -> TurnOutcome:
-    """A turn stating a meeting-time preference."""
-    t = turn(tenant, user)
-    return done(t, meeting(t, value, **fields))
-
-
-async def active_values(store: SqlMemoryStore, tenant: str, user: str = "u1") -> list[str | None]:
-    page, _ = await store.list_memories(tenant, user)
-    return sorted(m.value for m in page)
-
-
-async def count(store: SqlMemoryStore, table: sa.Table) -> int:
-    async with store._engine.connect() as conn:
-        return (await conn.execute(sa.select(sa.func.count()).select_from(table))).scalar_one()
+from tests.sinks.store_builders import EVENTS, T0, active_values, done, mem, said, turn
 
 
 def test_is_a_memory_store() -> None:
@@ -152,154 +75,6 @@ async def test_every_field_round_trips(store: SqlMemoryStore) -> None:
     assert pending.memory == memory
     assert pending.embedding[:3] == [0.5, -1.25, 3.0]
     assert pending.embedding[3] == pytest.approx(0.1, rel=1e-7)
-
-
-async def test_the_same_value_again_confirms_instead_of_duplicating(store: SqlMemoryStore) -> None:
-    tenant = unique_tenant()
-    first, again = said(tenant, "morning"), said(tenant, "Morning.", importance=0.9)
-
-    await store.write([first])
-    result = await store.write([again])
-
-    original = first.memories[0]
-    assert result.inserted == []
-    [changed] = result.changed
-    assert changed.id == original.id
-    assert changed.source_turn_ids == [first.turn.turn_id, again.turn.turn_id]
-    assert changed.last_confirmed == again.turn.ts
-    assert changed.importance == 0.9
-    assert [(e.kind, e.memory_id) for e in result.events] == [(EventKind.CONFIRMED, original.id)]
-    assert result.jobs[0].memory_ids == [original.id]
-    assert await store.get_memory(tenant, original.id) == changed
-    assert await active_values(store, tenant) == ["morning"]
-    assert await store.get_memory(tenant, again.memories[0].id) is None
-
-
-async def test_a_new_value_supersedes_the_old_one(store: SqlMemoryStore) -> None:
-    tenant = unique_tenant()
-    first, second = said(tenant, "morning"), said(tenant, "afternoon", importance=1.0)
-    old, new = first.memories[0], second.memories[0]
-
-    await store.write([first])
-    result = await store.write([second])
-
-    closed = await store.get_memory(tenant, old.id)
-    assert closed.valid_until == new.valid_from
-    assert closed.superseded_by == new.id
-    assert closed.state is MemoryState.SUPERSEDED
-    assert result.changed == [closed]
-    assert result.inserted == [new]
-    assert [(e.kind, e.memory_id, e.superseded_by) for e in result.events] == [
-        (EventKind.CREATED, new.id, None),
-        (EventKind.SUPERSEDED, old.id, new.id),
-    ]
-    assert await active_values(store, tenant) == ["afternoon"]
-
-
-async def test_multi_valued_attributes_accumulate(store: SqlMemoryStore) -> None:
-    tenant = unique_tenant()
-    outcomes = []
-    for value in ("peanuts", "shellfish", "Peanuts"):
-        t = turn(tenant)
-        outcomes.append(
-            done(t, mem(t, text=f"Allergic to {value}", entity="user", attribute="allergy", value=value))
-        )
-
-    result = await store.write(outcomes)
-
-    assert [e.kind for e in result.events] == [EventKind.CREATED, EventKind.CREATED, EventKind.CONFIRMED]
-    assert await active_values(store, tenant) == ["peanuts", "shellfish"]
-
-
-async def test_a_weak_claim_is_stored_alongside_without_superseding(store: SqlMemoryStore) -> None:
-    tenant = unique_tenant()
-    belief, hypothetical = said(tenant, "morning"), said(tenant, "evening", confidence=0.3)
-    hearsay = said(tenant, "night", trust=Trust.UNTRUSTED, source_role=Role.ASSISTANT)
-
-    await store.write([belief])
-    result = await store.write([hypothetical, hearsay])
-
-    assert result.changed == []
-    assert len(result.inserted) == 2
-    assert await active_values(store, tenant) == ["evening", "morning", "night"]
-    assert (await store.get_memory(tenant, belief.memories[0].id)).is_current
-
-
-async def test_context_scoped_values_coexist(store: SqlMemoryStore) -> None:
-    tenant = unique_tenant()
-    await store.write([said(tenant, "morning", context="consulting"), said(tenant, "afternoon")])
-    await store.write([said(tenant, "evening", context="main job")])
-
-    page, _ = await store.list_memories(tenant, "u1")
-    assert sorted((m.context or "", m.value) for m in page) == [
-        ("", "afternoon"),
-        ("consulting", "morning"),
-        ("main job", "evening"),
-    ]
-
-
-async def test_turns_of_one_batch_reconcile_in_order(store: SqlMemoryStore) -> None:
-    tenant = unique_tenant()
-    morning, afternoon, again = said(tenant, "morning"), said(tenant, "afternoon"), said(tenant, "afternoon")
-
-    result = await store.write([morning, afternoon, again])
-
-    assert [(m.value, m.state) for m in result.inserted] == [
-        ("morning", MemoryState.SUPERSEDED),
-        ("afternoon", MemoryState.ACTIVE),
-    ]
-    assert [e.kind for e in result.events] == [
-        EventKind.CREATED,
-        EventKind.CREATED,
-        EventKind.SUPERSEDED,
-        EventKind.CONFIRMED,
-    ]
-    assert result.changed == []  # nothing existed before the batch
-    stored = await store.get_memory(tenant, afternoon.memories[0].id)
-    assert stored.source_turn_ids == [afternoon.turn.turn_id, again.turn.turn_id]
-    assert (await store.get_memory(tenant, morning.memories[0].id)).superseded_by == stored.id
-    assert [job.memory_ids for job in result.jobs] == [[morning.memories[0].id], [stored.id], [stored.id]]
-
-
-async def test_replaying_a_batch_changes_nothing(store: SqlMemoryStore) -> None:
-    tenant = unique_tenant()
-    skipped = TurnOutcome(turn(tenant), "", JobState.SKIPPED, "no_memory_extracted")
-    skipped = TurnOutcome(
-        skipped.turn, job_id_for(tenant, skipped.turn.turn_id), JobState.SKIPPED, skipped.reason
-    )
-    batch = [said(tenant, "morning"), said(tenant, "afternoon"), skipped]
-
-    first = await store.write(batch)
-    before = (
-        await count(store, memories),
-        await count(store, outbox),
-        await store.list_memories(tenant, "u1", None),
-    )
-    replay = await store.write(batch)
-    twice_in_one = await store.write([batch[0], batch[0]])
-
-    assert replay.replayed_job_ids == [job.job_id for job in first.jobs]
-    assert (replay.inserted, replay.changed, replay.events, replay.jobs) == ([], [], [], [])
-    assert twice_in_one.replayed_job_ids == [batch[0].job_id] * 2
-    assert (
-        await count(store, memories),
-        await count(store, outbox),
-        await store.list_memories(tenant, "u1", None),
-    ) == before
-    assert await store.done_job_ids([o.job_id for o in batch] + ["unknown"]) == {o.job_id for o in batch}
-    assert (await store.get_job(tenant, skipped.job_id)).reason == "no_memory_extracted"
-
-
-async def test_a_memory_already_stored_is_not_written_again(store: SqlMemoryStore) -> None:
-    tenant = unique_tenant()
-    first = said(tenant, "morning")
-    await store.write([first])
-    other_turn = turn(tenant)
-
-    result = await store.write([done(other_turn, first.memories[0])])
-
-    assert (result.inserted, result.changed, result.events) == ([], [], [])
-    assert result.jobs[0].memory_ids == [first.memories[0].id]
 
 
 async def test_outbox_holds_events_until_acked(store: SqlMemoryStore) -> None:
