@@ -54,7 +54,7 @@ class RecallReader:
         plan = recall_queries.keyword_plan(self._dialect, scope, currency, terms, limit)
         if plan is None:
             return []
-        return await self._read("keyword_candidates", plan, recall_queries.keyword_hits)
+        return await self._read("keyword_candidates", plan, recall_queries.keyword_converter(limit))
 
     async def hydrate(
         self, scope: RecallScope, currency: Currency, ids: Sequence[str], slot_attributes: Sequence[str]

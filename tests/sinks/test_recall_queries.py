@@ -44,6 +44,30 @@ async def test_keyword_search_stems_and_ranks_within_the_user(store, tenant) -> 
     assert await keyword_ids(store, RecallScope(tenant, "u1"), "nothing-matches-this") == []
 
 
+async def test_keyword_ranking_weighs_words_by_how_rare_they_are_for_this_user(store, tenant) -> None:
+    coffee = [mem(tenant, "u1", f"The user drinks coffee at the {place}.") for place in ("office", "cafe", "gym")]
+    trip = mem(tenant, "u1", "The user plans a trip to Lisbon.")
+    both = mem(tenant, "u1", "The user wants coffee in Lisbon.")
+    await write(store, *coffee, trip, both)
+    query = ("coffee", "lisbon")
+
+    ranked = await keyword_ids(store, RecallScope(tenant, "u1"), *query)
+    assert ranked[:2] == [both.id, trip.id]  # both words, then the word rare in this user's memories
+    assert set(ranked[2:]) == {m.id for m in coffee}
+
+    # other users' memories do not move this user's ranking: the statistics are the user's own
+    await write(store, *(mem(tenant, f"other-{i}", "Lisbon trip again.") for i in range(8)))
+    await write(store, *(mem(unique_tenant(), "u1", "Lisbon, Lisbon.") for _ in range(3)))
+    assert await keyword_ids(store, RecallScope(tenant, "u1"), *query) == ranked
+
+
+async def test_keyword_ranking_prefers_the_shorter_memory_for_the_same_words(store, tenant) -> None:
+    short = mem(tenant, "u1", "Allergic to peanuts.")
+    long = mem(tenant, "u1", "Mentioned at a long dinner with friends last spring that peanuts are a problem.")
+    await write(store, long, short)
+    assert await keyword_ids(store, RecallScope(tenant, "u1"), "peanuts") == [short.id, long.id]
+
+
 async def test_keyword_search_applies_currency_visibility_and_topic(store, tenant) -> None:
     scope = RecallScope(tenant, "u1", agent_id="bot")
     live = mem(tenant, "u1", "Gardening tomatoes live", topic="hobby")
