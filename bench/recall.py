@@ -33,6 +33,7 @@ from sidecar.auth import Principal  # noqa: E402
 from sidecar.recall.access import AccessRecorder  # noqa: E402
 from sidecar.recall.audit import AuditLog  # noqa: E402
 from sidecar.recall.models import RecallRequest  # noqa: E402
+from sidecar.recall.query_embed import QueryEmbedder  # noqa: E402
 from sidecar.recall.service import RecallService  # noqa: E402
 from sinks.sql.store import SqlMemoryStore  # noqa: E402
 from sinks.vectors.edge import EdgeVectorIndex  # noqa: E402
@@ -137,6 +138,22 @@ async def run_clients(service, requests: list[tuple[Principal, RecallRequest]], 
     return latencies, time.perf_counter() - started, returned
 
 
+async def query_embedding_ceiling(embedder, requests: list[tuple[Principal, RecallRequest]], clients: int) -> dict:
+    """Recalls/s if a recall did nothing but embed its query: the same queries and clients, through
+    the sidecar's `QueryEmbedder` (shared model calls) with nothing else. No recall can beat it."""
+    queries = QueryEmbedder(embedder, cache_size=0)
+    pending = iter(requests)
+
+    async def client() -> None:
+        for _, request in pending:
+            await queries.embed(request.query)
+
+    cpu_started, started = time.process_time(), time.perf_counter()
+    await asyncio.gather(*(client() for _ in range(clients)))
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+    return {"recalls_per_s": len(requests) / wall, "cpu_ms_per_query": cpu / len(requests) * 1000}
+
+
 def requests_for(users: list[tuple[str, str]], n: int, seed: int) -> list[tuple[Principal, RecallRequest]]:
     rng = random.Random(seed)
     out = []
@@ -175,8 +192,13 @@ async def measure(directory: Path, users: int, embedder, args) -> dict:
         for clients in args.concurrency:
             times.clear()
             requests = requests_for(user_list, args.queries, seed=100 + clients)
+            cpu_started = time.process_time()
             latencies, wall, returned = await run_clients(service, requests, clients)
+            cpu = time.process_time() - cpu_started
             out[f"clients_{clients}"] = {
+                "query_embedding_only": await query_embedding_ceiling(embedder, requests, clients),
+                "cpu_ms_per_recall": cpu / len(latencies) * 1000,
+                "cores_busy": cpu / wall,
                 "n": len(latencies),
                 "p50_ms": pct(latencies, 50),
                 "p95_ms": pct(latencies, 95),
@@ -201,12 +223,16 @@ async def measure(directory: Path, users: int, embedder, args) -> dict:
 
 def report(size: int, result: dict, concurrency: list[int]) -> None:
     print(f"\n== {size:,} memories (load {result['load_before']} → {result['load_after']})")
-    print(f"{'clients':>7} {'p50':>8} {'p95':>8} {'p99':>8} {'max':>8} {'recalls/s':>10} {'returned':>9}")
+    print(
+        f"{'clients':>7} {'p50':>8} {'p95':>8} {'p99':>8} {'max':>8} {'recalls/s':>10} {'returned':>9} "
+        f"{'CPU/recall':>11} {'cores':>6} {'embed-only/s':>13}"
+    )
     for clients in concurrency:
         r = result[f"clients_{clients}"]
         print(
             f"{clients:>7} {r['p50_ms']:>7.1f}m {r['p95_ms']:>7.1f}m {r['p99_ms']:>7.1f}m {r['max_ms']:>7.1f}m "
-            f"{r['recalls_per_s']:>10.0f} {r['mean_returned']:>9.1f}"
+            f"{r['recalls_per_s']:>10.0f} {r['mean_returned']:>9.1f} {r['cpu_ms_per_recall']:>9.1f}ms "
+            f"{r['cores_busy']:>6.2f} {r['query_embedding_only']['recalls_per_s']:>13.0f}"
         )
     for clients in concurrency:
         stages = result[f"clients_{clients}"]["stages"]
