@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from agents.extract.text import contains_any, sentence_spans
+from agents.extract.text import sentence_spans
+from agents.gates import contains_any
 from agents.secrets import REDACTION_PREFIX, redact_secrets
 from streams.records import Role
 
@@ -119,7 +120,7 @@ _TEST_ROW = re.compile(
     r"(?:user|assistant|agent) (?:joined|left|connected|disconnected)(?: .*)?|lorem ipsum.*|asdf+|foo ?bar|hello world)\W*$",
     re.IGNORECASE,
 )
-#: Every alternative of `_SARCASM` contains one of these (see `contains_any`).
+#: Every alternative of `_SARCASM` contains one of these (see `agents.gates`).
 _SARCASM_WORDS = ("great", "wonderful", "fantastic", "perfect", "brilliant", "lovely", "super", "joy", "goody",
                   "terrific", "sure", "yeah", "just what i", "exactly what i", "what could", "i just love it when",
                   "said no one ever", "thanks for nothing", "as if", "because that always works")  # fmt: skip

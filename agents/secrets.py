@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from agents.gates import contains_any
+
 #: The marker a redacted secret leaves behind: `[REDACTED:<kind>]`.
 REDACTION_PREFIX = "[REDACTED:"
 
@@ -48,8 +50,7 @@ _GATE_NUMERIC = re.compile(r"\d[\d -]{11,}\d|\b[A-Z]{2}\d{2}")
 
 
 def _may_hold_secret(text: str) -> bool:
-    lower = text.lower()
-    return any(word in lower for word in _GATE_WORDS) or _GATE_NUMERIC.search(text) is not None
+    return contains_any(text, _GATE_WORDS) or _GATE_NUMERIC.search(text) is not None
 
 
 def _luhn_ok(digits: str) -> bool:

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from agents.extract.text import contains_any
+from agents.gates import contains_any
 
 
 class Frame(StrEnum):
@@ -92,7 +92,7 @@ _HEDGE = re.compile(
 )
 
 
-# Gates (see `text.contains_any`): every alternative of the regex above contains one of these.
+# Gates (see `agents.gates`): every alternative of the regex above contains one of these.
 _LEVERAGE_WORDS = ("actually", "really", "technically", "literally", "totally", "definitely")
 _HYPOTHETICAL_WORDS = ("what if", "how about if", "imagine", "suppose", "pretend", "s say", "if i were", "if i was",
                        "hypothetical", "roleplay", "role-play", "role play", "as if i", "in this scenario", "basically",

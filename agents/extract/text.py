@@ -139,13 +139,3 @@ def expand_contractions(text: str) -> str:
         return text
     return _CONTRACTION.sub(lambda match: _EXPANDED[match.group(1)] if match.group(1) else "'", text)
 
-
-def contains_any(text: str, words: tuple[str, ...]) -> bool:
-    """Whether `text`, lowercased, contains one of `words` (lowercase literals).
-
-    A cheap gate in front of a large case-insensitive regex: when every alternative of the regex
-    contains one of `words`, a text that contains none of them cannot match, and most sentences
-    contain none.
-    """
-    lower = text.lower()
-    return any(word in lower for word in words)

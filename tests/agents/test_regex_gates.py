@@ -12,7 +12,8 @@ import pytest
 
 from agents import junk
 from agents.extract import framing
-from agents.extract.text import contains_any, sentence_spans
+from agents.extract.text import sentence_spans
+from agents.gates import contains_any
 from bench.locomo import DEFAULT_PATH as LOCOMO
 from bench.locomo import locomo_turns
 
