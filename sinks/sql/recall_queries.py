@@ -78,15 +78,6 @@ def _filtered(table: Any, with_agent: bool, with_topics: bool = False) -> list[s
     return [*in_scope(table, with_agent), *is_current(table), *topics]
 
 
-async def keyword_candidates(
-    conn: AsyncConnection, scope: RecallScope, currency: Currency, terms: Sequence[str], limit: int
-) -> list[KeywordHit]:
-    plan = keyword_plan(conn.dialect.name, scope, currency, terms, limit)
-    if plan is None:
-        return []
-    return keyword_converter(limit)(await conn.execute(*plan))
-
-
 def keyword_plan(
     dialect: str, scope: RecallScope, currency: Currency, terms: Sequence[str], limit: int
 ) -> tuple[Any, dict[str, Any]] | None:
@@ -214,21 +205,10 @@ def _per_word_statement(
     return sa.union_all(total, *(sa.select(part) for part in parts))
 
 
-async def hydrate(
-    conn: AsyncConnection,
-    scope: RecallScope,
-    currency: Currency,
-    ids: Sequence[str],
-    slot_attributes: Sequence[str],
-) -> list[Memory]:
-    """Rows by id, UNION ALL the current rows sharing a slot with one of them; both fully filtered."""
-    plan = hydrate_plan(scope, currency, ids, slot_attributes)
-    return hydrated(await conn.execute(*plan)) if plan is not None else []
-
-
 def hydrate_plan(
     scope: RecallScope, currency: Currency, ids: Sequence[str], slot_attributes: Sequence[str]
 ) -> tuple[Any, dict[str, Any]] | None:
+    """Rows by id, UNION ALL the current rows sharing a slot with one of them; both fully filtered."""
     if not ids:
         return None
     params = scope_params(scope, currency) | {"ids": list(ids)}
@@ -275,14 +255,8 @@ def _hydrate_statement(with_agent: bool, with_mates: bool) -> Any:
     return sa.union_all(by_id, mates)
 
 
-async def pinned_memories(
-    conn: AsyncConnection, scope: RecallScope, currency: Currency, limit: int
-) -> list[Memory]:
-    """Profile facts and constraints; the literal predicate lets SQLite use the partial index."""
-    return memories_of(await conn.execute(*pinned_plan(scope, currency, limit)))
-
-
 def pinned_plan(scope: RecallScope, currency: Currency, limit: int) -> tuple[Any, dict[str, Any]]:
+    """Profile facts and constraints; the literal predicate lets SQLite use the partial index."""
     params = scope_params(scope, currency) | {"limit": limit}
     params.pop("topics", None)  # topics narrow the similarity race only
     return _pinned_statement(scope.agent_id is not None), params
