@@ -120,37 +120,29 @@ async def pool_vectors(data_dir: Path, embedder) -> tuple[list, np.ndarray]:
     return pool, vectors
 
 
-async def run_clients(service, requests: list[tuple[Principal, RecallRequest]], clients: int):
-    """Latencies (ms) of every request and the wall time, `clients` tasks pulling from one queue."""
+async def run_clients(call, requests: list[tuple[Principal, RecallRequest]], clients: int):
+    """`clients` tasks pulling `call(principal, request)` from one queue: each call's latency (ms),
+    its result, the wall time and this process's CPU seconds."""
     queue = iter(requests)
     latencies: list[float] = []
-    returned: list[int] = []
+    results: list = []
 
     async def client() -> None:
         for principal, request in queue:
             started = time.perf_counter()
-            result = await service.recall(principal, request)
+            results.append(await call(principal, request))
             latencies.append((time.perf_counter() - started) * 1000)
-            returned.append(len(result.memories))
 
-    started = time.perf_counter()
+    cpu_started, started = time.process_time(), time.perf_counter()
     await asyncio.gather(*(client() for _ in range(clients)))
-    return latencies, time.perf_counter() - started, returned
+    return latencies, results, time.perf_counter() - started, time.process_time() - cpu_started
 
 
 async def query_embedding_ceiling(embedder, requests: list[tuple[Principal, RecallRequest]], clients: int) -> dict:
     """Recalls/s if a recall did nothing but embed its query: the same queries and clients, through
     the sidecar's `QueryEmbedder` (shared model calls) with nothing else. No recall can beat it."""
     queries = QueryEmbedder(embedder, cache_size=0)
-    pending = iter(requests)
-
-    async def client() -> None:
-        for _, request in pending:
-            await queries.embed(request.query)
-
-    cpu_started, started = time.process_time(), time.perf_counter()
-    await asyncio.gather(*(client() for _ in range(clients)))
-    wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+    _, _, wall, cpu = await run_clients(lambda _, request: queries.embed(request.query), requests, clients)
     return {"recalls_per_s": len(requests) / wall, "cpu_ms_per_query": cpu / len(requests) * 1000}
 
 
@@ -188,13 +180,12 @@ async def measure(directory: Path, users: int, embedder, args) -> dict:
     await service.start()
     tune_for_throughput()  # as `run_sidecar` does
     try:
-        await run_clients(service, requests_for(user_list, 100, seed=1), 4)  # warm-up: caches, pools
+        await run_clients(service.recall, requests_for(user_list, 100, seed=1), 4)  # warm-up: caches, pools
         for clients in args.concurrency:
             times.clear()
             requests = requests_for(user_list, args.queries, seed=100 + clients)
-            cpu_started = time.process_time()
-            latencies, wall, returned = await run_clients(service, requests, clients)
-            cpu = time.process_time() - cpu_started
+            latencies, results, wall, cpu = await run_clients(service.recall, requests, clients)
+            returned = [len(result.memories) for result in results]
             out[f"clients_{clients}"] = {
                 "query_embedding_only": await query_embedding_ceiling(embedder, requests, clients),
                 "cpu_ms_per_recall": cpu / len(latencies) * 1000,
