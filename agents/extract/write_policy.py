@@ -10,13 +10,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from agents.secrets import REDACTION_PREFIX
 from streams.records import Claim
 
 #: Confidence ceiling of anything said inside a hypothetical or roleplay framing.
 HYPOTHETICAL_CONFIDENCE_CAP = 0.3
 
-#: Marks a span the caller redacted before extraction; nothing touching one is stored.
-REDACTION_MARK = "[REDACTED"
+#: Marks a span the caller redacted before extraction (`agents.secrets`' marker without its colon,
+#: so a model's "[redacted]" is caught too); nothing touching one is stored.
+REDACTION_MARK = REDACTION_PREFIX.removesuffix(":")
 
 #: Framings under which a first-person statement is not an assertion about the speaker.
 HYPOTHETICAL_MARKERS = re.compile(
