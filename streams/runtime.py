@@ -66,6 +66,7 @@ def sql_store(settings: Settings) -> SqlMemoryStore:
         escalations_topic=settings.escalations_topic,
         loop_threshold=settings.loop_threshold,
         loop_window_days=settings.loop_window_days,
+        sqlite_read_threads=settings.sqlite_read_threads,
     )
 
 

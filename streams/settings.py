@@ -22,6 +22,9 @@ class Settings(BaseSettings):
         default=None, description="kafka://host:port[,host:port]; unset = the embedded broker"
     )
     sql_url: str | None = Field(default=None, description="unset = SQLite under data_dir")
+    sqlite_read_threads: int = Field(
+        default=0, ge=0, description="threads for recall's SQLite reads; 0 = on the event loop (fastest in memory)"
+    )
     qdrant_url: str | None = Field(default=None, description="unset = embedded Qdrant Edge under data_dir")
     qdrant_api_key: SecretStr | None = None
     qdrant_collection: str = "beliefstream_memories"

@@ -1,11 +1,20 @@
-"""Recall's reads (keyword, pinned, hydrate, open contests), with one thread hop per query on a SQLite file.
+"""Recall's reads (keyword, pinned, hydrate, open contests) of a SQLite file, without aiosqlite's hops.
 
-Why: through the async engine every DBAPI call of aiosqlite is its own trip to the connection's
-thread and back to the event loop (checkout, BEGIN, execute, fetch, cursor close, rollback), and on
-two busy cores each trip waits for the GIL and a core: most of a recall's SQL time was hops, not
-SQLite. A SQLite file is therefore read here through SQLAlchemy's synchronous pysqlite engine on a
-small thread pool: statement, fetch and row conversion run in one worker call. WAL lets these
-readers run beside each other and beside the writer; `query_only` makes sure they never write.
+Why not the async engine: through it every DBAPI call of aiosqlite is its own trip to the
+connection's thread and back to the event loop (checkout, BEGIN, execute, fetch, cursor close,
+rollback), and on two busy cores each trip waits for the GIL and a core. A SQLite file is therefore
+read through SQLAlchemy's synchronous pysqlite engine: statement, fetch and row conversion in one
+call. WAL lets these reads run beside the writer; `query_only` makes sure they never write.
+
+Where that call runs is `readers`:
+- 0 (the default): on the event loop itself. A recall's statements take well under a millisecond of
+  SQLite each once the file is in the page cache, and a reader thread pays more than that in GIL
+  hand-offs: pysqlite releases the GIL for every row it steps, and each time the thread waits for
+  the event loop's Python to give the GIL back (up to the 5 ms switch interval). Measured at 1M
+  memories and 32 clients: 4 threads 87–105 recalls/s, 1 thread 105–125, on the loop 140–141
+  (`docs/benchmarks.md`).
+- n > 0: on a pool of n threads, so that page-cache misses of a file much larger than memory wait
+  beside each other instead of stalling the loop.
 
 PostgreSQL and in-memory SQLite (one shared connection) keep the async engine.
 """
@@ -29,8 +38,8 @@ from streams.records import Memory
 
 T = TypeVar("T")
 
-#: Reader connections (and threads) for a SQLite file: two cores gain nothing from more.
-READERS = 4
+#: Reader threads for a SQLite file; 0 reads on the event loop (see above).
+READERS = 0
 
 
 class RecallReader:
@@ -39,9 +48,13 @@ class RecallReader:
         self._dialect = engine.dialect.name
         self._sync: Engine | None = None
         self._executor: ThreadPoolExecutor | None = None
+        if readers < 0:
+            raise ValueError("readers must be 0 (read on the event loop) or more")
+        self._closed = False
         if is_sqlite(url) and sqlite_path(url) is not None:
-            self._sync = _sqlite_reader(url, readers, busy_timeout_ms)
-            self._executor = ThreadPoolExecutor(readers, thread_name_prefix="beliefstream-sql-read")
+            self._sync = _sqlite_reader(url, max(readers, 1), busy_timeout_ms)  # one per thread
+            if readers:
+                self._executor = ThreadPoolExecutor(readers, thread_name_prefix="beliefstream-sql-read")
 
     @property
     def sync_engine(self) -> Engine:
@@ -73,6 +86,7 @@ class RecallReader:
         return await self._read("open_contests", plan, recall_queries.open_contests_of)
 
     def close(self) -> None:
+        self._closed = True
         executor, self._executor = self._executor, None
         if executor is not None:
             executor.shutdown(wait=True)
@@ -84,8 +98,10 @@ class RecallReader:
             if self._sync is None:
                 async with self._engine.connect() as conn:
                     return convert(await conn.execute(*plan))
-            if self._executor is None:
+            if self._closed:
                 raise RuntimeError("the SQL store is closed")
+            if self._executor is None:
+                return self._run(plan, convert)
             return await asyncio.get_running_loop().run_in_executor(self._executor, self._run, plan, convert)
 
     def _run(self, plan: tuple[Any, dict[str, Any]], convert: Callable[[Any], T]) -> T:

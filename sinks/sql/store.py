@@ -32,7 +32,7 @@ from sinks.sql.engine import create_engine, sqlite_path, unavailable_on_outage, 
 from sinks.sql.errors import ContestedResolvedError, InvalidRequestError
 from sinks.sql.migrate import upgrade
 from sinks.sql.plan import BeliefView, WritePlan, check_outcome, plan_write, slot_key, text_key
-from sinks.sql.reader import RecallReader
+from sinks.sql.reader import READERS, RecallReader
 from sinks.sql.tables import contested_slots, jobs, memories, outbox
 from streams.records import Job, JobState, Memory, MemoryState, RecallAudit, utcnow
 
@@ -53,6 +53,7 @@ class SqlMemoryStore:
         escalations_topic: str = "beliefstream.escalations",
         loop_threshold: int = loops.DEFAULT_THRESHOLD,
         loop_window_days: float = loops.DEFAULT_WINDOW_DAYS,
+        sqlite_read_threads: int = READERS,
     ) -> None:
         self.url = url
         self.events_topic = events_topic
@@ -60,7 +61,7 @@ class SqlMemoryStore:
         self.loop_threshold = loop_threshold
         self.loop_window_days = loop_window_days
         self._engine = create_engine(url)
-        self._reader = RecallReader(url, self._engine)  # recall's reads: one thread hop on SQLite
+        self._reader = RecallReader(url, self._engine, readers=sqlite_read_threads)  # recall's reads
         self._vector_versions: dict[str, int] = {}  # handed out by pending_vectors, checked when marked
 
     async def setup(self) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
+import threading
 from datetime import timedelta
 
 import pytest
@@ -168,6 +170,38 @@ async def test_record_access_and_audit(store, tenant) -> None:
     async with store._engine.connect() as conn:
         rows = (await conn.execute(sa.select(recall_audit).where(recall_audit.c.tenant_id == tenant))).all()
     assert len(rows) == 1 and rows[0].memory_ids == [a.id]
+
+
+@pytest.mark.parametrize("threads", [0, 2])
+async def test_sqlite_recall_reads_run_where_configured_with_the_same_answers(tmp_path, threads) -> None:
+    """0 reader threads: on the event loop's thread; n: on the reader pool. Same rows either way."""
+    store = SqlMemoryStore(f"sqlite+aiosqlite:///{(tmp_path / 'r.db').as_posix()}", sqlite_read_threads=threads)
+    await store.setup()
+    ran_on: set[str] = set()
+    sa.event.listen(
+        store._reader.sync_engine, "before_cursor_execute", lambda *_: ran_on.add(threading.current_thread().name)
+    )
+    try:
+        name = mem("t", "u1", "The user's name is Ada", profile=True, attribute="name", value="Ada")
+        kayak = mem("t", "u1", "Kayaking on weekends")
+        await write(store, name, kayak, mem("t", "u2", "Kayaking daily"))
+        scope = RecallScope("t", "u1")
+        found = await asyncio.gather(
+            keyword_ids(store, scope, "kayaking"),
+            store.hydrate(scope, CURRENT, [name.id, kayak.id]),
+            store.pinned_memories(scope, CURRENT, 10),
+        )
+        assert [found[0], {m.id for m in found[1]}, [m.id for m in found[2]]] == [
+            [kayak.id], {name.id, kayak.id}, [name.id]
+        ]
+        if threads == 0:
+            assert ran_on == {threading.current_thread().name}
+        else:
+            assert ran_on and all(thread.startswith("beliefstream-sql-read") for thread in ran_on)
+    finally:
+        await store.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        await store.hydrate(scope, CURRENT, [name.id])
 
 
 async def test_sqlite_plans_use_indexes(tmp_path) -> None:
