@@ -51,8 +51,13 @@ class QueryEmbedder:
         return await asyncio.shield(future)  # one caller giving up must not cancel the others' answer
 
     async def _run(self) -> None:
-        """Drain the waiting queries in batches until none is left."""
-        await asyncio.sleep(self.window_s)
+        """Drain the waiting queries in batches until none is left.
+
+        With no window the first call starts as soon as this task runs: every query that arrived in
+        the same event-loop pass is already waiting by then.
+        """
+        if self.window_s:
+            await asyncio.sleep(self.window_s)
         while self._waiting:
             texts = list(self._waiting)[: self.max_batch]
             batch = {text: self._waiting.pop(text) for text in texts}

@@ -101,6 +101,7 @@ class RecallReader:
             if self._closed:
                 raise RuntimeError("the SQL store is closed")
             if self._executor is None:
+                await asyncio.sleep(0)  # work already due first, e.g. a recall's query embedding call
                 return self._run(plan, convert)
             return await asyncio.get_running_loop().run_in_executor(self._executor, self._run, plan, convert)
 
