@@ -123,6 +123,17 @@ async def test_vector_outage_degrades_to_keyword_candidates(world, tenant) -> No
     assert ids(result) == [target.id] and result.diagnostics.degraded == ["dense"]
 
 
+async def test_candidates_the_query_model_call_starts_before_sql_reads_on_the_loop(world, tenant, monkeypatch) -> None:
+    """SQLite reads run on the event loop; the model call must be in flight first so they overlap."""
+    await world.seed(mem(tenant, "u1", "The user's favourite text editor is Helix."))
+    order: list[str] = []
+    embed = world.embedder.aembed
+    monkeypatch.setattr(world.embedder, "aembed", lambda texts: (order.append("model"), embed(texts))[1])
+    sa.event.listen(world.store._reader.sync_engine, "before_cursor_execute", lambda *_: order.append("sql"))
+    await ask(world, tenant, "which editor does the user like")
+    assert order[0] == "model" and "sql" in order
+
+
 # -- 4. rank -----------------------------------------------------------------------------------------
 
 
