@@ -24,11 +24,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agents.consolidate import Consolidator  # noqa: E402
 from agents.embed import load_default_embedder  # noqa: E402
-from sinks.sql.convert import memory_row  # noqa: E402
+from sinks.sql import queries  # noqa: E402
 from sinks.sql.engine import write_transaction  # noqa: E402
 from sinks.sql.maintenance import MaintenanceStore  # noqa: E402
 from sinks.sql.store import SqlMemoryStore  # noqa: E402
-from sinks.sql.tables import memories  # noqa: E402
 from streams.records import Memory  # noqa: E402
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -86,7 +85,7 @@ async def seed(store: SqlMemoryStore, count: int) -> None:
     started = time.perf_counter()
     embeddings = load_default_embedder().embed(corpus)
     print(f"embedded {count:,} texts in {time.perf_counter() - started:.1f} s (not part of the timing)")
-    rows = []
+    items = []
     for i, text in enumerate(corpus):
         at = T0 + timedelta(minutes=i)
         memory = Memory(
@@ -102,9 +101,9 @@ async def seed(store: SqlMemoryStore, count: int) -> None:
             created_at=at,
             valid_from=at,
         )
-        rows.append(memory_row(memory, embeddings[i]))
+        items.append((memory, embeddings[i]))
     async with write_transaction(store._engine) as conn:
-        await conn.execute(memories.insert(), rows)
+        await queries.insert_memories(conn, items)
 
 
 async def main(args: argparse.Namespace) -> None:

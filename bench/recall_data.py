@@ -36,7 +36,7 @@ from sinks.sql.tables import memories
 from sinks.vectors.edge import EdgeVectorIndex
 
 #: Bump when the generator changes: a dataset directory built by another version is rebuilt.
-VERSION = 2
+VERSION = 3  # 3: embeddings in memory_embeddings (migration 0004)
 TENANTS = 10
 AGENT = "planner"
 NOISE = 0.012  # per-dimension sigma: a memory's cosine to its template is ~0.97
@@ -257,7 +257,6 @@ class Generator:
                 "access_count": 0,
                 "decay_score": None,
                 "half_life_days": spec.half_life_days,
-                "embedding": None,  # filled in `batch`
                 "vector_dirty": 0,
                 "vector_version": 1,
                 "text_norm_hash": self.fingerprints[pick],
@@ -277,18 +276,20 @@ class Generator:
             rows.append((row, pick))
         return rows
 
-    def batch(self, users: list[tuple[str, str]], counts: list[int]) -> tuple[list[tuple], list[VectorPoint]]:
-        """SQL parameter tuples and vector points for these users."""
+    def batch(
+        self, users: list[tuple[str, str]], counts: list[int]
+    ) -> tuple[list[tuple], list[tuple[str, bytes]], list[VectorPoint]]:
+        """SQL parameter tuples of `memories` and of `memory_embeddings`, and vector points, for these users."""
         flat = [pair for (tenant, user), n in zip(users, counts, strict=True) for pair in self.user_rows(tenant, user, n)]
         picks = np.fromiter((pick for _, pick in flat), dtype=np.int64, count=len(flat))
         noisy = self.vectors[picks] + self.np_rng.normal(0.0, NOISE, (len(flat), self.vectors.shape[1]))
         noisy = (noisy / np.linalg.norm(noisy, axis=1, keepdims=True)).astype("<f4")
-        params, points = [], []
+        params, embeddings, points = [], [], []
         for (row, _), vector in zip(flat, noisy, strict=True):
-            row["embedding"] = vector.tobytes()
             params.append(tuple(row[c] for c in self.columns))
+            embeddings.append((row["id"], vector.tobytes()))
             points.append(VectorPoint(row["id"], vector, _payload(row)))
-        return params, points
+        return params, embeddings, points
 
 
 def _payload(row: dict) -> dict:
@@ -349,9 +350,10 @@ async def build(directory: Path, size: int, users: int, pool, pool_vectors: np.n
     started, done, step = time.perf_counter(), 0, 200
     try:
         for start in range(0, users, step):
-            params, points = generator.batch(ids[start : start + step], counts[start : start + step])
+            params, embeddings, points = generator.batch(ids[start : start + step], counts[start : start + step])
             with conn:
                 conn.executemany(insert, params)
+                conn.executemany("INSERT INTO memory_embeddings (memory_id, embedding) VALUES (?, ?)", embeddings)
             for i in range(0, len(points), 2000):
                 await index.write(points[i : i + 2000])
             done += len(params)

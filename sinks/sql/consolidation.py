@@ -17,10 +17,10 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from sinks.sql import queries
-from sinks.sql.convert import decode_embedding, memory_changes, memory_row, row_memory
+from sinks.sql.convert import decode_embedding, memory_changes, row_memory
 from sinks.sql.errors import InvalidRequestError
 from sinks.sql.governance import event_row
-from sinks.sql.tables import memories
+from sinks.sql.tables import memories, memory_embeddings
 from streams.records import Memory, MemoryEvent, MemoryState
 
 #: Fewer than this many active memories in a (tenant, user, topic) cannot consolidate.
@@ -53,7 +53,8 @@ async def load_candidates(
     if user_id is not None:
         criteria.append(memories.c.user_id == user_id)
     stmt = (
-        sa.select(*queries.MEMORY_COLUMNS, memories.c.embedding)
+        sa.select(*queries.MEMORY_COLUMNS, memory_embeddings.c.embedding)
+        .select_from(memories.outerjoin(memory_embeddings, memory_embeddings.c.memory_id == memories.c.id))
         .where(*criteria)
         .order_by(memories.c.user_id, memories.c.created_at, memories.c.id)
     )
@@ -91,7 +92,7 @@ async def write_merges(
             raise InvalidRequestError(f"merge {merge.canonical.id} leaves tenant {tenant_id!r}")
     live = await still_active(conn, tenant_id, [m.id for merge in merges for m in merge.originals])
     written = [merge for merge in merges if all(m.id in live for m in merge.originals)]
-    await queries.insert_memories(conn, [memory_row(w.canonical, w.embedding) for w in written])
+    await queries.insert_memories(conn, [(w.canonical, w.embedding) for w in written])
     await queries.update_memories(
         conn, [dict(memory_changes(m), id=m.id) for w in written for m in w.originals]
     )

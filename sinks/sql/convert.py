@@ -47,15 +47,21 @@ def decode_embedding(blob: bytes | None) -> list[float] | None:
 
 
 def memory_row(memory: Memory, embedding: Sequence[float] | None) -> dict[str, Any]:
-    """The `memories` row of a memory; a row with an embedding needs its vector point written."""
+    """The `memories` row of a memory; a row with an embedding needs its vector point written.
+
+    The embedding itself goes to `memory_embeddings` (`embedding_row`)."""
     row = memory.model_dump(mode="python")
     for name in _ENUM_FIELDS:
         row[name] = row[name].value if hasattr(row[name], "value") else row[name]
-    row["embedding"] = encode_embedding(embedding)
     row["vector_dirty"] = embedding is not None
     row["vector_version"] = 1
     row["text_norm_hash"] = text_fingerprint(memory.text)
     return row
+
+
+def embedding_row(memory_id: str, embedding: Sequence[float]) -> dict[str, Any]:
+    """The `memory_embeddings` row of a memory's embedding."""
+    return {"memory_id": memory_id, "embedding": encode_embedding(embedding)}
 
 
 def memory_changes(memory: Memory) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from sinks.sql import queries
-from sinks.sql.tables import memories
+from sinks.sql.tables import has_embedding, memories
 from streams.records import MemoryState, as_utc
 
 #: Julian day number of the Unix epoch (what SQLite's `julianday` counts from).
@@ -133,7 +133,7 @@ async def expire(conn: AsyncConnection, ids: Sequence[str], now: datetime) -> li
             .values(
                 state=MemoryState.EXPIRED.value,
                 valid_until=memories.c.expires_at,
-                vector_dirty=memories.c.embedding.is_not(None),
+                vector_dirty=has_embedding(),
                 vector_version=memories.c.vector_version + 1,
             )
             .returning(memories.c.id)

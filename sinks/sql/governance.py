@@ -19,7 +19,7 @@ from sinks.base import ErasureReport, TurnOutcome
 from sinks.sql import queries
 from sinks.sql.contested import LoopBook
 from sinks.sql.plan import BeliefView, WritePlan, check_outcome, plan_write, slot_key, text_key
-from sinks.sql.tables import UtcDateTime, jobs, memories, outbox
+from sinks.sql.tables import UtcDateTime, has_embedding, jobs, memories, memory_embeddings, outbox
 from streams.records import EventKind, JobState, Memory, MemoryEvent, MemoryState, Turn
 
 #: Prefix of the synthetic turn id a direct insert cites in its events when it names no turn.
@@ -93,7 +93,7 @@ async def revoke_memory(
             state=MemoryState.REVOKED.value,
             revoked_at=moment,
             valid_until=sa.func.coalesce(memories.c.valid_until, moment),
-            vector_dirty=memories.c.embedding.is_not(None),
+            vector_dirty=has_embedding(),
             vector_version=memories.c.vector_version + 1,
         )
     )
@@ -112,6 +112,8 @@ async def erase_user(conn: AsyncConnection, tenant_id: str, user_id: str) -> Era
     """Delete the user's memories, jobs and not yet published events; the deleted memory ids."""
     mine = (memories.c.tenant_id == tenant_id, memories.c.user_id == user_id)
     memory_ids = list((await conn.scalars(sa.select(memories.c.id).where(*mine))).all())
+    for part in queries.chunked(memory_ids):
+        await conn.execute(sa.delete(memory_embeddings).where(memory_embeddings.c.memory_id.in_(part)))
     await conn.execute(sa.delete(memories).where(*mine))
     deleted_jobs = await conn.execute(
         sa.delete(jobs).where(jobs.c.tenant_id == tenant_id, jobs.c.user_id == user_id)

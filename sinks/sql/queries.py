@@ -10,9 +10,9 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from sinks.sql.convert import MUTABLE_FIELDS, row_memory
+from sinks.sql.convert import MUTABLE_FIELDS, embedding_row, memory_row, row_memory
 from sinks.sql.plan import KnownJob, SlotKey, TextKey
-from sinks.sql.tables import jobs, memories, outbox
+from sinks.sql.tables import has_embedding, jobs, memories, memory_embeddings, outbox
 from streams.records import JobState, Memory
 
 T = TypeVar("T")
@@ -129,10 +129,19 @@ def _unnest_statement(columns: tuple[str, ...]) -> sa.Select:
     )
 
 
-async def insert_memories(conn: AsyncConnection, rows: Sequence[dict[str, Any]]) -> None:
-    if rows:
-        stmt = dialect_insert(conn, memories).on_conflict_do_nothing(index_elements=[memories.c.id])
-        await conn.execute(stmt, list(rows))
+async def insert_memories(conn: AsyncConnection, items: Iterable[tuple[Memory, Sequence[float] | None]]) -> None:
+    """Insert new memories (an id already stored is left alone) with their embeddings, if any."""
+    items = list(items)
+    if not items:
+        return
+    stmt = dialect_insert(conn, memories).on_conflict_do_nothing(index_elements=[memories.c.id])
+    await conn.execute(stmt, [memory_row(memory, embedding) for memory, embedding in items])
+    vectors = [embedding_row(memory.id, embedding) for memory, embedding in items if embedding is not None]
+    if vectors:
+        keyed = dialect_insert(conn, memory_embeddings).on_conflict_do_nothing(
+            index_elements=[memory_embeddings.c.memory_id]
+        )
+        await conn.execute(keyed, vectors)
 
 
 async def update_memories(conn: AsyncConnection, changes: Sequence[dict[str, Any]]) -> None:
@@ -145,7 +154,7 @@ async def update_memories(conn: AsyncConnection, changes: Sequence[dict[str, Any
         .values(
             {
                 **{name: sa.bindparam(f"b_{name}", type_=memories.c[name].type) for name in MUTABLE_FIELDS},
-                "vector_dirty": memories.c.embedding.is_not(None),
+                "vector_dirty": has_embedding(),
                 "vector_version": memories.c.vector_version + 1,
             }
         )

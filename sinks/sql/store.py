@@ -24,7 +24,6 @@ from sinks.sql.convert import (
     encode_cursor,
     job_row,
     memory_changes,
-    memory_row,
     row_job,
     row_memory,
 )
@@ -33,7 +32,7 @@ from sinks.sql.errors import ContestedResolvedError, InvalidRequestError
 from sinks.sql.migrate import upgrade
 from sinks.sql.plan import BeliefView, WritePlan, check_outcome, plan_write, slot_key, text_key
 from sinks.sql.reader import READERS, RecallReader
-from sinks.sql.tables import contested_slots, jobs, memories, outbox
+from sinks.sql.tables import contested_slots, jobs, memories, memory_embeddings, outbox
 from streams.records import Job, JobState, Memory, MemoryState, RecallAudit, utcnow
 
 #: Longest supersession chain `memory_history` follows (a guard against a corrupt cycle).
@@ -114,7 +113,7 @@ class SqlMemoryStore:
 
     async def _apply(self, conn, plan: WritePlan) -> None:
         now = utcnow()
-        await queries.insert_memories(conn, [memory_row(m, e) for m, e in plan.inserts.values()])
+        await queries.insert_memories(conn, plan.inserts.values())
         await queries.update_memories(conn, [dict(memory_changes(m), id=i) for i, m in plan.updates.items()])
         await queries.insert_outbox(
             conn, [governance.event_row(self.events_topic, event, now) for event in plan.events]
@@ -236,7 +235,8 @@ class SqlMemoryStore:
 
     async def pending_vectors(self, limit: int = 1000) -> list[PendingVector]:
         stmt = (
-            sa.select(*queries.MEMORY_COLUMNS, memories.c.embedding, memories.c.vector_version)
+            sa.select(*queries.MEMORY_COLUMNS, memory_embeddings.c.embedding, memories.c.vector_version)
+            .select_from(memories.outerjoin(memory_embeddings, memory_embeddings.c.memory_id == memories.c.id))
             .where(memories.c.vector_dirty == sa.true())
             .order_by(memories.c.created_at, memories.c.id)
             .limit(limit)

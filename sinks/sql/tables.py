@@ -1,15 +1,18 @@
 """The SQL schema, portable between SQLite and PostgreSQL. Migrations under `migrations/` create it.
 
 `memories` holds every field of the memory record (contract §2) plus what the sinks need:
-the embedding (float32 little-endian), `vector_dirty` (the Qdrant point must be rewritten) with
-`vector_version` (so a sync that raced a newer change does not clear its flag) and
-`text_norm_hash` (exact-duplicate lookup). `jobs` answers `GET /v1/jobs/{id}`; `outbox` holds
+`vector_dirty` (the Qdrant point must be rewritten) with `vector_version` (so a sync that raced a
+newer change does not clear its flag) and `text_norm_hash` (exact-duplicate lookup). A memory's
+embedding (float32 little-endian) is in `memory_embeddings`, read only to write its vector point and
+to consolidate: in `memories` its 1.5 KB made each row fill most of a page, so recall's reads of a
+few rows per user touched a file three times larger (at 1M memories 2.5 GB against 0.84 GB). `jobs` answers `GET /v1/jobs/{id}`; `outbox` holds
 memory events written in the same transaction as the change they describe.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.types import TypeDecorator
@@ -73,7 +76,6 @@ memories = sa.Table(
     sa.Column("access_count", sa.Integer, nullable=False),
     sa.Column("decay_score", sa.Double),
     sa.Column("half_life_days", sa.Double),
-    sa.Column("embedding", sa.LargeBinary),
     sa.Column("vector_dirty", sa.Boolean, nullable=False),
     sa.Column("vector_version", sa.Integer, nullable=False),
     sa.Column("text_norm_hash", sa.String(64), nullable=False),
@@ -124,6 +126,19 @@ sa.Index(
     sqlite_where=_HAS_SUCCESSOR,
     postgresql_where=_HAS_SUCCESSOR,
 )
+
+memory_embeddings = sa.Table(
+    "memory_embeddings",
+    metadata,
+    sa.Column("memory_id", ID, primary_key=True),
+    sa.Column("embedding", sa.LargeBinary, nullable=False),
+)
+
+
+def has_embedding(table: Any = memories) -> sa.Exists:
+    """True for a memory row with an embedding, i.e. one that has a vector point to keep in step."""
+    return sa.exists().where(memory_embeddings.c.memory_id == table.c.id)
+
 
 jobs = sa.Table(
     "jobs",

@@ -9,17 +9,17 @@ import sqlalchemy as sa
 from sinks.base import VectorFilter, VectorHit, VectorPoint
 from sinks.errors import SinkUnavailableError
 from sinks.sql import queries
-from sinks.sql.convert import memory_row, row_memory
+from sinks.sql.convert import row_memory
 from sinks.sql.engine import write_transaction
 from sinks.sql.store import SqlMemoryStore
-from sinks.sql.tables import memories, outbox
+from sinks.sql.tables import memories, memory_embeddings, outbox
 from streams.records import Memory
 
 
 async def seed(store: SqlMemoryStore, rows: Sequence[tuple[Memory, Sequence[float] | None]]) -> None:
     """Insert rows as they are, without reconcile (the manage phase meets whatever is stored)."""
     async with write_transaction(store._engine) as conn:
-        await queries.insert_memories(conn, [memory_row(m, e) for m, e in rows])
+        await queries.insert_memories(conn, rows)
 
 
 async def stored(store: SqlMemoryStore, tenant_id: str) -> dict[str, Memory]:
@@ -33,6 +33,15 @@ async def stored(store: SqlMemoryStore, tenant_id: str) -> dict[str, Memory]:
 async def column(store: SqlMemoryStore, name: str, ids: Sequence[str]) -> dict[str, object]:
     async with store._engine.connect() as conn:
         stmt = sa.select(memories.c.id, memories.c[name]).where(memories.c.id.in_(list(ids)))
+        return {row[0]: row[1] for row in await conn.execute(stmt)}
+
+
+async def embeddings(store: SqlMemoryStore, ids: Sequence[str]) -> dict[str, bytes]:
+    """The stored embeddings of these memories (a memory without one is absent)."""
+    async with store._engine.connect() as conn:
+        stmt = sa.select(memory_embeddings.c.memory_id, memory_embeddings.c.embedding).where(
+            memory_embeddings.c.memory_id.in_(list(ids))
+        )
         return {row[0]: row[1] for row in await conn.execute(stmt)}
 
 

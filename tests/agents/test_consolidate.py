@@ -23,7 +23,7 @@ from sinks.sql.store import SqlMemoryStore
 from streams.records import Memory, MemoryState, RecallSemantics, Visibility
 from tests.agents.manage_helpers import (
     RecordingVectors,
-    column,
+    embeddings,
     outbox_events,
     seed,
     stored,
@@ -113,8 +113,7 @@ async def test_the_four_async_memories_become_one_that_keeps_every_detail(
         assert original.state is MemoryState.CONSOLIDATED
         assert original.superseded_by == group.canonical_id and original.valid_until == NOW
     assert after[f"{tenant}-peanuts"].is_current and after[f"{tenant}-berlin"].is_current
-    embedding = await column(store, "embedding", [group.canonical_id])
-    assert embedding[group.canonical_id] is not None
+    assert group.canonical_id in await embeddings(store, [group.canonical_id])
     events = [json.loads(v) for v in await outbox_events(store, tenant)]
     assert [e["kind"] for e in events] == ["created"] + ["superseded"] * 4
     assert all(e["superseded_by"] == group.canonical_id for e in events[1:])

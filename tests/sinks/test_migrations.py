@@ -11,14 +11,18 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
+from sinks.recall import Currency, RecallScope
 from sinks.sql import SqlMemoryStore
+from sinks.sql.convert import encode_embedding, memory_row
 from sinks.sql.engine import create_engine
 from sinks.sql.migrate import alembic_config, upgrade
-from sinks.sql.tables import include_name, metadata
+from sinks.sql.tables import include_name, memories, metadata
+from tests.sidecar.recall.seeding import NOW, mem
 
 VERSION_TABLE = "beliefstream_alembic_version"
 OPTS = {"version_table": VERSION_TABLE, "include_name": include_name}
 DDL = ("CREATE", "ALTER", "DROP")
+CURRENT = Currency(now=NOW, confidence_floor=0.4)
 
 
 def head() -> str:
@@ -106,3 +110,37 @@ def test_downgrade_and_the_alembic_cli_path(tmp_path: Path) -> None:
     assert asyncio.run(_current_revision(url)) is None
     command.upgrade(config, "head")
     assert asyncio.run(_current_revision(url)) == head()
+
+
+async def test_0004_moves_embeddings_out_of_memories_and_keeps_keyword_search(isolated_sql_url: str, tenant: str) -> None:
+    """A database written before 0004 keeps its embeddings (now in memory_embeddings), its pending
+    vector points and, on SQLite, its FTS5 rows (keyed by rowid, which the column drop keeps)."""
+    engine = create_engine(isolated_sql_url)
+    await upgrade(engine, "0003")
+    row = memory_row(mem(tenant, "u1", "The user paddles a kayak on weekends."), [0.25, -0.5, 1.0])
+    async with engine.begin() as conn:
+        await conn.execute(sa.insert(_pre_0004_memories()), [{**row, "embedding": encode_embedding([0.25, -0.5, 1.0])}])
+    await upgrade(engine)
+    async with engine.connect() as conn:
+        columns = await conn.run_sync(lambda sync: {c["name"] for c in sa.inspect(sync).get_columns("memories")})
+    await engine.dispose()
+    assert "embedding" not in columns
+
+    store = SqlMemoryStore(isolated_sql_url)
+    try:
+        pending = {p.memory.id: p.embedding for p in await store.pending_vectors(limit=100_000)}
+        hits = await store.keyword_candidates(RecallScope(tenant, "u1"), CURRENT, ["kayak"], 10)
+    finally:
+        await store.close()
+    assert pending[row["id"]] == [0.25, -0.5, 1.0]
+    assert [hit.id for hit in hits] == [row["id"]]
+
+
+def _pre_0004_memories() -> sa.Table:
+    """`memories` as revisions 0001-0003 left it: the current columns plus `embedding`."""
+    return sa.Table(
+        "memories",
+        sa.MetaData(),
+        *(sa.Column(c.name, c.type) for c in memories.columns),
+        sa.Column("embedding", sa.LargeBinary),
+    )

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 from sinks.base import ErasureReport, MemoryStore
 from sinks.sql import SqlMemoryStore
-from sinks.sql.tables import jobs, memories, outbox
+from sinks.sql.tables import jobs, memories, memory_embeddings, outbox
 from streams.records import (
     EventKind,
     Job,
@@ -261,6 +261,10 @@ async def test_erase_user_deletes_memories_jobs_and_events(store: SqlMemoryStore
     assert await store.get_job(tenant, job_id_for(tenant, "t-3")) is not None
     assert await store.get_memory(f"{tenant}-other", elsewhere.id) == elsewhere
     assert not {p.memory.id for p in await store.pending_vectors(limit=100_000)} & set(report.memory_ids)
+    async with store._engine.connect() as conn:
+        kept = set((await conn.scalars(sa.select(memory_embeddings.c.memory_id))).all())
+    assert not kept & set(report.memory_ids)  # the embeddings go with the rows
+    assert theirs.id in kept
 
 
 async def test_erasing_an_unknown_user_is_an_empty_report(store: SqlMemoryStore, tenant: str) -> None:
