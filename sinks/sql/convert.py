@@ -49,7 +49,8 @@ def decode_embedding(blob: bytes | None) -> list[float] | None:
 def memory_row(memory: Memory, embedding: Sequence[float] | None) -> dict[str, Any]:
     """The `memories` row of a memory; a row with an embedding needs its vector point written.
 
-    The embedding itself goes to `memory_embeddings` (`embedding_row`)."""
+    The embedding itself goes to `memory_embeddings` (`embedding_row`).
+    """
     row = memory.model_dump(mode="python")
     for name in _ENUM_FIELDS:
         row[name] = row[name].value if hasattr(row[name], "value") else row[name]

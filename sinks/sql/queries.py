@@ -131,12 +131,12 @@ def _unnest_statement(columns: tuple[str, ...]) -> sa.Select:
 
 async def insert_memories(conn: AsyncConnection, items: Iterable[tuple[Memory, Sequence[float] | None]]) -> None:
     """Insert new memories (an id already stored is left alone) with their embeddings, if any."""
-    items = list(items)
-    if not items:
+    pairs = list(items)
+    if not pairs:
         return
     stmt = dialect_insert(conn, memories).on_conflict_do_nothing(index_elements=[memories.c.id])
-    await conn.execute(stmt, [memory_row(memory, embedding) for memory, embedding in items])
-    vectors = [embedding_row(memory.id, embedding) for memory, embedding in items if embedding is not None]
+    await conn.execute(stmt, [memory_row(memory, embedding) for memory, embedding in pairs])
+    vectors = [embedding_row(memory.id, embedding) for memory, embedding in pairs if embedding is not None]
     if vectors:
         keyed = dialect_insert(conn, memory_embeddings).on_conflict_do_nothing(
             index_elements=[memory_embeddings.c.memory_id]

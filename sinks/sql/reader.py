@@ -11,8 +11,8 @@ Where that call runs is `readers`:
   SQLite each once the file is in the page cache, and a reader thread pays more than that in GIL
   hand-offs: pysqlite releases the GIL for every row it steps, and each time the thread waits for
   the event loop's Python to give the GIL back (up to the 5 ms switch interval). Measured at 1M
-  memories and 32 clients: 4 threads 87–105 recalls/s, 1 thread 105–125, on the loop 140–141
-  (`docs/benchmarks.md`).
+  memories and 32 clients: 4 threads 84–89 recalls/s, on the loop 111–125 (`docs/benchmarks.md`,
+  session 4).
 - n > 0: on a pool of n threads, so that page-cache misses of a file much larger than memory wait
   beside each other instead of stalling the loop.
 
