@@ -36,7 +36,7 @@ from sinks.sql.tables import memories
 from sinks.vectors.edge import EdgeVectorIndex
 
 #: Bump when the generator changes: a dataset directory built by another version is rebuilt.
-VERSION = 3  # 3: embeddings in memory_embeddings (migration 0004)
+VERSION = 4  # 3: embeddings in memory_embeddings (migration 0004); 4: float16 vector storage
 TENANTS = 10
 AGENT = "planner"
 NOISE = 0.012  # per-dimension sigma: a memory's cosine to its template is ~0.97

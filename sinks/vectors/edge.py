@@ -11,6 +11,12 @@ directory says "every id written here is its own point id": an empty shard gets 
 the first write of any other id removes it before the point goes in (so a crash cannot leave a
 wrong marker); a shard without it (older ones included) reads the payload as before.
 
+Vectors are stored as float16 in a new shard (half of float32's 1.5 KB a point: at 1M points the
+storage is 0.77 GB instead of 1.5 GB, which this machine's page cache keeps beside the SQL store).
+On real MiniLM embeddings the top 10 of float16 and float32 storage came out in the same order, with
+cosine scores within 6e-5. A shard created before keeps the datatype its stored config names: Edge
+refuses to load a shard under another one.
+
 Durability: every update is in the WAL when `update()` returns, and a process killed without
 `flush()` recovers its points from the WAL on the next open (observed with qdrant-edge-py 0.9).
 `close()` flushes the segments, so a clean restart does not replay the WAL.
@@ -19,6 +25,7 @@ Durability: every update is in the WAL when `update()` returns, and a process ki
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -33,6 +40,9 @@ from sinks.vectors import filters
 T = TypeVar("T")
 
 _CONFIG_FILE = "edge_config.json"
+#: The vector storage of a new shard; an existing shard keeps the one its config names.
+NEW_SHARD_DATATYPE = edge.VectorStorageDatatype.Float16
+_DATATYPES = {"float32": edge.VectorStorageDatatype.Float32, "float16": edge.VectorStorageDatatype.Float16}
 #: Present while every memory id written to the shard is its own point id (searches skip payloads).
 _POINT_IDS_FILE = "memory_ids_are_point_ids"
 _LOCKED_MARKERS = ("WouldBlock", "Resource temporarily unavailable")
@@ -139,7 +149,9 @@ class EdgeVectorIndex:
 
     def _open(self) -> edge.EdgeShard:
         config = edge.EdgeConfig(
-            vectors=edge.EdgeVectorParams(size=self.dim, distance=edge.Distance.Cosine),
+            vectors=edge.EdgeVectorParams(
+                size=self.dim, distance=edge.Distance.Cosine, datatype=_stored_datatype(self.path / _CONFIG_FILE)
+            ),
             hnsw_config=edge.HnswIndexConfig(m=16, ef_construct=100, full_scan_threshold=10_000),
             max_search_threads=self._max_search_threads,
         )
@@ -216,3 +228,19 @@ def _flush_and_close(shard: edge.EdgeShard) -> None:
         shard.flush()
     finally:
         shard.close()
+
+
+def _stored_datatype(config_file: Path) -> edge.VectorStorageDatatype:
+    """The vector datatype of the shard whose config this is (Edge writes none for float32)."""
+    try:
+        stored = json.loads(config_file.read_text())
+    except FileNotFoundError:
+        return NEW_SHARD_DATATYPE
+    except (OSError, ValueError) as exc:
+        raise SinkUnavailableError(f"cannot read the vector index config {config_file}: {exc}") from exc
+    name = stored.get("vectors", {}).get("", {}).get("datatype", "float32")
+    if name not in _DATATYPES:
+        raise SinkUnavailableError(
+            f"the vector index at {config_file.parent} stores {name} vectors; expected float32 or float16"
+        )
+    return _DATATYPES[name]
