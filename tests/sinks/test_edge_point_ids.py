@@ -5,19 +5,9 @@ from __future__ import annotations
 import uuid
 from pathlib import Path
 
-import numpy as np
-
-from sinks.base import VectorFilter, VectorPoint
+from sinks.base import VectorPoint
 from sinks.vectors.edge import EdgeVectorIndex
-
-DIM = 8
-SCOPE = VectorFilter(tenant_id="acme", user_id="u-1")
-PAYLOAD = {"tenant_id": "acme", "user_id": "u-1", "agent_id": "", "visibility": "user", "state": "active"}
-
-
-def unit(seed: int) -> list[float]:
-    vector = np.random.default_rng(seed).standard_normal(DIM)
-    return (vector / np.linalg.norm(vector)).tolist()
+from tests.sinks.edge_helpers import DIM, PAYLOAD, SCOPE, unit
 
 
 async def test_uuid_ids_come_back_without_payload_and_other_ids_still_do(tmp_path: Path) -> None:

@@ -10,18 +10,10 @@ import numpy as np
 import pytest
 import qdrant_edge as edge
 
-from sinks.base import VectorFilter, VectorPoint
+from sinks.base import VectorPoint
 from sinks.errors import SinkUnavailableError
 from sinks.vectors.edge import EdgeVectorIndex
-
-DIM = 8
-SCOPE = VectorFilter(tenant_id="acme", user_id="u-1")
-PAYLOAD = {"tenant_id": "acme", "user_id": "u-1", "agent_id": "", "visibility": "user", "state": "active"}
-
-
-def unit(seed: int) -> list[float]:
-    vector = np.random.default_rng(seed).standard_normal(DIM)
-    return (vector / np.linalg.norm(vector)).tolist()
+from tests.sinks.edge_helpers import DIM, PAYLOAD, SCOPE, unit
 
 
 def stored_datatype(path: Path) -> str:
