@@ -20,7 +20,7 @@ from sinks.sql import queries
 from sinks.sql.convert import decode_embedding, memory_changes, row_memory
 from sinks.sql.errors import InvalidRequestError
 from sinks.sql.governance import event_row
-from sinks.sql.tables import memories, memory_embeddings
+from sinks.sql.tables import memories
 from streams.records import Memory, MemoryEvent, MemoryState
 
 #: Fewer than this many active memories in a (tenant, user, topic) cannot consolidate.
@@ -53,8 +53,7 @@ async def load_candidates(
     if user_id is not None:
         criteria.append(memories.c.user_id == user_id)
     stmt = (
-        sa.select(*queries.MEMORY_COLUMNS, memory_embeddings.c.embedding)
-        .select_from(memories.outerjoin(memory_embeddings, memory_embeddings.c.memory_id == memories.c.id))
+        queries.select_with_embeddings()
         .where(*criteria)
         .order_by(memories.c.user_id, memories.c.created_at, memories.c.id)
     )

@@ -12,7 +12,14 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from sinks.sql.convert import MUTABLE_FIELDS, embedding_row, memory_row, row_memory
 from sinks.sql.plan import KnownJob, SlotKey, TextKey
-from sinks.sql.tables import has_embedding, jobs, memories, memory_embeddings, outbox
+from sinks.sql.tables import (
+    has_embedding,
+    jobs,
+    memories,
+    memories_with_embeddings,
+    memory_embeddings,
+    outbox,
+)
 from streams.records import JobState, Memory
 
 T = TypeVar("T")
@@ -127,6 +134,11 @@ def _unnest_statement(columns: tuple[str, ...]) -> sa.Select:
         .select_from(memories.join(keys, match))
         .where(memories.c.valid_until.is_(None))
     )
+
+
+def select_with_embeddings(*extra: sa.ColumnElement[Any]) -> sa.Select:
+    """The memory columns, each row's embedding (None without one) and `extra` columns."""
+    return sa.select(*MEMORY_COLUMNS, memory_embeddings.c.embedding, *extra).select_from(memories_with_embeddings)
 
 
 async def insert_memories(conn: AsyncConnection, items: Iterable[tuple[Memory, Sequence[float] | None]]) -> None:

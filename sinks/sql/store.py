@@ -32,7 +32,7 @@ from sinks.sql.errors import ContestedResolvedError, InvalidRequestError
 from sinks.sql.migrate import upgrade
 from sinks.sql.plan import BeliefView, WritePlan, check_outcome, plan_write, slot_key, text_key
 from sinks.sql.reader import READERS, RecallReader
-from sinks.sql.tables import contested_slots, jobs, memories, memory_embeddings, outbox
+from sinks.sql.tables import contested_slots, jobs, memories, outbox
 from streams.records import Job, JobState, Memory, MemoryState, RecallAudit, utcnow
 
 #: Longest supersession chain `memory_history` follows (a guard against a corrupt cycle).
@@ -235,8 +235,7 @@ class SqlMemoryStore:
 
     async def pending_vectors(self, limit: int = 1000) -> list[PendingVector]:
         stmt = (
-            sa.select(*queries.MEMORY_COLUMNS, memory_embeddings.c.embedding, memories.c.vector_version)
-            .select_from(memories.outerjoin(memory_embeddings, memory_embeddings.c.memory_id == memories.c.id))
+            queries.select_with_embeddings(memories.c.vector_version)
             .where(memories.c.vector_dirty == sa.true())
             .order_by(memories.c.created_at, memories.c.id)
             .limit(limit)

@@ -5,14 +5,14 @@
 newer change does not clear its flag) and `text_norm_hash` (exact-duplicate lookup). A memory's
 embedding (float32 little-endian) is in `memory_embeddings`, read only to write its vector point and
 to consolidate: in `memories` its 1.5 KB made each row fill most of a page, so recall's reads of a
-few rows per user touched a file three times larger (at 1M memories 2.5 GB against 0.84 GB). `jobs` answers `GET /v1/jobs/{id}`; `outbox` holds
-memory events written in the same transaction as the change they describe.
+few rows per user touched a file three times larger (at 1M memories 2.5 GB against 0.84 GB).
+`jobs` answers `GET /v1/jobs/{id}`; `outbox` holds memory events written in the same transaction
+as the change they describe.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.types import TypeDecorator
@@ -134,10 +134,15 @@ memory_embeddings = sa.Table(
     sa.Column("embedding", sa.LargeBinary, nullable=False),
 )
 
+_EMBEDDING_OF_MEMORY = memory_embeddings.c.memory_id == memories.c.id
 
-def has_embedding(table: Any = memories) -> sa.Exists:
+#: `memories` beside each row's embedding, if it has one (select `memory_embeddings.c.embedding` from it).
+memories_with_embeddings = memories.outerjoin(memory_embeddings, _EMBEDDING_OF_MEMORY)
+
+
+def has_embedding() -> sa.Exists:
     """True for a memory row with an embedding, i.e. one that has a vector point to keep in step."""
-    return sa.exists().where(memory_embeddings.c.memory_id == table.c.id)
+    return sa.exists().where(_EMBEDDING_OF_MEMORY)
 
 
 jobs = sa.Table(
