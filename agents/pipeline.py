@@ -43,6 +43,8 @@ class BatchReport:
     superseded: int = 0
     seconds: float = 0.0
     skip_reasons: dict[str, int] = field(default_factory=dict)
+    dlq_reasons: dict[str, int] = field(default_factory=dict)
+    written: dict[tuple[str, str], int] = field(default_factory=dict)  # new memories by (type, trust)
 
 
 @dataclass
@@ -136,6 +138,8 @@ class WritePipeline:
         await self._retrying("events", self._publish_events)
         await self._retrying("dlq", self.producer.send_many, [self._dlq_record(r) for r in batch.rejections])
         self._count(report, batch.outcomes, result)
+        for rejection in batch.rejections:
+            report.dlq_reasons[rejection.reason] = report.dlq_reasons.get(rejection.reason, 0) + 1
         report.seconds = time.perf_counter() - batch.started
         return report
 
@@ -308,5 +312,8 @@ class WritePipeline:
             elif outcome.state is JobState.FAILED:
                 report.failed += 1
         report.inserted = len(result.inserted)
+        for memory in result.inserted:
+            kind = (memory.type.value, memory.trust.value)
+            report.written[kind] = report.written.get(kind, 0) + 1
         report.confirmed = sum(1 for e in result.events if e.kind is EventKind.CONFIRMED)
         report.superseded = sum(1 for e in result.events if e.kind is EventKind.SUPERSEDED)

@@ -1,7 +1,8 @@
 """Request metrics in Prometheus form: counts and latency by method, route template and status.
 
 Each app gets its own registry, so several apps in one process (tests, `beliefstream dev`) never
-collide. The route label is the matched template (`/v1/memories/{memory_id}`), never the raw path,
+collide; `/metrics` also renders the process registry, where the worker's metrics
+(`agents.metrics`) and the process collectors live, so `beliefstream dev` shows them all. The route label is the matched template (`/v1/memories/{memory_id}`), never the raw path,
 so ids do not explode the label set; a request that matched no route is labelled `unmatched`.
 """
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.exposition import generate_latest
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -42,8 +43,8 @@ class RequestMetrics:
         )
 
     def render(self) -> bytes:
-        """The Prometheus text exposition of every collector."""
-        return generate_latest(self.registry)
+        """The Prometheus text exposition of this app's collectors and of the process registry."""
+        return generate_latest(self.registry) + generate_latest(REGISTRY)
 
 
 def route_label(scope: Scope) -> str:

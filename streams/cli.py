@@ -83,6 +83,11 @@ def cmd_worker(args: argparse.Namespace) -> None:
     url = _require_broker(settings)
 
     async def main(stop: asyncio.Event) -> None:
+        if settings.worker_metrics_port is not None:
+            from prometheus_client import start_http_server
+
+            start_http_server(settings.worker_metrics_port, addr=settings.host)
+            print(f"worker metrics on http://{settings.host}:{settings.worker_metrics_port}/metrics", flush=True)
         async with open_clients(settings, url) as clients:
             print(f"worker consuming {settings.turns_topic} from {url}", flush=True)
             await run_worker(settings, url, clients, stop, IngestProgress(lambda line: print(line, flush=True)))

@@ -26,6 +26,7 @@ from agents.embed import Embedder, load_default_embedder
 from agents.extract.base import Extractor
 from agents.extract.factory import make_extractor
 from agents.ingest import register_ingest_agent
+from agents.metrics import ingest_metrics
 from agents.periodic import run_periodically
 from agents.pipeline import BatchReport, WritePipeline
 from sinks.base import MemoryStore, VectorIndex
@@ -129,7 +130,7 @@ async def run_worker(
         pipeline = WritePipeline(
             settings, clients.store, clients.vectors, embedder, clients.extractor, clients.producer
         )
-        register_ingest_agent(app, topics, pipeline, settings, on_batch)
+        register_ingest_agent(app, topics, pipeline, settings, _measured(on_batch))
         await pipeline.recover()
         for topic in (topics.turns, topics.dlq, topics.events, topics.audit, topics.escalations):
             await topic.maybe_declare()
@@ -155,6 +156,18 @@ async def run_worker(
     finally:
         if embedder is not clients.embedder:
             await asyncio.to_thread(embedder.close)
+
+
+def _measured(on_batch: Callable[[BatchReport], None] | None) -> Callable[[BatchReport], None]:
+    """`on_batch`, after counting the batch in the process's ingest metrics."""
+    metrics = ingest_metrics()
+
+    def observe(report: BatchReport) -> None:
+        metrics.observe(report)
+        if on_batch is not None:
+            on_batch(report)
+
+    return observe
 
 
 async def ingest_embedder(settings: Settings, clients: Clients) -> Embedder:

@@ -41,6 +41,9 @@ class Settings(BaseSettings):
     broker_rebalance_timeout_s: float = 3.0
     broker_fetch_max_wait_ms: int = Field(default=50, ge=1, description="longest a fetch waits for data")
     worker_web_port: int | None = Field(default=None, description="faust's own web port; unset = off")
+    worker_metrics_port: int | None = Field(
+        default=None, ge=1, le=65535, description="a standalone worker's Prometheus /metrics port; unset = off"
+    )
 
     # the write path
     extractor: Literal["rules", "anthropic"] = "rules"

@@ -1,0 +1,48 @@
+"""The worker's metrics count what each batch report says, and the sidecar's /metrics shows them."""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry
+
+from agents.metrics import IngestMetrics, ingest_metrics
+from agents.pipeline import BatchReport
+from sidecar.metrics import RequestMetrics
+
+
+def _report() -> BatchReport:
+    return BatchReport(
+        received=5,
+        rejected=1,
+        replayed=1,
+        skipped=2,
+        failed=0,
+        inserted=2,
+        confirmed=1,
+        superseded=1,
+        seconds=0.2,
+        skip_reasons={"greeting": 2},
+        dlq_reasons={"invalid_json": 1},
+        written={("preference", "trusted"): 2},
+    )
+
+
+def test_a_batch_report_is_counted_by_reason_type_and_trust() -> None:
+    registry = CollectorRegistry()
+    metrics = IngestMetrics(registry)
+    metrics.observe(_report())
+    metrics.observe(_report())
+    value = registry.get_sample_value
+    assert value("beliefstream_turns_consumed_total") == 10
+    assert value("beliefstream_turns_skipped_total", {"reason": "greeting"}) == 4
+    assert value("beliefstream_dlq_records_total", {"reason": "invalid_json"}) == 2
+    assert value("beliefstream_memories_written_total", {"type": "preference", "trust": "trusted"}) == 4
+    assert value("beliefstream_supersessions_total") == 2
+    assert value("beliefstream_batch_duration_seconds_count") == 2
+    assert value("beliefstream_batch_turns_sum") == 10
+
+
+def test_the_sidecar_metrics_page_carries_the_worker_metrics() -> None:
+    ingest_metrics().observe(_report())
+    page = RequestMetrics().render().decode()
+    assert "beliefstream_turns_consumed_total" in page
+    assert "beliefstream_http_requests_total" in page
