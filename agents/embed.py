@@ -197,10 +197,10 @@ def _load_session(threads: int) -> Any:
 def _load_tokenizer(max_tokens: int) -> Any:
     """The model's tokenizer: BERT normalisation (uncased), WordPiece over the shipped vocabulary."""
     try:
-        from tokenizers.implementations import BertWordPieceTokenizer
+        import tokenizers.implementations  # binds the top-level package, so it is checked too
     except ImportError as exc:
         raise EmbedderUnavailableError(f"tokenizers is not installed; {_BOOTSTRAP_HINT}") from exc
-    tokenizer = BertWordPieceTokenizer(str(vocab_path()), lowercase=True)
+    tokenizer = tokenizers.implementations.BertWordPieceTokenizer(str(vocab_path()), lowercase=True)
     tokenizer.enable_truncation(max_length=max_tokens)
     tokenizer.no_padding()  # each batch is padded to its longest text
     return tokenizer
