@@ -111,8 +111,12 @@ async def test_a_batch_is_read_embedded_and_written_to_both_sinks(sinks, tmp_pat
     states = await job_states(store, tenant, ["t1", "t2", "t3"])
     assert states == {"t1": JobState.DONE, "t2": JobState.SKIPPED, "t3": JobState.DONE}
     memories, _ = await store.list_memories(tenant, "ana")
-    assert await vectors.count(tenant) == len(memories) >= 2
-    assert len(producer.on(pipeline.settings.events_topic)) == len(memories)
+    episodes, _ = await store.list_episodes(tenant, "ana")
+    assert sorted(e.turn_id for e in episodes) == ["t1", "t3"]  # "thanks!" says nothing worth keeping
+    assert await vectors.count(tenant) == len(memories) + len(episodes)
+    kinds = [json.loads(record.value)["kind"] for record in producer.on(pipeline.settings.events_topic)]
+    assert (kinds.count("created"), kinds.count("episode_created")) == (len(memories), 2)
+    assert len(memories) >= 2
     (letter,) = producer.on(pipeline.settings.dlq_topic)
     assert DeadLetter.model_validate_json(letter.value).reason == "invalid_json"
 
