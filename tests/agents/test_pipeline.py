@@ -71,10 +71,12 @@ async def sinks(sql_url: str, tmp_path) -> AsyncIterator[tuple[SqlMemoryStore, E
         await store.close()
 
 
-def pipeline_of(sinks, tmp_path, *, extractor=None, embedder=None) -> tuple[WritePipeline, RecordingProducer]:
+def pipeline_of(
+    sinks, tmp_path, *, extractor=None, embedder=None, **settings_
+) -> tuple[WritePipeline, RecordingProducer]:
     store, vectors = sinks
     producer = RecordingProducer()
-    settings = Settings(data_dir=tmp_path)
+    settings = Settings(data_dir=tmp_path, **settings_)
     return (
         WritePipeline(
             settings, store, vectors, embedder or load_default_embedder(), extractor or RulesExtractor(), producer
@@ -242,3 +244,11 @@ async def test_turns_without_a_memory_still_leave_episodes_kept_clean(sinks, tmp
     assert {hit.id for hit in episode_hits} == episode_ids
     assert episode_hits[0].id == episode_id_for(tenant, "q")
     assert memory_hits and not {hit.id for hit in memory_hits} & episode_ids
+
+
+async def test_the_retention_setting_dates_each_episodes_expiry(sinks, tmp_path, tenant: str) -> None:
+    pipeline, _ = pipeline_of(sinks, tmp_path, episode_retention_days=30)
+    store, _ = sinks
+    await pipeline.persist(await pipeline.prepare([raw(tenant, "r", "We spent the weekend in Sintra.")]))
+    episode = await store.get_episode(tenant, episode_id_for(tenant, "r"))
+    assert episode.expires_at == datetime(2026, 3, 31, 12, tzinfo=UTC)  # 30 days after it was said
