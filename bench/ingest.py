@@ -5,7 +5,7 @@ episodes) with the backlog published at once; publish→SQL-commit latency p50/p
 below capacity; and the embedder alone on the same texts (every memory and episode text the
 pipeline embedded), so the ratio to the embedding ceiling is measured, not guessed.
 
-    .venv/bin/python bench/ingest.py [--sql-url URL] [--rate 200] [--latency-turns 1000]
+    .venv/bin/python bench/ingest.py [--sql-url URL] [--rate 200] [--latency-turns 1000] [--locomo PATH]
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from tqdm import tqdm
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from locomo import locomo_turns  # noqa: E402
+from locomo import DEFAULT_PATH, locomo_turns  # noqa: E402
 
 from agents.embed import Embedder  # noqa: E402
 from streams.broker import EmbeddedBroker  # noqa: E402
@@ -135,7 +135,7 @@ async def wait_finished(ledger: Ledger, tenant: str, total: int, progress: tqdm)
 
 
 async def run(args: argparse.Namespace) -> dict:
-    turns = list(locomo_turns())
+    turns = list(locomo_turns(Path(args.locomo)))
     data_dir = Path(tempfile.mkdtemp(prefix="bs-bench-"))
     with EmbeddedBroker() as broker:
         run_id = uuid.uuid4().hex[:6]
@@ -236,6 +236,7 @@ async def run(args: argparse.Namespace) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sql-url", help="default: SQLite in a temporary directory")
+    parser.add_argument("--locomo", default=str(DEFAULT_PATH), help="locomo10.json (default: %(default)s)")
     parser.add_argument("--batch-size", type=int, default=256)
     parser.add_argument("--rate", type=int, default=200, help="paced publish rate for the latency phase")
     parser.add_argument("--latency-turns", type=int, default=1000)
