@@ -67,6 +67,9 @@ class JobView(BaseModel):
     state: JobState
     memory_ids: list[str]
     reason: str | None
+    episode_id: str | None = Field(
+        default=None, description="the episode the turn was kept as (also when no memory was extracted)"
+    )
     created_at: datetime
     updated_at: datetime
 

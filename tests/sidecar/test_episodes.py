@@ -8,7 +8,7 @@ import sqlalchemy as sa
 
 from sinks.base import VectorFilter, VectorPoint, episode_payload
 from sinks.sql.tables import outbox
-from streams.records import episode_id_for
+from streams.records import episode_id_for, job_id_for
 from tests.sidecar.bodies import ACME, BOT, OTHER
 from tests.sinks.episode_builders import kept, said
 
@@ -83,3 +83,14 @@ async def test_erasure_deletes_the_users_episodes_and_their_points(governed, sto
     assert await episode_hits(edge_vectors, minilm, "school", states=EVERY_STATE) == []
     assert await episode_hits(edge_vectors, minilm, "school", user="u-2") == theirs
     assert await store.get_episode("acme", mine[0]) is None
+
+
+async def test_the_job_of_a_turn_without_memories_names_its_episode(governed, store, edge_vectors, minilm):
+    question = said("acme", "What should I cook tonight?", user="u-1")
+    [episode_id] = await seed(store, edge_vectors, minilm, question)
+
+    response = await governed.get(f"/v1/jobs/{job_id_for('acme', question.turn_id)}", headers=ACME)
+
+    body = response.json()
+    assert (body["state"], body["reason"], body["memory_ids"]) == ("skipped", "no_memory_extracted", [])
+    assert body["episode_id"] == episode_id
