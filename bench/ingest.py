@@ -5,7 +5,7 @@ episodes) with the backlog published at once; publish→SQL-commit latency p50/p
 below capacity; and the embedder alone on the same texts (every memory and episode text the
 pipeline embedded), so the ratio to the embedding ceiling is measured, not guessed.
 
-    .venv/bin/python bench/ingest.py [--sql-url URL] [--rate 200] [--latency-turns 1000] [--locomo PATH]
+    .venv/bin/python bench/ingest.py [--sql-url URL] [--rate 200] [--latency-turns 1000] [--locomo PATH] [--turns N]
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from aiokafka import AIOKafkaProducer
-from sqlalchemy import text
+from sqlalchemy import inspect, text
 from sqlalchemy.ext.asyncio import create_async_engine
 from tqdm import tqdm
 
@@ -90,9 +90,10 @@ class Ledger:
         """The texts grouped as the pipeline embedded them, memories then episodes (a batch's rows
         share `created_at`), with the number of memory and episode texts."""
         groups: dict[str, list[str]] = {}
-        counts = []
+        counts = [0, 0]
         async with self.engine.connect() as conn:
-            for table in ("memories", "episodes"):
+            tables = await conn.run_sync(lambda sync: set(inspect(sync).get_table_names()))
+            for index, table in enumerate(t for t in ("memories", "episodes") if t in tables):  # a schema before 0005 has no episodes
                 rows = (
                     await conn.execute(
                         text(f"SELECT created_at, text FROM {table} WHERE tenant_id = :t ORDER BY created_at"),
@@ -101,7 +102,7 @@ class Ledger:
                 ).all()
                 for created_at, row_text in rows:
                     groups.setdefault(str(created_at), []).append(row_text)
-                counts.append(len(rows))
+                counts[index] = len(rows)
         return [groups[key] for key in sorted(groups)], counts[0], counts[1]
 
     async def close(self) -> None:
@@ -135,7 +136,7 @@ async def wait_finished(ledger: Ledger, tenant: str, total: int, progress: tqdm)
 
 
 async def run(args: argparse.Namespace) -> dict:
-    turns = list(locomo_turns(Path(args.locomo)))
+    turns = list(locomo_turns(Path(args.locomo)))[: args.turns or None]
     data_dir = Path(tempfile.mkdtemp(prefix="bs-bench-"))
     with EmbeddedBroker() as broker:
         run_id = uuid.uuid4().hex[:6]
@@ -237,6 +238,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sql-url", help="default: SQLite in a temporary directory")
     parser.add_argument("--locomo", default=str(DEFAULT_PATH), help="locomo10.json (default: %(default)s)")
+    parser.add_argument("--turns", type=int, default=0, help="only the first N turns (default: all)")
     parser.add_argument("--batch-size", type=int, default=256)
     parser.add_argument("--rate", type=int, default=200, help="paced publish rate for the latency phase")
     parser.add_argument("--latency-turns", type=int, default=1000)
