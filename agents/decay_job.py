@@ -8,7 +8,7 @@ redoes it instead of leaving the index behind SQL for good.
 
 Idempotent: a second run at the same `now` finds every score equal and writes nothing. Safe to
 run concurrently (two workers compute the same values). Decayed memories rank lower at recall;
-nothing is deleted here.
+no memory is deleted here. Episodes past their retention are (`agents.retention`), at the end.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from datetime import datetime
 import numpy as np
 
 from agents.decay import DEFAULT_BOOST_CAP, DEFAULT_LAMBDA, PAYLOAD_DECIMALS, check_parameters, decay_scores
+from agents.retention import purge_expired_episodes
 from sinks.base import VectorIndex
 from sinks.sql.maintenance import MaintenanceStore
 from streams.errors import ConfigurationError
@@ -41,6 +42,7 @@ class DecayReport:
     expired: int  # rows closed because `expires_at` passed
     payloads: int  # vector points whose payload was set
     seconds: float
+    episodes_purged: int = 0  # episodes deleted because their retention ended
 
     @property
     def rows_per_s(self) -> float:
@@ -122,13 +124,15 @@ async def run_decay(
         expired += len(closed)
         if len(page) < batch_size:
             break
-    report = DecayReport(rows, updated, expired, payloads, time.perf_counter() - started)
+    purged = await purge_expired_episodes(store, vectors, now, batch_size=batch_size, tenant_id=tenant_id)
+    report = DecayReport(rows, updated, expired, payloads, time.perf_counter() - started, purged)
     log.info(
-        "decay: %d active rows, %d scores updated, %d expired, %d payloads in %.2f s",
+        "decay: %d active rows, %d scores updated, %d expired, %d payloads, %d episodes past retention in %.2f s",
         report.rows,
         report.updated,
         report.expired,
         report.payloads,
+        report.episodes_purged,
         report.seconds,
     )
     return report

@@ -208,10 +208,10 @@ def whole_turn_reason(text: str, role: Role) -> str | None:
         return ASSISTANT_DUMP if len(stripped) >= DUMP_MIN_CHARS or _is_dump(stripped) else NON_USER_ROLE
     if _TEST_ROW.match(stripped):
         return TEST_ROW
+    if _secret_only(stripped):  # before dumps: a lone redaction marker looks like one
+        return SECRET_ONLY
     if _is_only_dump(stripped):
         return RAW_DUMP
-    if _secret_only(stripped):
-        return SECRET_ONLY
     return None
 
 

@@ -1,7 +1,9 @@
 """The write path over one micro-batch: decode → clean → extract → embed → SQL → vectors → events.
 
-The SQL store is the authority and writes first, in one transaction with reconcile and the
-event outbox; the vector index and the events topic follow from what that transaction did.
+Every turn whose cleaned text says something is also kept as an episode, embedded in the same
+model call as the batch's memories. The SQL store is the authority and writes first, in one
+transaction with reconcile, the episodes and the event outbox; the vector index (memory and
+episode points, one collection) and the events topic follow from what that transaction did.
 `persist` returns only once every sink acknowledged, so the caller acks the offsets after it;
 a sink outage is retried with backoff and the batch is neither lost nor acknowledged.
 """
@@ -20,10 +22,18 @@ from agents.embed import Embedder
 from agents.errors import EmbedderUnavailableError
 from agents.extract.base import Extractor
 from agents.prepare import PreparedTurn, clean_turn, extract_claims, memories_from_claims
-from sinks.base import MemoryStore, TurnOutcome, VectorIndex, VectorPoint, WriteResult, vector_payload
+from sinks.base import (
+    MemoryStore,
+    TurnOutcome,
+    VectorIndex,
+    VectorPoint,
+    WriteResult,
+    episode_payload,
+    vector_payload,
+)
 from sinks.errors import BackpressureError, SinkError
 from streams.producer import OutRecord, RecordProducer
-from streams.records import DeadLetter, EventKind, JobState, Memory, Turn, job_id_for, utcnow
+from streams.records import DeadLetter, Episode, EventKind, JobState, Memory, Turn, job_id_for, utcnow
 from streams.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -49,11 +59,12 @@ class BatchReport:
 
 @dataclass
 class ReadTurns:
-    """Turns after the text steps, their memories, and the embedding of those memories (running)."""
+    """Turns after the text steps, their memories and episodes, and the embedding of both (running)."""
 
     prepared: list[PreparedTurn]
     memories: list[list[Memory]]
-    embedding: asyncio.Future | None  # float32 [memories, dim], computed on the model's thread
+    episodes: list[Episode | None]
+    embedding: asyncio.Future | None  # float32 [memories, then episodes, dim], on the model's thread
 
     def cancel(self) -> None:
         if self.embedding is not None and not self.embedding.done():
@@ -70,6 +81,11 @@ class PreparedBatch:
     rejections: list[Rejection]
     report: BatchReport
     started: float
+
+
+def embedded_texts(memories: Sequence[list[Memory]], episodes: Sequence[Episode | None]) -> list[str]:
+    """What one model call embeds for a batch: every memory text, then every episode text."""
+    return [m.text for per_turn in memories for m in per_turn] + [e.text for e in episodes if e is not None]
 
 
 def dead_letter(rejection: Rejection) -> DeadLetter:
@@ -166,18 +182,19 @@ class WritePipeline:
         return fresh, len(turns) - len(fresh)
 
     async def _read(self, turns: Sequence[Turn]) -> ReadTurns:
-        """The text steps and extraction, then one embedding call for every memory of the batch."""
+        """The text steps and extraction, then one embedding call for every memory and episode of the batch."""
         prepared = [clean_turn(turn, self.settings.strip_patterns) for turn in turns]
         claims = await extract_claims(prepared, self.extractor)
         now = utcnow()
         memories = [memories_from_claims(p.turn, c, now) for p, c in zip(prepared, claims, strict=True)]
-        texts = [m.text for per_turn in memories for m in per_turn]
+        episodes = [p.episode(now, self.settings.episode_retention_days) for p in prepared]
+        texts = embedded_texts(memories, episodes)
         embedding = (
             asyncio.ensure_future(self._retrying("embedder", self.embedder.aembed, texts, outages_only=True))
             if texts
             else None
         )
-        return ReadTurns(prepared, memories, embedding)
+        return ReadTurns(prepared, memories, episodes, embedding)
 
     async def _finish_embedding(self, batch: PreparedBatch) -> None:
         """Wait for the batch's embedding; a failure there isolates the turn that causes it."""
@@ -189,7 +206,7 @@ class WritePipeline:
             batch.outcomes, poison = await self._isolated(batch.turns)
             batch.rejections = batch.rejections + poison
             return
-        batch.outcomes = self._turn_outcomes(read.prepared, read.memories, vectors)
+        batch.outcomes = self._turn_outcomes(read, vectors)
 
     async def _isolated(self, turns: Sequence[Turn]) -> tuple[list[TurnOutcome], list[Rejection]]:
         """Turn by turn, so that the one turn that makes a step fail goes to the DLQ, not the batch."""
@@ -199,7 +216,7 @@ class WritePipeline:
             try:
                 read = await self._read([turn])
                 vectors = await read.embedding if read.embedding is not None else []
-                outcomes.extend(self._turn_outcomes(read.prepared, read.memories, vectors))
+                outcomes.extend(self._turn_outcomes(read, vectors))
             except SinkError:
                 raise
             except Exception as exc:  # noqa: BLE001 - one bad turn must not stop the stream
@@ -211,20 +228,27 @@ class WritePipeline:
         return outcomes, poison
 
     @staticmethod
-    def _turn_outcomes(
-        prepared: Sequence[PreparedTurn], memories: Sequence[list[Memory]], vectors: Sequence
-    ) -> list[TurnOutcome]:
+    def _turn_outcomes(read: ReadTurns, vectors: Sequence) -> list[TurnOutcome]:
+        """One outcome per turn. A turn without memories is `skipped` (its reason says why) and
+        still carries its episode: the job's `episode_id` says it was kept as said."""
         outcomes: list[TurnOutcome] = []
         at = 0
-        for p, per_turn in zip(prepared, memories, strict=True):
+        episode_at = sum(len(per_turn) for per_turn in read.memories)
+        for p, per_turn, episode in zip(read.prepared, read.memories, read.episodes, strict=True):
             job_id = job_id_for(p.turn.tenant_id, p.turn.turn_id)
+            episode_vector = None
+            if episode is not None:
+                episode_vector = vectors[episode_at]  # float32 rows; the sinks encode them
+                episode_at += 1
             if p.skip_reason is not None:
-                outcomes.append(TurnOutcome(p.turn, job_id, JobState.SKIPPED, p.skip_reason))
+                outcomes.append(
+                    TurnOutcome(p.turn, job_id, JobState.SKIPPED, p.skip_reason, (), (), episode, episode_vector)
+                )
                 continue
-            embeddings = list(vectors[at : at + len(per_turn)])  # float32 rows; the sinks encode them
+            embeddings = list(vectors[at : at + len(per_turn)])
             at += len(per_turn)
             state, reason = (JobState.DONE, None) if per_turn else (JobState.SKIPPED, "no_memory_extracted")
-            outcomes.append(TurnOutcome(p.turn, job_id, state, reason, per_turn, embeddings))
+            outcomes.append(TurnOutcome(p.turn, job_id, state, reason, per_turn, embeddings, episode, episode_vector))
         return outcomes
 
     @staticmethod
@@ -237,12 +261,17 @@ class WritePipeline:
         """Mirror what the transaction did into the vector index, then clear the SQL outbox flag."""
         embedding_of = {m.id: e for o in outcomes for m, e in zip(o.memories, o.embeddings, strict=True)}
         points = [VectorPoint(m.id, embedding_of[m.id], vector_payload(m)) for m in result.inserted]
+        episode_vector = {o.episode.id: o.episode_embedding for o in outcomes if o.episode is not None}
+        episodes = [e for e in result.episodes if episode_vector.get(e.id) is not None]
+        points += [VectorPoint(e.id, episode_vector[e.id], episode_payload(e)) for e in episodes]
         await self.vectors.write(points)
         if result.changed:
             await self.vectors.set_payload({m.id: vector_payload(m) for m in result.changed})
         synced = [m.id for m in result.inserted] + [m.id for m in result.changed]
         if synced:
             await self.store.mark_vectors_synced(synced)
+        if episodes:
+            await self.store.mark_episode_vectors_synced([e.id for e in episodes])
 
     async def _publish_events(self) -> None:
         """Publish the event outbox (this batch's events and any a crash left behind), then ack it."""
@@ -263,6 +292,12 @@ class WritePipeline:
             await self._retrying("vectors", self.vectors.write, points)
             await self._retrying("sql", self.store.mark_vectors_synced, [p.memory.id for p in pending])
             if len(pending) < 1000:
+                break
+        while pending_episodes := await self._retrying("sql", self.store.pending_episode_vectors, 1000):
+            points = [VectorPoint(p.episode.id, p.embedding, episode_payload(p.episode)) for p in pending_episodes]
+            await self._retrying("vectors", self.vectors.write, points)
+            await self._retrying("sql", self.store.mark_episode_vectors_synced, [p.episode.id for p in pending_episodes])
+            if len(pending_episodes) < 1000:
                 break
         await self._retrying("events", self._publish_events)
 

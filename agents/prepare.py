@@ -1,7 +1,8 @@
 """The text steps of the write path, turn by turn: strip → redact → classify junk → (extract) → memories.
 
 Each step is a plain function; `prepare_batch` runs them over a micro-batch and hands the
-extractor only the turns worth reading, with their cleaned text.
+extractor only the turns worth reading, with their cleaned text. The cleaned text (never the raw
+one) is also what an episode keeps (`agents.episode`).
 """
 
 from __future__ import annotations
@@ -12,12 +13,14 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from agents.attributes import DEFAULT_HALF_LIFE_BY_TYPE, attribute_spec
+from agents.episode import content_free_reason, episode_of
 from agents.extract.base import Extractor
 from agents.junk import classify_junk
 from agents.secrets import redact_secrets
 from agents.strip import strip_injected
 from streams.records import (
     Claim,
+    Episode,
     Memory,
     Role,
     Trust,
@@ -32,12 +35,23 @@ TRUSTED_CONFIDENCE = 0.6
 
 @dataclass(frozen=True)
 class PreparedTurn:
-    """A turn after the text steps: either skipped with a reason, or cleaned text to extract from."""
+    """A turn after the text steps: either skipped with a reason, or cleaned text to extract from.
+
+    `episode_skip_reason` is None when the cleaned text is kept as an episode (also for turns no
+    memory is extracted from).
+    """
 
     turn: Turn
     text: str
     skip_reason: str | None = None
     redacted: tuple[str, ...] = ()
+    episode_skip_reason: str | None = None
+
+    def episode(self, now: datetime, retention_days: float = 0.0) -> Episode | None:
+        """The episode this turn is kept as, None when its text is content-free."""
+        if self.episode_skip_reason is not None:
+            return None
+        return episode_of(self.turn, self.text, self.skip_reason, now, retention_days)
 
 
 def clean_turn(turn: Turn, extra_patterns: Sequence[str] = ()) -> PreparedTurn:
@@ -45,7 +59,8 @@ def clean_turn(turn: Turn, extra_patterns: Sequence[str] = ()) -> PreparedTurn:
     text = strip_injected(turn.text, extra_patterns)
     text, kinds = redact_secrets(text)
     verdict = classify_junk(text, turn.role)
-    return PreparedTurn(turn, text, verdict.reason if verdict else None, tuple(kinds))
+    reason = verdict.reason if verdict else None
+    return PreparedTurn(turn, text, reason, tuple(kinds), content_free_reason(text, turn.role, reason))
 
 
 async def extract_claims(prepared: Sequence[PreparedTurn], extractor: Extractor) -> list[list[Claim]]:

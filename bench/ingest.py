@@ -1,10 +1,11 @@
 """Ingest benchmark: every LoCoMo turn through the real broker and the whole write path.
 
-Reports, from one run on one machine: end-to-end turns/s and memories/s with the backlog
-published at once; publish→SQL-commit latency p50/p99 at a paced rate below capacity; and the
-embedder alone on the same memory texts, so the ratio to the embedding ceiling is measured, not guessed.
+Reports, from one run on one machine: end-to-end turns/s and embedded texts/s (memories and
+episodes) with the backlog published at once; publish→SQL-commit latency p50/p99 at a paced rate
+below capacity; and the embedder alone on the same texts (every memory and episode text the
+pipeline embedded), so the ratio to the embedding ceiling is measured, not guessed.
 
-    .venv/bin/python bench/ingest.py [--sql-url URL] [--rate 200] [--latency-turns 1000]
+    .venv/bin/python bench/ingest.py [--sql-url URL] [--rate 200] [--latency-turns 1000] [--locomo PATH] [--turns N]
 """
 
 from __future__ import annotations
@@ -24,14 +25,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from aiokafka import AIOKafkaProducer
-from sqlalchemy import text
+from sqlalchemy import inspect, text
 from sqlalchemy.ext.asyncio import create_async_engine
 from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from locomo import locomo_turns  # noqa: E402
+from locomo import DEFAULT_PATH, locomo_turns  # noqa: E402
 
 from agents.embed import Embedder  # noqa: E402
 from streams.broker import EmbeddedBroker  # noqa: E402
@@ -85,16 +86,24 @@ class Ledger:
             rows = await conn.execute(text("SELECT turn_id, updated_at FROM jobs WHERE tenant_id = :t"), {"t": tenant})
             return {turn_id: as_epoch(updated) for turn_id, updated in rows}
 
-    async def memory_texts_by_batch(self, tenant: str) -> list[list[str]]:
-        """Memory texts grouped as the pipeline embedded them: a batch's memories share `created_at`."""
+    async def texts_by_batch(self, tenant: str) -> tuple[list[list[str]], int, int]:
+        """The texts grouped as the pipeline embedded them, memories then episodes (a batch's rows
+        share `created_at`), with the number of memory and episode texts."""
+        groups: dict[str, list[str]] = {}
+        counts = [0, 0]
         async with self.engine.connect() as conn:
-            rows = await conn.execute(
-                text("SELECT created_at, text FROM memories WHERE tenant_id = :t ORDER BY created_at"), {"t": tenant}
-            )
-            groups: dict[str, list[str]] = {}
-            for created_at, memory_text in rows:
-                groups.setdefault(str(created_at), []).append(memory_text)
-            return list(groups.values())
+            tables = await conn.run_sync(lambda sync: set(inspect(sync).get_table_names()))
+            for index, table in enumerate(t for t in ("memories", "episodes") if t in tables):  # a schema before 0005 has no episodes
+                rows = (
+                    await conn.execute(
+                        text(f"SELECT created_at, text FROM {table} WHERE tenant_id = :t ORDER BY created_at"),
+                        {"t": tenant},
+                    )
+                ).all()
+                for created_at, row_text in rows:
+                    groups.setdefault(str(created_at), []).append(row_text)
+                counts[index] = len(rows)
+        return [groups[key] for key in sorted(groups)], counts[0], counts[1]
 
     async def close(self) -> None:
         await self.engine.dispose()
@@ -127,7 +136,7 @@ async def wait_finished(ledger: Ledger, tenant: str, total: int, progress: tqdm)
 
 
 async def run(args: argparse.Namespace) -> dict:
-    turns = list(locomo_turns())
+    turns = list(locomo_turns(Path(args.locomo)))[: args.turns or None]
     data_dir = Path(tempfile.mkdtemp(prefix="bs-bench-"))
     with EmbeddedBroker() as broker:
         run_id = uuid.uuid4().hex[:6]
@@ -165,8 +174,8 @@ async def run(args: argparse.Namespace) -> dict:
             cpu_seconds = process_cpu_seconds(skip) - cpu_started
             commits = await ledger.commit_times("locomo")
             elapsed = max(commits.values()) - started
-            per_batch = await ledger.memory_texts_by_batch("locomo")
-            texts = [memory_text for batch in per_batch for memory_text in batch]
+            per_batch, memories, episodes = await ledger.texts_by_batch("locomo")
+            texts = [embedded for batch in per_batch for embedded in batch]
 
             # 2. latency: paced below capacity, each turn's publish time against its job's commit time
             paced = [{**t, "tenant_id": "locomo-paced"} for t in turns[: args.latency_turns]]
@@ -190,7 +199,7 @@ async def run(args: argparse.Namespace) -> dict:
             stop.set()
             await worker
 
-            # 3. the embedder alone on the same memory texts, same batch size, same process: the
+            # 3. the embedder alone on the same texts, same batch size, same process: the
             # process's default embedder (two model threads), best of three, so the ceiling is high
             chunks = [texts[i : i + settings.batch_size] for i in range(0, len(texts), settings.batch_size)]
             embed_seconds, embed_cpu_seconds = min(embed_alone(clients.embedder, chunks) for _ in range(3))
@@ -199,22 +208,24 @@ async def run(args: argparse.Namespace) -> dict:
         await ledger.close()
 
     turns_per_s = len(turns) / elapsed
-    memories_per_s = len(texts) / elapsed
+    texts_per_s = len(texts) / elapsed
     embed_per_s = len(texts) / embed_seconds
     return {
         "turns": len(turns),
-        "memories": len(texts),
-        "memories_per_turn": round(len(texts) / len(turns), 3),
+        "memories": memories,
+        "episodes": episodes,
+        "embedded_texts": len(texts),
+        "texts_per_turn": round(len(texts) / len(turns), 3),
         "publish_seconds": round(published - started, 2),
         "end_to_end_seconds": round(elapsed, 2),
         "turns_per_s": round(turns_per_s, 1),
-        "memories_per_s": round(memories_per_s, 1),
-        "embedder_only_memories_per_s": round(embed_per_s, 1),
+        "texts_per_s": round(texts_per_s, 1),
+        "embedder_only_texts_per_s": round(embed_per_s, 1),
         "pipeline_cpu_seconds": round(cpu_seconds, 2),  # this process and its model process, not the broker
         "embedder_only_cpu_seconds": round(embed_cpu_seconds, 2),
-        "ratio_to_embedder_ceiling": round(memories_per_s / embed_per_s, 3),
-        "embedder_only_same_calls_memories_per_s": round(len(texts) / same_calls_seconds, 1),
-        "ratio_to_same_calls_ceiling": round(memories_per_s / (len(texts) / same_calls_seconds), 3),
+        "ratio_to_embedder_ceiling": round(texts_per_s / embed_per_s, 3),
+        "embedder_only_same_calls_texts_per_s": round(len(texts) / same_calls_seconds, 1),
+        "ratio_to_same_calls_ceiling": round(texts_per_s / (len(texts) / same_calls_seconds), 3),
         "embedder_ceiling_turns_per_s": round(embed_per_s / (len(texts) / len(turns)), 1),
         "paced_rate_turns_per_s": args.rate,
         "latency_ms_p50": round(statistics.median(latencies), 1),
@@ -226,6 +237,8 @@ async def run(args: argparse.Namespace) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sql-url", help="default: SQLite in a temporary directory")
+    parser.add_argument("--locomo", default=str(DEFAULT_PATH), help="locomo10.json (default: %(default)s)")
+    parser.add_argument("--turns", type=int, default=0, help="only the first N turns (default: all)")
     parser.add_argument("--batch-size", type=int, default=256)
     parser.add_argument("--rate", type=int, default=200, help="paced publish rate for the latency phase")
     parser.add_argument("--latency-turns", type=int, default=1000)

@@ -27,6 +27,7 @@ from sidecar.reflect import Answerer, ReflectService
 from sidecar.routes.consolidate import consolidate_routes
 from sidecar.routes.contested import contested_routes
 from sidecar.routes.direct import direct_routes
+from sidecar.routes.episodes import episode_revoke_routes, episode_routes
 from sidecar.routes.erase import erasure_routes
 from sidecar.routes.health import Check, health_routes
 from sidecar.routes.jobs import job_routes
@@ -94,11 +95,13 @@ def create_app(
     app.include_router(retain_routes(authenticate, store, publisher, settings.max_turn_bytes))
     app.include_router(job_routes(authenticate, store))
     app.include_router(memory_routes(authenticate, store))
+    app.include_router(episode_routes(authenticate, store))
     app.include_router(metrics_routes(metrics))
     if consolidator is not None:
         app.include_router(consolidate_routes(authenticate, consolidator))
     if vectors is not None:
         app.include_router(revoke_routes(authenticate, store, vectors))
+        app.include_router(episode_revoke_routes(authenticate, store, vectors))
         app.include_router(erasure_routes(authenticate, store, vectors))
         if embedder is not None:
             app.include_router(direct_routes(authenticate, store, vectors, embedder))

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sidecar.errors import Unavailable
-from sinks.base import MemoryStore, VectorIndex, VectorPoint, vector_payload
+from sinks.base import MemoryStore, VectorIndex, VectorPoint, episode_payload, vector_payload
 from sinks.errors import SinkError
-from streams.records import Memory
+from streams.records import Episode, Memory
 
 _RETRY = "the vector index did not follow; retry the same request (it is idempotent)"
 
@@ -31,6 +31,17 @@ async def mirror(
     synced = list(dict.fromkeys([p.id for p in points] + [m.id for m in changed]))
     if synced:
         await store.mark_vectors_synced(synced)
+
+
+async def mirror_episodes(store: MemoryStore, vectors: VectorIndex, changed: Sequence[Episode]) -> None:
+    """Rewrite the payload of `changed` episodes' points, then clear their SQL outbox flag."""
+    if not changed:
+        return
+    try:
+        await vectors.set_payload({episode.id: episode_payload(episode) for episode in changed})
+    except SinkError as exc:
+        raise Unavailable(f"the change is stored, but {_RETRY}") from exc
+    await store.mark_episode_vectors_synced([episode.id for episode in changed])
 
 
 async def delete_points(vectors: VectorIndex, memory_ids: Sequence[str]) -> None:

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 
-from streams.records import MAX_ID_LENGTH, JobState, Memory, Role
+from streams.records import MAX_ID_LENGTH, Episode, JobState, Memory, Role
 
 MAX_TURNS_PER_REQUEST = 1000
 
@@ -67,12 +67,20 @@ class JobView(BaseModel):
     state: JobState
     memory_ids: list[str]
     reason: str | None
+    episode_id: str | None = Field(
+        default=None, description="the episode the turn was kept as (also when no memory was extracted)"
+    )
     created_at: datetime
     updated_at: datetime
 
 
 class MemoryPage(BaseModel):
     memories: list[Memory]
+    next_cursor: str | None = Field(description="pass as `cursor` for the next page; null on the last")
+
+
+class EpisodePage(BaseModel):
+    episodes: list[Episode]
     next_cursor: str | None = Field(description="pass as `cursor` for the next page; null on the last")
 
 
@@ -86,6 +94,7 @@ class ErasureView(BaseModel):
     user_id: str
     memories_deleted: int = Field(description="memory rows deleted, with their vector points")
     jobs_deleted: int = Field(description="job rows of the user's retained turns deleted")
+    episodes_deleted: int = Field(default=0, description="episode rows deleted, with their vector points")
 
 
 class ErrorDetail(BaseModel):

@@ -12,7 +12,21 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol, runtime_checkable
 
-from streams.records import Job, JobState, Memory, MemoryEvent, MemoryState, Turn
+from streams.records import (
+    Episode,
+    EpisodeEvent,
+    EpisodeState,
+    Job,
+    JobState,
+    Memory,
+    MemoryEvent,
+    MemoryState,
+    Turn,
+)
+
+#: Payload `kind` of the two sorts of vector point sharing the collection.
+MEMORY_KIND = "memory"
+EPISODE_KIND = "episode"
 
 
 @dataclass(frozen=True)
@@ -25,6 +39,8 @@ class TurnOutcome:
     reason: str | None = None
     memories: Sequence[Memory] = ()
     embeddings: Sequence[Sequence[float]] = ()  # one per memory, same order
+    episode: Episode | None = None  # the turn as said; its `memory_ids` are filled at write time
+    episode_embedding: Sequence[float] | None = None
 
 
 @dataclass(frozen=True)
@@ -36,6 +52,8 @@ class WriteResult:
     events: list[MemoryEvent] = field(default_factory=list)
     jobs: list[Job] = field(default_factory=list)
     replayed_job_ids: list[str] = field(default_factory=list)  # already done: left untouched
+    episodes: list[Episode] = field(default_factory=list)  # new episode rows: need a vector point
+    episode_events: list[EpisodeEvent] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -44,11 +62,12 @@ class ErasureReport:
 
     memory_ids: list[str] = field(default_factory=list)
     job_count: int = 0
+    episode_ids: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
 class VectorPoint:
-    """A memory as the vector index holds it: the vector and a coarse pre-filter payload."""
+    """A memory or an episode as the vector index holds it: the vector and a coarse pre-filter payload."""
 
     id: str
     vector: Sequence[float]
@@ -65,6 +84,7 @@ class VectorFilter:
     states: Sequence[MemoryState] = (MemoryState.ACTIVE,)
     types: Sequence[str] = ()
     topics: Sequence[str] = ()
+    kinds: Sequence[str] = (MEMORY_KIND,)  # payload `kind`s: memories only unless episodes are asked for
 
 
 @dataclass(frozen=True)
@@ -114,6 +134,22 @@ def vector_payload(memory: Memory) -> dict:
         "confidence": memory.confidence,
         "importance": memory.importance,
         "decay_score": None if memory.decay_score is None else round(memory.decay_score, 2),  # agents.decay
+        "kind": MEMORY_KIND,
+    }
+
+
+def episode_payload(episode: Episode) -> dict:
+    """The payload an episode carries in the vector index (same collection as memories, `kind: episode`)."""
+    return {
+        "tenant_id": episode.tenant_id,
+        "user_id": episode.user_id,
+        "agent_id": episode.agent_id or "",
+        "visibility": episode.visibility.value,
+        "state": episode.state.value,
+        "kind": EPISODE_KIND,
+        "role": episode.role.value,
+        "trust": episode.trust.value,
+        "session_id": episode.session_id or "",
     }
 
 
@@ -122,6 +158,14 @@ class PendingVector:
     """A memory whose vector point is not yet known to be in the index (the SQL-side outbox)."""
 
     memory: Memory
+    embedding: Sequence[float]
+
+
+@dataclass(frozen=True)
+class PendingEpisodeVector:
+    """An episode whose vector point is not yet known to be in the index (the same outbox)."""
+
+    episode: Episode
     embedding: Sequence[float]
 
 
@@ -149,6 +193,10 @@ class MemoryStore(Sink, Protocol):
 
     async def mark_vectors_synced(self, memory_ids: Sequence[str]) -> None: ...
 
+    async def pending_episode_vectors(self, limit: int = 1000) -> list[PendingEpisodeVector]: ...
+
+    async def mark_episode_vectors_synced(self, episode_ids: Sequence[str]) -> None: ...
+
     async def pending_events(self, limit: int = 1000) -> list[PendingEvent]: ...
 
     async def ack_events(self, seqs: Sequence[int]) -> None: ...
@@ -172,6 +220,18 @@ class MemoryStore(Sink, Protocol):
         cursor: str | None = None,
     ) -> tuple[list[Memory], str | None]: ...
 
+    async def get_episode(self, tenant_id: str, episode_id: str) -> Episode | None: ...
+
+    async def list_episodes(
+        self,
+        tenant_id: str,
+        user_id: str,
+        state: EpisodeState | None = EpisodeState.ACTIVE,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> tuple[list[Episode], str | None]:
+        """One page of the user's episodes in (said_at, id) order, and the cursor of the next."""
+
     # -- governance: direct insert, revocation, erasure ------------------------------------------
 
     async def insert_memory(self, memory: Memory, embedding: Sequence[float] | None) -> WriteResult:
@@ -180,7 +240,10 @@ class MemoryStore(Sink, Protocol):
     async def revoke(self, tenant_id: str, memory_id: str, at: datetime) -> Memory | None:
         """Revoke one memory of the tenant (idempotent; one `revoked` event); None when not in scope."""
 
+    async def revoke_episode(self, tenant_id: str, episode_id: str, at: datetime) -> Episode | None:
+        """Revoke one episode of the tenant (idempotent; one `episode_revoked` event); None when absent."""
+
     async def erase_user(self, tenant_id: str, user_id: str) -> ErasureReport:
-        """Delete every memory, job and unpublished event of the user in one transaction."""
+        """Delete every memory, episode, job and unpublished event of the user in one transaction."""
 
     async def ping(self) -> bool: ...

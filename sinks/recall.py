@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol, runtime_checkable
 
-from sinks.base import VectorFilter
-from streams.records import Memory, RecallAudit
+from sinks.base import MEMORY_KIND, VectorFilter
+from streams.records import Episode, Memory, RecallAudit
 
 
 @dataclass(frozen=True)
@@ -30,20 +30,27 @@ class RecallScope:
     agent_id: str | None = None
     topics: tuple[str, ...] = ()
 
-    def vector_filter(self) -> VectorFilter:
-        """The same scope, pushed into the vector query."""
+    def vector_filter(self, kinds: Sequence[str] = (MEMORY_KIND,)) -> VectorFilter:
+        """The same scope, pushed into the vector query, over points of `kinds` (memories by
+        default; `("episode",)` for episodes, which carry no topic, so topics then do not apply)."""
         agents = (self.agent_id,) if self.agent_id else ()
+        topics = self.topics if tuple(kinds) == (MEMORY_KIND,) else ()
         return VectorFilter(
-            tenant_id=self.tenant_id, user_id=self.user_id, agent_ids=agents, topics=self.topics
+            tenant_id=self.tenant_id, user_id=self.user_id, agent_ids=agents, topics=topics, kinds=tuple(kinds)
         )
 
 
 @dataclass(frozen=True)
 class Currency:
-    """What counts as current at `now`: active, open, unrevoked, unexpired, confident, not untrusted."""
+    """What counts as current at `now`: active, open, unrevoked, unexpired, confident, not untrusted.
+
+    `include_untrusted` lets episode reads return `untrusted` episodes (pasted or instruction-shaped
+    content, tool and system text) when a caller asks for them; memory reads always exclude them.
+    """
 
     now: datetime
     confidence_floor: float
+    include_untrusted: bool = False
 
 
 @dataclass(frozen=True)
@@ -91,3 +98,21 @@ class RecallStore(Protocol):
 
     async def write_audit(self, records: Sequence[RecallAudit]) -> None:
         """Insert audit records; a record already written (same id) is left as it is."""
+
+    # -- episodes: the turns as said (scope, and currency: active, unrevoked, unexpired, trusted
+    # or `caution` unless `currency.include_untrusted`; `scope.topics` does not apply) ----------
+
+    async def episode_keyword_candidates(
+        self, scope: RecallScope, currency: Currency, terms: Sequence[str], limit: int
+    ) -> list[KeywordHit]:
+        """BM25 over the user's own current episodes, best first (as `keyword_candidates`)."""
+
+    async def hydrate_episodes(self, scope: RecallScope, currency: Currency, ids: Sequence[str]) -> list[Episode]:
+        """The current, in-scope episodes among `ids`, in the order of `ids`."""
+
+    async def episode_neighbours(
+        self, scope: RecallScope, currency: Currency, ids: Sequence[str], window: int
+    ) -> dict[str, list[Episode]]:
+        """For each current, in-scope id: up to `window` current, in-scope episodes before it and
+        `window` after it in the same session (sessionless episodes count as one session), ordered
+        by (said_at, turn_id), the episode itself left out; ids out of scope are absent."""

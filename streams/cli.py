@@ -202,7 +202,8 @@ def cmd_decay(args: argparse.Namespace) -> None:
         async with open_maintenance(settings) as (store, vectors, note):
             report = await decay_job(settings, store, vectors)(tenant_id=args.tenant)
         print(f"decay: {report.rows:,} active memories scored in {report.seconds:.1f}s, "
-              f"{report.updated:,} scores changed, {report.expired:,} expired")
+              f"{report.updated:,} scores changed, {report.expired:,} expired, "
+              f"{report.episodes_purged:,} episodes past their retention deleted")
         if note:
             print(f"note: {note}")
 
@@ -325,7 +326,8 @@ Example MCP client configuration (the key as `beliefstream dev` printed it):
     decay = commands.add_parser("decay", help="score every active memory's decay once (the worker does it hourly)",
                                 description="decay_score = raw + (1 - raw) * boost, raw = exp(-lambda * age_days), "
                                 "boost = min(1, ln(1 + accesses) / ln(1 + boost_cap)); expired volatile facts leave "
-                                "recall. Decayed memories rank lower; nothing is deleted.")
+                                "recall. Decayed memories rank lower; no memory is deleted. Episodes (turns kept as "
+                                "said) past BELIEFSTREAM_EPISODE_RETENTION_DAYS are deleted with their vectors.")
     decay.add_argument("--tenant", help="only this tenant (default: all)")
     data_dir(decay)
     decay.set_defaults(func=cmd_decay)

@@ -2,7 +2,8 @@
 
 `Turn` is the wire record of `beliefstream.turns` (contract §1). `Claim` is what an extractor
 says a turn asserts. `Memory` is the governed record of contract §2, the row the SQL store
-keeps and the point Qdrant mirrors. `MemoryEvent` and `Job` follow the belief state.
+keeps and the point Qdrant mirrors. `Episode` is one turn kept as said (the evidence beside the
+beliefs). `MemoryEvent`, `EpisodeEvent` and `Job` follow the belief state.
 Persistence lives in `sinks/`; nothing here saves itself.
 """
 
@@ -86,6 +87,13 @@ class EventKind(StrEnum):
     SUPERSEDED = "superseded"
     REVOKED = "revoked"
     CONTESTED = "contested"  # joined a contradiction loop: awaiting a person's decision
+    EPISODE_CREATED = "episode_created"  # an `EpisodeEvent`: a turn was kept as an episode
+    EPISODE_REVOKED = "episode_revoked"  # an `EpisodeEvent`: an episode is never recalled again
+
+
+class EpisodeState(StrEnum):
+    ACTIVE = "active"
+    REVOKED = "revoked"
 
 
 class Turn(BaseModel):
@@ -225,6 +233,68 @@ class MemoryEvent(BaseModel):
         )
 
 
+class Episode(BaseModel):
+    """One turn kept as it was said (after strip and secret redaction): evidence beside the beliefs.
+
+    `role` is the provenance: a `user` episode is evidence of what the user said, any other role
+    evidence of what was said to the user, never a claim about the user. `trust` says whether it
+    may be shown by default (`agents.episode.episode_trust` decides): `untrusted` episodes (tool and
+    system text, pasted or instruction-shaped content) are kept but recalled only when asked for.
+    `memory_ids` are the beliefs this turn produced or confirmed, after reconcile.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    tenant_id: str
+    user_id: str
+    agent_id: str | None = None
+    visibility: Visibility = Visibility.USER
+    session_id: str | None = None
+    turn_id: str
+    role: Role
+    speaker: str | None = None
+    text: str
+    said_at: datetime
+    created_at: datetime
+    trust: Trust = Trust.TRUSTED
+    memory_ids: list[str] = Field(default_factory=list)
+    state: EpisodeState = EpisodeState.ACTIVE
+    expires_at: datetime | None = None  # retention (`BELIEFSTREAM_EPISODE_RETENTION_DAYS`)
+    revoked_at: datetime | None = None
+
+
+class EpisodeEvent(BaseModel):
+    """An episode kept or revoked, published on `beliefstream.memory.events` beside `MemoryEvent`s
+    (consumers tell them apart by `kind`: `episode_created`, `episode_revoked`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: EventKind
+    episode_id: str
+    tenant_id: str
+    user_id: str
+    at: datetime
+    turn_id: str
+    session_id: str | None = None
+    role: Role
+    memory_ids: list[str] = Field(default_factory=list)
+
+    @classmethod
+    def about(cls, kind: EventKind, episode: Episode, at: datetime | None = None) -> EpisodeEvent:
+        return cls(
+            kind=kind,
+            episode_id=episode.id,
+            tenant_id=episode.tenant_id,
+            user_id=episode.user_id,
+            at=at or episode.created_at,
+            turn_id=episode.turn_id,
+            session_id=episode.session_id,
+            role=episode.role,
+            memory_ids=list(episode.memory_ids),
+        )
+
+
 class Job(BaseModel):
     """What became of one retained turn (`GET /v1/jobs/{id}`)."""
 
@@ -237,6 +307,7 @@ class Job(BaseModel):
     state: JobState
     memory_ids: list[str] = Field(default_factory=list)
     reason: str | None = None
+    episode_id: str | None = None  # the turn kept as an episode (also when no memory was extracted)
     created_at: datetime
     updated_at: datetime
 
@@ -265,6 +336,10 @@ def memory_id_for(tenant_id: str, turn_id: str, claim_key: str) -> str:
     """Deterministic memory id from (tenant, source turn, claim), so replays are idempotent."""
     return str(uuid.uuid5(ID_NAMESPACE, f"memory\x1f{tenant_id}\x1f{turn_id}\x1f{claim_key}"))
 
+
+def episode_id_for(tenant_id: str, turn_id: str) -> str:
+    """Deterministic episode id of a turn: a replayed turn is the same episode."""
+    return str(uuid.uuid5(ID_NAMESPACE, f"episode\x1f{tenant_id}\x1f{turn_id}"))
 
 
 

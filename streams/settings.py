@@ -69,6 +69,9 @@ class Settings(BaseSettings):
     )
     ingest_embed_processes: int = Field(default=2, ge=1, description="the worker's model processes (one per core)")
     ingest_embed_threads: int = Field(default=1, ge=1, description="threads of each of those processes")
+    episode_retention_days: float = Field(
+        default=0.0, ge=0, description="days an episode (a turn kept as said) is kept after it was said; 0 = forever"
+    )
     sink_retry_initial_s: float = 0.5
     sink_retry_max_s: float = 30.0
 

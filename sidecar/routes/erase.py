@@ -1,4 +1,4 @@
-"""`DELETE /v1/users/{user_id}`: erasure of every memory, job and vector of one user in the tenant.
+"""`DELETE /v1/users/{user_id}`: erasure of every memory, episode, job and vector of one user in the tenant.
 
 Erasure is a tenant-level operation: a key bound to an agent gets a 403. The vector points of the
 user's memories are deleted before the SQL rows, so a failure leaves the rows (and a retry finds
@@ -21,6 +21,17 @@ from sinks.base import MemoryStore, VectorIndex
 PAGE = 1000
 
 
+async def episode_ids_of(store: MemoryStore, tenant_id: str, user_id: str) -> list[str]:
+    """Every episode id of the user, in any state."""
+    ids: list[str] = []
+    cursor: str | None = None
+    while True:
+        page, cursor = await store.list_episodes(tenant_id, user_id, state=None, limit=PAGE, cursor=cursor)
+        ids.extend(episode.id for episode in page)
+        if cursor is None:
+            return ids
+
+
 async def memory_ids_of(store: MemoryStore, tenant_id: str, user_id: str) -> list[str]:
     """Every memory id of the user, in any state."""
     ids: list[str] = []
@@ -37,16 +48,20 @@ def erasure_routes(authenticate: ApiKeyAuthenticator, store: MemoryStore, vector
 
     @router.delete("/v1/users/{user_id}", response_model=ErasureView)
     async def erase_user(principal: Annotated[Principal, Depends(authenticate)], user_id: str) -> ErasureView:
-        """Delete the user's memories (and their vectors) and jobs; a user with none answers zeros."""
+        """Delete the user's memories and episodes (and their vectors) and jobs; a user with none answers zeros."""
         if principal.agent_id is not None:
             raise Forbidden("erasing a user is a tenant-level operation; this API key is bound to an agent")
         known = await memory_ids_of(store, principal.tenant_id, user_id)
+        known += await episode_ids_of(store, principal.tenant_id, user_id)
         await delete_points(vectors, known)
         report = await store.erase_user(principal.tenant_id, user_id)
         already = set(known)
-        await delete_points(vectors, [i for i in report.memory_ids if i not in already])
+        await delete_points(vectors, [i for i in [*report.memory_ids, *report.episode_ids] if i not in already])
         return ErasureView(
-            user_id=user_id, memories_deleted=len(report.memory_ids), jobs_deleted=report.job_count
+            user_id=user_id,
+            memories_deleted=len(report.memory_ids),
+            jobs_deleted=report.job_count,
+            episodes_deleted=len(report.episode_ids),
         )
 
     return router

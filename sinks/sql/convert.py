@@ -1,4 +1,4 @@
-"""Conversions between records and rows: memories, embeddings, jobs and list cursors."""
+"""Conversions between records and rows: memories, episodes, embeddings, jobs and list cursors."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import numpy as np
 
 from agents.reconcile import text_fingerprint
 from sinks.sql.errors import InvalidCursorError
-from streams.records import Job, Memory
+from streams.records import Episode, Job, Memory
 
 #: Memory fields stored as enum strings.
 _ENUM_FIELDS = ("visibility", "type", "recall_semantics", "source_role", "trust", "state")
@@ -31,6 +31,8 @@ MUTABLE_FIELDS = (
 )
 
 _MEMORY_FIELDS = tuple(Memory.model_fields)
+EPISODE_FIELDS = tuple(Episode.model_fields)
+_EPISODE_ENUMS = ("visibility", "role", "trust", "state")
 
 
 def encode_embedding(vector: Sequence[float] | None) -> bytes | None:
@@ -77,6 +79,25 @@ def memory_changes(memory: Memory) -> dict[str, Any]:
 def row_memory(row: Mapping[str, Any]) -> Memory:
     """A memory from its row (extra columns such as the embedding are ignored)."""
     return Memory.model_validate({name: row[name] for name in _MEMORY_FIELDS})
+
+
+def episode_row(episode: Episode, embedding: Sequence[float] | None) -> dict[str, Any]:
+    """The `episodes` row of an episode; a row with an embedding needs its vector point written."""
+    row = episode.model_dump(mode="python")
+    for name in _EPISODE_ENUMS:
+        row[name] = row[name].value if hasattr(row[name], "value") else row[name]
+    row["vector_dirty"] = embedding is not None
+    row["vector_version"] = 1
+    return row
+
+
+def episode_embedding_row(episode_id: str, embedding: Sequence[float]) -> dict[str, Any]:
+    return {"episode_id": episode_id, "embedding": encode_embedding(embedding)}
+
+
+def row_episode(row: Mapping[str, Any]) -> Episode:
+    """An episode from its row (extra columns are ignored)."""
+    return Episode.model_validate({name: row[name] for name in EPISODE_FIELDS})
 
 
 def job_row(job: Job) -> dict[str, Any]:

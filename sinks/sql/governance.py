@@ -20,13 +20,13 @@ from sinks.sql import queries
 from sinks.sql.contested import LoopBook
 from sinks.sql.plan import BeliefView, WritePlan, check_outcome, plan_write, slot_key, text_key
 from sinks.sql.tables import UtcDateTime, has_embedding, jobs, memories, memory_embeddings, outbox
-from streams.records import EventKind, JobState, Memory, MemoryEvent, MemoryState, Turn
+from streams.records import EpisodeEvent, EventKind, JobState, Memory, MemoryEvent, MemoryState, Turn
 
 #: Prefix of the synthetic turn id a direct insert cites in its events when it names no turn.
 DIRECT_TURN_PREFIX = "direct:"
 
 
-def event_row(topic: str, event: MemoryEvent, now: datetime) -> dict[str, Any]:
+def event_row(topic: str, event: MemoryEvent | EpisodeEvent, now: datetime) -> dict[str, Any]:
     """The outbox row of one event; keyed like turns (`tenant:user`) so a user's events stay in order."""
     return {
         "topic": topic,

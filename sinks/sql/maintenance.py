@@ -1,4 +1,4 @@
-"""`MaintenanceStore`: the manage phase's access to the SQL store (decay and consolidation).
+"""`MaintenanceStore`: the manage phase's access to the SQL store (decay, episode retention, consolidation).
 
 It shares the `SqlMemoryStore`'s engine (one pool, one SQLite lock) but keeps the manage phase's
 statements out of the write path's store: `sinks.sql.decay` and `sinks.sql.consolidation` hold
@@ -13,7 +13,7 @@ from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from sinks.sql import consolidation, decay
+from sinks.sql import consolidation, decay, episode_queries
 from sinks.sql.consolidation import MergeWrite
 from sinks.sql.decay import DecayRows
 from sinks.sql.engine import unavailable_on_outage, write_transaction
@@ -63,6 +63,17 @@ class MaintenanceStore:
         """A write transaction for one batch; it commits when the block exits without error."""
         async with unavailable_on_outage("decay write"), write_transaction(self._engine) as conn:
             yield DecayWriter(conn)
+
+    # -- episode retention ------------------------------------------------------------------------
+
+    async def expired_episode_ids(self, now: datetime, limit: int, tenant_id: str | None = None) -> list[str]:
+        """Ids of episodes whose `expires_at` has passed at `now`, at most `limit`."""
+        async with unavailable_on_outage("episode retention scan"), self._engine.connect() as conn:
+            return await episode_queries.expired_ids(conn, now, limit, tenant_id)
+
+    async def delete_episodes(self, ids: Sequence[str]) -> None:
+        async with unavailable_on_outage("episode retention delete"), write_transaction(self._engine) as conn:
+            await episode_queries.delete(conn, ids)
 
     # -- consolidation ----------------------------------------------------------------------------
 

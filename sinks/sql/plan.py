@@ -4,7 +4,8 @@ The store loads, in a few queries, everything a batch can collide with (finished
 already exist, active memories sharing a slot or a text). `plan_write` then walks the outcomes in
 order against a `BeliefView` that it keeps current, so a later turn of the batch sees what an
 earlier one decided ("mornings" then "now afternoons" in one batch ends with afternoons). The
-result is rows to insert and update, events and jobs, which the store writes in bulk.
+result is rows to insert and update, events and jobs, which the store writes in bulk. A turn's
+episode is planned with the ids its memories ended as (confirmed targets included).
 """
 
 from __future__ import annotations
@@ -18,7 +19,16 @@ from agents import loops, reconcile
 from sinks.base import TurnOutcome
 from sinks.sql.contested import Contest, ContestedSlot, LoopBook
 from sinks.sql.errors import InvalidOutcomeError
-from streams.records import EventKind, Job, JobState, Memory, MemoryEvent
+from streams.records import (
+    Episode,
+    EpisodeEvent,
+    EventKind,
+    Job,
+    JobState,
+    Memory,
+    MemoryEvent,
+    episode_id_for,
+)
 
 #: Job states after which a turn is never processed again.
 FINISHED = frozenset({JobState.DONE, JobState.SKIPPED, JobState.FAILED})
@@ -90,6 +100,8 @@ class WritePlan:
     replayed_job_ids: list[str] = field(default_factory=list)
     contested: dict[str, ContestedSlot] = field(default_factory=dict)  # slots to upsert, final version
     escalations: list[dict[str, Any]] = field(default_factory=list)  # input-required events
+    episodes: dict[str, tuple[Episode, Sequence[float] | None]] = field(default_factory=dict)
+    episode_events: list[EpisodeEvent] = field(default_factory=list)
 
 
 def check_outcome(outcome: TurnOutcome) -> None:
@@ -106,6 +118,15 @@ def check_outcome(outcome: TurnOutcome) -> None:
     for memory in outcome.memories:
         if (memory.tenant_id, memory.user_id) != (turn.tenant_id, turn.user_id):
             raise InvalidOutcomeError(f"job {outcome.job_id}: memory {memory.id} belongs to another user")
+    episode = outcome.episode
+    if episode is None:
+        return
+    if outcome.state is JobState.FAILED:
+        raise InvalidOutcomeError(f"job {outcome.job_id}: a failed turn carries no episode")
+    if (episode.tenant_id, episode.user_id, episode.turn_id) != (turn.tenant_id, turn.user_id, turn.turn_id) or (
+        episode.id != episode_id_for(turn.tenant_id, turn.turn_id)
+    ):
+        raise InvalidOutcomeError(f"job {outcome.job_id}: episode {episode.id} is not this turn's")
 
 
 def plan_write(
@@ -130,7 +151,8 @@ def plan_write(
             plan.replayed_job_ids.append(outcome.job_id)
             continue
         seen_jobs.add(outcome.job_id)
-        memory_ids = _apply_outcome(outcome, plan, existing_ids, view, book)
+        memory_ids = list(dict.fromkeys(_apply_outcome(outcome, plan, existing_ids, view, book)))
+        episode = _plan_episode(outcome, plan, memory_ids)
         turn = outcome.turn
         plan.jobs.append(
             Job(
@@ -139,13 +161,24 @@ def plan_write(
                 user_id=turn.user_id,
                 turn_id=turn.turn_id,
                 state=outcome.state,
-                memory_ids=list(dict.fromkeys(memory_ids)),
+                memory_ids=memory_ids,
                 reason=outcome.reason,
+                episode_id=episode.id if episode is not None else None,
                 created_at=known.created_at if known is not None else now,
                 updated_at=now,
             )
         )
     return plan
+
+
+def _plan_episode(outcome: TurnOutcome, plan: WritePlan, memory_ids: list[str]) -> Episode | None:
+    """The turn's episode, linked to the memories it ended as, and its `episode_created` event."""
+    if outcome.episode is None:
+        return None
+    episode = outcome.episode.model_copy(update={"memory_ids": memory_ids})
+    plan.episodes[episode.id] = (episode, outcome.episode_embedding)
+    plan.episode_events.append(EpisodeEvent.about(EventKind.EPISODE_CREATED, episode))
+    return episode
 
 
 def _apply_outcome(

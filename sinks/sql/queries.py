@@ -186,7 +186,7 @@ async def upsert_jobs(conn: AsyncConnection, rows: Sequence[dict[str, Any]]) -> 
     stmt = dialect_insert(conn, jobs)
     stmt = stmt.on_conflict_do_update(
         index_elements=[jobs.c.job_id],
-        set_={name: stmt.excluded[name] for name in ("state", "memory_ids", "reason", "updated_at")},
+        set_={name: stmt.excluded[name] for name in ("state", "memory_ids", "reason", "episode_id", "updated_at")},
         where=jobs.c.state == JobState.QUEUED.value,
     )
     await conn.execute(stmt, list(rows))

@@ -1,4 +1,4 @@
-"""Recall's reads (keyword, pinned, hydrate, open contests) of a SQLite file, without aiosqlite's hops.
+"""Recall's reads (keyword, pinned, hydrate, open contests, episodes) of a SQLite file, without aiosqlite's hops.
 
 Why not the async engine: through it every DBAPI call of aiosqlite is its own trip to the
 connection's thread and back to the event loop (checkout, BEGIN, execute, fetch, cursor close,
@@ -32,9 +32,9 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from sinks.recall import Currency, KeywordHit, OpenContest, RecallScope
-from sinks.sql import recall_queries
+from sinks.sql import episode_recall, recall_queries
 from sinks.sql.engine import is_sqlite, sqlite_path, unavailable_on_outage
-from streams.records import Memory
+from streams.records import Episode, Memory
 
 T = TypeVar("T")
 
@@ -84,6 +84,32 @@ class RecallReader:
     async def open_contests(self, scope: RecallScope, currency: Currency, limit: int) -> list[OpenContest]:
         plan = recall_queries.open_contests_plan(scope, currency, limit)
         return await self._read("open_contests", plan, recall_queries.open_contests_of)
+
+    async def episode_keyword_candidates(
+        self, scope: RecallScope, currency: Currency, terms: Sequence[str], limit: int
+    ) -> list[KeywordHit]:
+        plan = episode_recall.keyword_plan(self._dialect, scope, currency, terms, limit)
+        if plan is None:
+            return []
+        return await self._read("episode_keyword_candidates", plan, recall_queries.keyword_converter(limit))
+
+    async def hydrate_episodes(self, scope: RecallScope, currency: Currency, ids: Sequence[str]) -> list[Episode]:
+        plan = episode_recall.hydrate_plan(scope, currency, ids)
+        if plan is None:
+            return []
+        return await self._read("hydrate_episodes", plan, episode_recall.hydrated_in_order(ids))
+
+    async def episode_neighbours(
+        self, scope: RecallScope, currency: Currency, ids: Sequence[str], window: int
+    ) -> dict[str, list[Episode]]:
+        seeds = list(dict.fromkeys(ids))
+        found: dict[str, list[Episode]] = {}
+        for start in range(0, len(seeds), episode_recall.NEIGHBOUR_SEEDS):
+            part = seeds[start : start + episode_recall.NEIGHBOUR_SEEDS]
+            plan = episode_recall.neighbours_plan(scope, currency, part, window)
+            if plan is not None:
+                found |= await self._read("episode_neighbours", plan, episode_recall.neighbours_of(part))
+        return found
 
     def close(self) -> None:
         self._closed = True

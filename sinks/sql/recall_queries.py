@@ -183,14 +183,15 @@ def _per_word_statement(
     holds_word: Callable[[int], sa.ColumnElement[bool]],
     count: sa.Select,
     filters: list[sa.ColumnElement[bool]],
+    table: sa.Table = memories,
 ) -> sa.CompoundSelect:
-    """The rows `per_user_bm25` reads: (id, term, chars) per current memory holding word `term`,
-    at most `TERM_ROWS_MAX` per word, after one row ("", -1, the user's count of memories)."""
+    """The rows `per_user_bm25` reads: (id, term, chars) per current row of `table` holding word
+    `term`, at most `TERM_ROWS_MAX` per word, after one row ("", -1, the user's count of rows)."""
     parts = [
         sa.select(
-            memories.c.id,
+            table.c.id,
             sa.literal(index, sa.Integer).label("term"),
-            sa.func.length(memories.c.text).label("chars"),
+            sa.func.length(table.c.text).label("chars"),
         )
         .where(holds_word(index), *filters)
         .limit(TERM_ROWS_MAX)

@@ -1,9 +1,9 @@
 """`SqlMemoryStore`: the SQL authority on the belief state (SQLite or PostgreSQL).
 
 A write is one transaction: load what the batch can collide with, plan in memory
-(`sinks.sql.plan`), then write rows, job states and outbox events in bulk. Replays are no-ops:
-finished jobs are skipped and memory ids are deterministic. Every user-facing read is scoped by
-tenant in the query itself.
+(`sinks.sql.plan`), then write rows, episodes, job states and outbox events in bulk. Replays are
+no-ops: finished jobs are skipped and memory and episode ids are deterministic. Every user-facing
+read is scoped by tenant in the query itself. Episode reads and revocation: `episode_store`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from agents import loops
 from sinks.base import ErasureReport, PendingEvent, PendingVector, TurnOutcome, WriteResult
 from sinks.recall import Currency, KeywordHit, OpenContest, RecallScope
-from sinks.sql import contested_queries, governance, queries, recall_queries
+from sinks.sql import contested_queries, episode_queries, governance, queries, recall_queries
 from sinks.sql.contested import ContestedSlot
 from sinks.sql.convert import (
     decode_cursor,
@@ -28,6 +28,7 @@ from sinks.sql.convert import (
     row_memory,
 )
 from sinks.sql.engine import create_engine, sqlite_path, unavailable_on_outage, write_transaction
+from sinks.sql.episode_store import EpisodeStoreMixin
 from sinks.sql.errors import ContestedResolvedError, InvalidRequestError
 from sinks.sql.migrate import upgrade
 from sinks.sql.plan import BeliefView, WritePlan, check_outcome, plan_write, slot_key, text_key
@@ -42,7 +43,7 @@ MAX_HISTORY = 1000
 MAX_PAGE = 1000
 
 
-class SqlMemoryStore:
+class SqlMemoryStore(EpisodeStoreMixin):
     """The `MemoryStore` on SQLAlchemy's async engine."""
 
     def __init__(
@@ -62,6 +63,7 @@ class SqlMemoryStore:
         self._engine = create_engine(url)
         self._reader = RecallReader(url, self._engine, readers=sqlite_read_threads)  # recall's reads
         self._vector_versions: dict[str, int] = {}  # handed out by pending_vectors, checked when marked
+        self._episode_versions: dict[str, int] = {}  # the same, for pending_episode_vectors
 
     async def setup(self) -> None:
         """Create the database file's directory and migrate the schema to head."""
@@ -109,15 +111,17 @@ class SqlMemoryStore:
             events=plan.events,
             jobs=plan.jobs,
             replayed_job_ids=plan.replayed_job_ids,
+            episodes=[episode for episode, _ in plan.episodes.values()],
+            episode_events=plan.episode_events,
         )
 
     async def _apply(self, conn, plan: WritePlan) -> None:
         now = utcnow()
         await queries.insert_memories(conn, plan.inserts.values())
         await queries.update_memories(conn, [dict(memory_changes(m), id=i) for i, m in plan.updates.items()])
-        await queries.insert_outbox(
-            conn, [governance.event_row(self.events_topic, event, now) for event in plan.events]
-        )
+        await episode_queries.insert_episodes(conn, plan.episodes.values())
+        events = [*plan.events, *plan.episode_events]
+        await queries.insert_outbox(conn, [governance.event_row(self.events_topic, event, now) for event in events])
         await queries.upsert_jobs(conn, [job_row(job) for job in plan.jobs])
         await contested_queries.upsert_slots(conn, list(plan.contested.values()))
         await queries.insert_outbox(
@@ -153,7 +157,9 @@ class SqlMemoryStore:
                     contested_slots.c.tenant_id == tenant_id, contested_slots.c.user_id == user_id
                 )
             )
-            return await governance.erase_user(conn, tenant_id, user_id)
+            report = await governance.erase_user(conn, tenant_id, user_id)
+            episode_ids = await episode_queries.erase_user(conn, tenant_id, user_id)
+        return ErasureReport(report.memory_ids, report.job_count, episode_ids)
 
     # -- contradiction loops (sinks.sql.contested_queries) -------------------------------------------
 

@@ -7,7 +7,8 @@ embedding (float32 little-endian) is in `memory_embeddings`, read only to write 
 to consolidate: in `memories` its 1.5 KB made each row fill most of a page, so recall's reads of a
 few rows per user touched a file three times larger (at 1M memories 2.5 GB against 0.84 GB).
 `jobs` answers `GET /v1/jobs/{id}`; `outbox` holds memory events written in the same transaction
-as the change they describe.
+as the change they describe. `episodes` keeps each turn as said (migration 0005), with the same
+outbox flags as memories and its embedding in `episode_embeddings`.
 """
 
 from __future__ import annotations
@@ -157,6 +158,7 @@ jobs = sa.Table(
     sa.Column("reason", sa.Text),
     sa.Column("created_at", UtcDateTime, nullable=False),
     sa.Column("updated_at", UtcDateTime, nullable=False),
+    sa.Column("episode_id", ID),  # migration 0005
 )
 
 outbox = sa.Table(
@@ -225,6 +227,70 @@ sa.Index(
 )
 sa.Index("ix_contested_slots_listing", contested_slots.c.tenant_id, contested_slots.c.user_id, contested_slots.c.status)
 
+# -- episodes (migration 0005) --------------------------------------------------------------------
+
+#: One turn kept as said (`streams.records.Episode`); keyword-indexed like memories (`episodes_fts`,
+#: `search_tsv`), its embedding in `episode_embeddings`, its point written through the same outbox flags.
+episodes = sa.Table(
+    "episodes",
+    metadata,
+    sa.Column("id", ID, primary_key=True),
+    sa.Column("tenant_id", ID, nullable=False),
+    sa.Column("user_id", ID, nullable=False),
+    sa.Column("agent_id", ID),
+    sa.Column("visibility", ENUM, nullable=False),
+    sa.Column("session_id", ID),
+    sa.Column("turn_id", ID, nullable=False),
+    sa.Column("role", ENUM, nullable=False),
+    sa.Column("speaker", NAME),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("said_at", UtcDateTime, nullable=False),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+    sa.Column("trust", ENUM, nullable=False),
+    sa.Column("memory_ids", sa.JSON, nullable=False),
+    sa.Column("state", ENUM, nullable=False),
+    sa.Column("expires_at", UtcDateTime),
+    sa.Column("revoked_at", UtcDateTime),
+    sa.Column("vector_dirty", sa.Boolean, nullable=False),
+    sa.Column("vector_version", sa.Integer, nullable=False),
+)
+_HAS_EXPIRY = sa.text("expires_at IS NOT NULL")
+sa.Index(
+    "ix_episodes_session",
+    episodes.c.tenant_id,
+    episodes.c.user_id,
+    episodes.c.session_id,
+    episodes.c.said_at,
+    episodes.c.turn_id,
+)
+sa.Index("ix_episodes_listing", episodes.c.tenant_id, episodes.c.user_id, episodes.c.said_at, episodes.c.id)
+sa.Index(
+    "ix_episodes_vector_dirty",
+    episodes.c.created_at,
+    episodes.c.id,
+    sqlite_where=_DIRTY_SQLITE,
+    postgresql_where=_DIRTY_PG,
+)
+sa.Index("ix_episodes_expires", episodes.c.expires_at, sqlite_where=_HAS_EXPIRY, postgresql_where=_HAS_EXPIRY)
+
+episode_embeddings = sa.Table(
+    "episode_embeddings",
+    metadata,
+    sa.Column("episode_id", ID, primary_key=True),
+    sa.Column("embedding", sa.LargeBinary, nullable=False),
+)
+
+_EMBEDDING_OF_EPISODE = episode_embeddings.c.episode_id == episodes.c.id
+
+#: `episodes` beside each row's embedding, if it has one.
+episodes_with_embeddings = episodes.outerjoin(episode_embeddings, _EMBEDDING_OF_EPISODE)
+
+
+def episode_has_embedding() -> sa.Exists:
+    """True for an episode row with an embedding, i.e. one that has a vector point to keep in step."""
+    return sa.exists().where(_EMBEDDING_OF_EPISODE)
+
+
 #: Keyword-search objects that exist on one backend only and are not in this metadata.
 UNMANAGED = frozenset(
     {
@@ -233,8 +299,14 @@ UNMANAGED = frozenset(
         "memories_fts_idx",
         "memories_fts_docsize",
         "memories_fts_config",
-        "search_tsv",  # PostgreSQL generated column
+        "episodes_fts",
+        "episodes_fts_data",
+        "episodes_fts_idx",
+        "episodes_fts_docsize",
+        "episodes_fts_config",
+        "search_tsv",  # PostgreSQL generated columns
         "ix_memories_search_tsv",
+        "ix_episodes_search_tsv",
     }
 )
 

@@ -14,10 +14,12 @@ from typing import Any
 
 import numpy as np
 
-from sinks.base import VectorFilter, VectorHit
+from sinks.base import EPISODE_KIND, MEMORY_KIND, VectorFilter, VectorHit
 
 #: Payload fields with a keyword index; `tenant_id` is also the tenant-partitioning field.
-INDEXED_FIELDS = ("tenant_id", "user_id", "agent_id", "state", "type", "topic", "visibility")
+INDEXED_FIELDS = ("tenant_id", "user_id", "agent_id", "state", "type", "topic", "visibility", "kind")
+#: Every payload `kind`; a point without one (written before episodes existed) is a memory.
+KINDS = (MEMORY_KIND, EPISODE_KIND)
 TENANT_FIELD = "tenant_id"
 #: Payload key holding the memory id as given, since Qdrant point ids must be UUIDs or integers.
 MEMORY_ID_KEY = "memory_id"
@@ -65,7 +67,7 @@ def to_hit(point: Any) -> VectorHit:
 
 
 def scope_filter(scope: VectorFilter, models: ModuleType) -> Any:
-    """tenant AND user AND state AND (not agent-private OR own agent) [AND type] [AND topic]."""
+    """tenant AND user AND state AND kind AND (not agent-private OR own agent) [AND type] [AND topic]."""
     if not scope.tenant_id or not scope.user_id:
         raise ValueError("a vector search needs both a tenant_id and a user_id")
     must = [
@@ -73,6 +75,17 @@ def scope_filter(scope: VectorFilter, models: ModuleType) -> Any:
         _match(models, "user_id", scope.user_id),
         _match_any(models, "state", scope.states),
     ]
+    must_not = []
+    kinds = set(map(_plain, scope.kinds))
+    unknown = kinds - set(KINDS)
+    if unknown or not kinds:
+        raise ValueError(f"kinds must be some of {KINDS}, got {sorted(kinds)}")
+    if MEMORY_KIND in kinds:  # memories carry no kind when written before episodes: exclude the others
+        others = [kind for kind in KINDS if kind not in kinds]
+        if others:
+            must_not.append(_match_any(models, "kind", others))
+    else:
+        must.append(_match_any(models, "kind", sorted(kinds)))
     if scope.types:
         must.append(_match_any(models, "type", scope.types))
     if scope.topics:
@@ -81,7 +94,7 @@ def scope_filter(scope: VectorFilter, models: ModuleType) -> Any:
     if scope.agent_ids:
         visible.append(_match_any(models, "agent_id", scope.agent_ids))
     must.append(models.Filter(should=visible))
-    return models.Filter(must=must)
+    return models.Filter(must=must, must_not=must_not or None)
 
 
 def tenant_filter(tenant_id: str | None, models: ModuleType) -> Any | None:

@@ -19,9 +19,10 @@ from agents.embed import OnnxMiniLmEmbedder, load_default_embedder
 from agents.errors import EmbedderUnavailableError
 from agents.extract.rules import RulesExtractor
 from agents.pipeline import WritePipeline
+from sinks.recall import RecallScope
 from sinks.sql.store import SqlMemoryStore
 from sinks.vectors.edge import EdgeVectorIndex
-from streams.records import DeadLetter, JobState, job_id_for
+from streams.records import DeadLetter, JobState, Role, Trust, episode_id_for, job_id_for
 from streams.settings import Settings
 
 
@@ -70,10 +71,12 @@ async def sinks(sql_url: str, tmp_path) -> AsyncIterator[tuple[SqlMemoryStore, E
         await store.close()
 
 
-def pipeline_of(sinks, tmp_path, *, extractor=None, embedder=None) -> tuple[WritePipeline, RecordingProducer]:
+def pipeline_of(
+    sinks, tmp_path, *, extractor=None, embedder=None, **settings_
+) -> tuple[WritePipeline, RecordingProducer]:
     store, vectors = sinks
     producer = RecordingProducer()
-    settings = Settings(data_dir=tmp_path)
+    settings = Settings(data_dir=tmp_path, **settings_)
     return (
         WritePipeline(
             settings, store, vectors, embedder or load_default_embedder(), extractor or RulesExtractor(), producer
@@ -82,9 +85,9 @@ def pipeline_of(sinks, tmp_path, *, extractor=None, embedder=None) -> tuple[Writ
     )
 
 
-def raw(tenant: str, turn_id: str, text: str, user: str = "ana") -> RawTurn:
+def raw(tenant: str, turn_id: str, text: str, user: str = "ana", role: str = "user") -> RawTurn:
     value = {
-        "tenant_id": tenant, "user_id": user, "session_id": "s1", "turn_id": turn_id, "role": "user",
+        "tenant_id": tenant, "user_id": user, "session_id": "s1", "turn_id": turn_id, "role": role,
         "text": text, "ts": datetime(2026, 3, 1, 12, tzinfo=UTC).isoformat(),
     }
     return RawTurn(json.dumps(value).encode(), f"{tenant}:{user}".encode(), "beliefstream.turns", 0, 0)
@@ -111,8 +114,12 @@ async def test_a_batch_is_read_embedded_and_written_to_both_sinks(sinks, tmp_pat
     states = await job_states(store, tenant, ["t1", "t2", "t3"])
     assert states == {"t1": JobState.DONE, "t2": JobState.SKIPPED, "t3": JobState.DONE}
     memories, _ = await store.list_memories(tenant, "ana")
-    assert await vectors.count(tenant) == len(memories) >= 2
-    assert len(producer.on(pipeline.settings.events_topic)) == len(memories)
+    episodes, _ = await store.list_episodes(tenant, "ana")
+    assert sorted(e.turn_id for e in episodes) == ["t1", "t3"]  # "thanks!" says nothing worth keeping
+    assert await vectors.count(tenant) == len(memories) + len(episodes)
+    kinds = [json.loads(record.value)["kind"] for record in producer.on(pipeline.settings.events_topic)]
+    assert (kinds.count("created"), kinds.count("episode_created")) == (len(memories), 2)
+    assert len(memories) >= 2
     (letter,) = producer.on(pipeline.settings.dlq_topic)
     assert DeadLetter.model_validate_json(letter.value).reason == "invalid_json"
 
@@ -201,3 +208,47 @@ async def test_an_embedder_outage_is_waited_out_not_turned_into_failed_turns(sin
     assert embedder.calls == 2 and report.failed == 0
     assert await job_states(store, tenant, ["t1"]) == {"t1": JobState.DONE}
     assert producer.on(pipeline.settings.dlq_topic) == []
+
+
+async def test_turns_without_a_memory_still_leave_episodes_kept_clean(sinks, tmp_path, tenant: str) -> None:
+    """A question and an assistant's answer yield no memory but are kept as said; a secret is
+    redacted before the episode is written; content-free text is not kept."""
+    pipeline, _ = pipeline_of(sinks, tmp_path)
+    store, vectors = sinks
+    batch = [
+        raw(tenant, "q", "What should I cook tonight with the leftover rice?"),
+        raw(tenant, "a", "You could make a mushroom risotto with the leftover rice.", role="assistant"),
+        raw(tenant, "p", "My password is hunter2 and I live in Porto."),
+        raw(tenant, "k", "ok 👍"),
+        raw(tenant, "m", "I'm allergic to peanuts."),
+    ]
+    await pipeline.persist(await pipeline.prepare(batch))
+
+    question = await store.get_job(tenant, job_id_for(tenant, "q"))
+    assert (question.state, question.reason, question.memory_ids) == (JobState.SKIPPED, "question_without_disclosure", [])
+    assert question.episode_id == episode_id_for(tenant, "q")
+    answer = await store.get_episode(tenant, episode_id_for(tenant, "a"))
+    assert (answer.role, answer.trust, answer.memory_ids) == (Role.ASSISTANT, Trust.CAUTION, [])
+    porto = await store.get_episode(tenant, episode_id_for(tenant, "p"))
+    assert "hunter2" not in porto.text and "[REDACTED:password]" in porto.text
+    allergy = await store.get_episode(tenant, episode_id_for(tenant, "m"))
+    assert allergy.memory_ids == (await store.get_job(tenant, job_id_for(tenant, "m"))).memory_ids != []
+    assert await store.get_episode(tenant, episode_id_for(tenant, "k")) is None
+    assert (await store.get_job(tenant, job_id_for(tenant, "k"))).episode_id is None
+
+    scope = RecallScope(tenant, "ana")
+    query = pipeline.embedder.embed(["what should I cook tonight?"])[0]
+    episode_hits = await vectors.search(query, scope.vector_filter(kinds=("episode",)), 10)
+    memory_hits = await vectors.search(query, scope.vector_filter(), 10)
+    episode_ids = {episode_id_for(tenant, turn_id) for turn_id in "qapm"}
+    assert {hit.id for hit in episode_hits} == episode_ids
+    assert episode_hits[0].id == episode_id_for(tenant, "q")
+    assert memory_hits and not {hit.id for hit in memory_hits} & episode_ids
+
+
+async def test_the_retention_setting_dates_each_episodes_expiry(sinks, tmp_path, tenant: str) -> None:
+    pipeline, _ = pipeline_of(sinks, tmp_path, episode_retention_days=30)
+    store, _ = sinks
+    await pipeline.persist(await pipeline.prepare([raw(tenant, "r", "We spent the weekend in Sintra.")]))
+    episode = await store.get_episode(tenant, episode_id_for(tenant, "r"))
+    assert episode.expires_at == datetime(2026, 3, 31, 12, tzinfo=UTC)  # 30 days after it was said

@@ -93,4 +93,8 @@ async def sinks_drained(store) -> bool:
     A job reads `done` at the SQL commit; its vector points and events follow from the outbox
     moments later, so tests that look at the index or the topic wait for this first.
     """
-    return await store.pending_vectors() == [] and await store.pending_events() == []
+    return (
+        await store.pending_vectors() == []
+        and await store.pending_episode_vectors() == []
+        and await store.pending_events() == []
+    )

@@ -79,8 +79,10 @@ async def test_a_vector_outage_is_retried_until_it_clears(settings, tenant):
         async def vectors_caught_up() -> bool:
             # the points are written, then the SQL outbox flag is cleared: wait for both
             active, _ = await store.list_memories(tenant, "u-7", state=MemoryState.ACTIVE)
-            indexed = await flaky["index"].inner.count(tenant) == len(active) and len(active) >= len(turns)
-            return indexed and await store.pending_vectors() == []
+            episodes, _ = await store.list_episodes(tenant, "u-7")
+            points = await flaky["index"].inner.count(tenant)
+            indexed = points == len(active) + len(episodes) and len(active) >= len(turns) == len(episodes)
+            return indexed and await store.pending_vectors() == [] and await store.pending_episode_vectors() == []
 
         await wait_for(vectors_caught_up, what="the vector index to catch up after the outage")
         assert flaky["index"].attempts >= 4  # three failures, then success
@@ -99,14 +101,16 @@ async def test_a_crash_after_the_sql_commit_replays_without_duplicates(settings,
         await publish(settings, turns)
         await wait_for(lambda: all_done(first.clients.store, turns), what="the SQL commit before the crash")
         committed, _ = await first.clients.store.list_memories(tenant, "u-7", state=None)
+        kept, _ = await first.clients.store.list_episodes(tenant, "u-7", state=None)
         assert len(await first.clients.store.pending_vectors()) == len(committed)
+        assert len(await first.clients.store.pending_episode_vectors()) == len(kept) == len(turns)
 
     # second worker, same consumer group: the uncommitted batch is delivered again
     async with running_worker(settings) as second:
         store = second.clients.store
 
         async def recovered() -> bool:
-            return await second.clients.vectors.count(tenant) == len(committed)
+            return await second.clients.vectors.count(tenant) == len(committed) + len(kept)
 
         await wait_for(recovered, what="vectors restored from the SQL outbox")
         marker = {**turns[0], "turn_id": "after-crash", "text": "I drive a blue bicycle."}
@@ -119,14 +123,20 @@ async def test_a_crash_after_the_sql_commit_replays_without_duplicates(settings,
         after, _ = await store.list_memories(tenant, "u-7", state=None)
         replayed = [m for m in after if m.source_turn_ids != ["after-crash"]]
         assert sorted(m.id for m in replayed) == sorted(m.id for m in committed)  # nothing doubled
+        episodes_after, _ = await store.list_episodes(tenant, "u-7", state=None)
+        assert {e.id for e in kept} < {e.id for e in episodes_after} and len(episodes_after) == len(kept) + 1
+
         async def outbox_empty() -> bool:  # the marker's points are written after its SQL commit
-            return await store.pending_vectors() == []
+            return await store.pending_vectors() == [] and await store.pending_episode_vectors() == []
 
         await wait_for(outbox_empty, what="the vector outbox to drain")
 
-    events = [json.loads(v) for _, v in await read_topic(settings, settings.events_topic, expect=len(after))]
+    expect = len(after) + len(episodes_after)
+    events = [json.loads(v) for _, v in await read_topic(settings, settings.events_topic, expect=expect)]
     created = [e["memory_id"] for e in events if e["kind"] == "created"]
     assert sorted(created) == sorted(m.id for m in after)  # each event exactly once, none lost
+    kept_as_said = [e["episode_id"] for e in events if e["kind"] == "episode_created"]
+    assert sorted(kept_as_said) == sorted(e.id for e in episodes_after)
 
 
 class DownStore:

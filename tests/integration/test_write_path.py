@@ -76,8 +76,18 @@ async def test_turns_become_memories_in_sql_and_vectors(settings, tenant):
         assistant = await store.get_job(tenant, job_id_for(tenant, "t-4"))
         assert assistant.state is JobState.SKIPPED and assistant.memory_ids == []
 
-        # every active memory has its vector point, found by a semantic query within scope
-        assert await vectors.count(tenant) == len(memories)
+        # every turn that says something is kept as said: the assistant's answer too (never a claim
+        # about the user), the pleasantry not, the injected block stripped before it is kept
+        episodes, _ = await store.list_episodes(tenant, "u-42")
+        by_turn = {e.turn_id: e for e in episodes}
+        assert sorted(by_turn) == ["t-1", "t-3", "t-4", "t-5", "t-6"]
+        assert (by_turn["t-4"].role.value, by_turn["t-4"].trust.value) == ("assistant", "caution")
+        assert "initech" not in by_turn["t-6"].text.lower() and "Alto" in by_turn["t-6"].text
+        assert by_turn["t-3"].memory_ids == [by_attribute["allergy"].id]
+        assert assistant.episode_id == by_turn["t-4"].id
+
+        # every active memory and episode has its vector point, found by a semantic query within scope
+        assert await vectors.count(tenant) == len(memories) + len(episodes)
         query = (await worker.clients.embedder.aembed(["Which foods is the user allergic to?"]))[0]
         hits = await vectors.search(
             query, VectorFilter(tenant_id=tenant, user_id="u-42", agent_ids=["support-bot"]), 3
@@ -85,10 +95,14 @@ async def test_turns_become_memories_in_sql_and_vectors(settings, tenant):
         assert hits[0].id == by_attribute["allergy"].id
         other_user = await vectors.search(query, VectorFilter(tenant_id=tenant, user_id="u-other"), 3)
         assert other_user == []
+        said = await vectors.search(
+            query, VectorFilter(tenant_id=tenant, user_id="u-42", agent_ids=["support-bot"], kinds=["episode"]), 1
+        )
+        assert [hit.id for hit in said] == [by_turn["t-3"].id]
 
-    events = await read_topic(settings, settings.events_topic, expect=len(memories))
+    events = await read_topic(settings, settings.events_topic, expect=len(memories) + len(episodes))
     kinds = [json.loads(value)["kind"] for _, value in events]
-    assert kinds.count("created") == len(memories)
+    assert (kinds.count("created"), kinds.count("episode_created")) == (len(memories), len(episodes))
     assert all(key == f"{tenant}:u-42".encode() for key, _ in events)
 
 
@@ -110,7 +124,9 @@ async def test_replaying_the_same_turns_creates_nothing_new(settings, tenant):
         after, _ = await store.list_memories(tenant, "u-42", state=None)
         assert len(after) == len(before) + 1  # only the marker's memory is new
         assert {m.id for m in before} <= {m.id for m in after}
-        assert await worker.clients.vectors.count(tenant) == points + 1
+        assert await worker.clients.vectors.count(tenant) == points + 2  # the marker's memory and episode
+        episodes, _ = await store.list_episodes(tenant, "u-42", state=None)
+        assert len({e.turn_id for e in episodes}) == len(episodes) == 6  # five kept turns and the marker
 
 
 async def test_a_new_value_supersedes_the_old_belief(settings, tenant):
@@ -137,7 +153,7 @@ async def test_a_new_value_supersedes_the_old_belief(settings, tenant):
         assert old[0].id not in {h.id for h in hits}
         assert active[0].id in {h.id for h in hits}
 
-    events = [json.loads(v) for _, v in await read_topic(settings, settings.events_topic, expect=3)]
+    events = [json.loads(v) for _, v in await read_topic(settings, settings.events_topic, expect=5)]
     assert [e["kind"] for e in events].count("superseded") == 1
 
 

@@ -38,7 +38,7 @@ async def test_erasure_deletes_memories_jobs_and_points_of_that_user_only(
     response = await governed.delete("/v1/users/u-1", headers=ACME)
 
     assert response.status_code == 200, response.text
-    assert response.json() == {"user_id": "u-1", "memories_deleted": 2, "jobs_deleted": 1}
+    assert response.json() == {"user_id": "u-1", "memories_deleted": 2, "jobs_deleted": 1, "episodes_deleted": 0}
     listed = await governed.get("/v1/users/u-1/memories", params={"state": "all"}, headers=ACME)
     assert listed.json()["memories"] == []
     assert (await governed.get(f"/v1/jobs/{job_id}", headers=ACME)).status_code == 404
@@ -58,7 +58,7 @@ async def test_erasing_again_or_an_unknown_user_answers_zeros(governed):
     again = await governed.delete("/v1/users/u-1", headers=ACME)
 
     assert again.status_code == 200
-    assert again.json() == {"user_id": "u-1", "memories_deleted": 0, "jobs_deleted": 0}
+    assert again.json() == {"user_id": "u-1", "memories_deleted": 0, "jobs_deleted": 0, "episodes_deleted": 0}
 
 
 async def test_an_agent_bound_key_may_not_erase(governed, store):

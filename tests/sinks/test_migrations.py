@@ -69,11 +69,17 @@ async def test_the_migrated_schema_matches_the_tables(sql_url: str) -> None:
             indexes = await conn.run_sync(
                 lambda sync: {i["name"] for i in sa.inspect(sync).get_indexes("memories")}
             )
+            episode_indexes = await conn.run_sync(
+                lambda sync: {i["name"] for i in sa.inspect(sync).get_indexes("episodes")}
+            )
     finally:
         await engine.dispose()
 
     assert diff == []
-    assert {"memories", "jobs", "outbox", VERSION_TABLE} <= tables
+    assert {"memories", "jobs", "outbox", "episodes", "episode_embeddings", VERSION_TABLE} <= tables
+    assert {"ix_episodes_session", "ix_episodes_listing", "ix_episodes_vector_dirty", "ix_episodes_expires"} <= (
+        episode_indexes
+    )
     assert {
         "ix_memories_active_slot",
         "ix_memories_listing",

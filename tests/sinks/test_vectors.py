@@ -199,6 +199,28 @@ async def test_types_and_topics_narrow_the_search(index: VectorIndex) -> None:
     assert await seen(types=("preference", "fact"), topics=("tech",)) == {pref_tech, fact_tech}
 
 
+async def test_memory_and_episode_points_share_the_index_but_never_a_search(index: VectorIndex) -> None:
+    """Memory searches see memories (those written before episodes existed carry no `kind`), an
+    episode search sees only episodes, and one may ask for both."""
+    old_memory, memory, episode = mid(), mid(), mid()
+    await index.write(
+        [
+            VectorPoint(old_memory, unit(40), payload()),
+            VectorPoint(memory, unit(41), payload() | {"kind": "memory"}),
+            VectorPoint(episode, unit(40), payload() | {"kind": "episode"}),
+        ]
+    )
+
+    async def seen(**kinds) -> set[str]:
+        return {hit.id for hit in await index.search(unit(40), scope(**kinds), limit=10)}
+
+    assert await seen() == {old_memory, memory}
+    assert await seen(kinds=("episode",)) == {episode}
+    assert await seen(kinds=("memory", "episode")) == {old_memory, memory, episode}
+    with pytest.raises(ValueError):
+        await index.search(unit(40), scope(kinds=("note",)), limit=10)
+
+
 async def test_limit_and_empty_states(index: VectorIndex) -> None:
     await index.write([VectorPoint(mid(), unit(40 + i), payload()) for i in range(5)])
     assert len(await index.search(unit(40), scope(), limit=3)) == 3

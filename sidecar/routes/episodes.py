@@ -1,0 +1,93 @@
+"""Episodes over HTTP: `GET /v1/users/{user_id}/episodes`, `GET /v1/episodes/{id}`, `POST /v1/episodes/{id}/revoke`.
+
+An episode is a turn kept as said (`streams.records.Episode`). Reads are scoped by the key's
+tenant in the store; an agent-bound key never sees another agent's private episodes (out of scope
+reads as not found). Revocation keeps the row (state `revoked`) and turns its vector point's
+payload `revoked`, so recall never returns it again; revoking twice answers the same episode and
+writes no second event.
+"""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query
+
+from sidecar.auth import ApiKeyAuthenticator, Principal
+from sidecar.errors import BadRequest, NotFound
+from sidecar.mirror import mirror_episodes
+from sidecar.schemas import ERROR_RESPONSES, EpisodePage
+from sinks.base import MemoryStore, VectorIndex
+from streams.records import Episode, EpisodeState, Visibility, utcnow
+
+STATE_CHOICES = ", ".join(["all", *(state.value for state in EpisodeState)])
+
+
+def episode_visible_to(principal: Principal, episode: Episode) -> bool:
+    """Private episodes of one agent stay with that agent when the key is agent-bound."""
+    if principal.agent_id is None or episode.visibility is not Visibility.AGENT:
+        return True
+    return episode.agent_id in (None, principal.agent_id)
+
+
+def _state(state: str) -> EpisodeState | None:
+    if state == "all":
+        return None
+    try:
+        return EpisodeState(state)
+    except ValueError:
+        raise BadRequest(f"state must be one of: {STATE_CHOICES}; got {state!r}") from None
+
+
+async def _visible(store: MemoryStore, principal: Principal, episode_id: str) -> Episode:
+    episode = await store.get_episode(principal.tenant_id, episode_id)
+    if episode is None or not episode_visible_to(principal, episode):
+        raise NotFound(f"no episode {episode_id!r}")
+    return episode
+
+
+def episode_routes(authenticate: ApiKeyAuthenticator, store: MemoryStore) -> APIRouter:
+    router = APIRouter(tags=["episodes"], responses=ERROR_RESPONSES)
+
+    @router.get("/v1/users/{user_id}/episodes", response_model=EpisodePage)
+    async def list_episodes(
+        principal: Annotated[Principal, Depends(authenticate)],
+        user_id: str,
+        state: Annotated[str, Query(description=f"one of: {STATE_CHOICES}")] = "active",
+        limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+        cursor: Annotated[str | None, Query(description="`next_cursor` of the previous page")] = None,
+    ) -> EpisodePage:
+        """The user's episodes (turns kept as said) in the order they were said, one page at a time."""
+        wanted = _state(state)
+        try:
+            episodes, next_cursor = await store.list_episodes(
+                principal.tenant_id, user_id, state=wanted, limit=limit, cursor=cursor
+            )
+        except ValueError as exc:  # the store's refusal of a cursor it did not hand out
+            if cursor is None:
+                raise
+            raise BadRequest("cursor is not a next_cursor of this listing; start again without it") from exc
+        return EpisodePage(
+            episodes=[e for e in episodes if episode_visible_to(principal, e)], next_cursor=next_cursor
+        )
+
+    @router.get("/v1/episodes/{episode_id}", response_model=Episode)
+    async def get_episode(principal: Annotated[Principal, Depends(authenticate)], episode_id: str) -> Episode:
+        """One episode; another tenant's (or another agent's private one) is a 404."""
+        return await _visible(store, principal, episode_id)
+
+    return router
+
+
+def episode_revoke_routes(authenticate: ApiKeyAuthenticator, store: MemoryStore, vectors: VectorIndex) -> APIRouter:
+    router = APIRouter(tags=["episodes"], responses=ERROR_RESPONSES)
+
+    @router.post("/v1/episodes/{episode_id}/revoke", response_model=Episode)
+    async def revoke_episode(principal: Annotated[Principal, Depends(authenticate)], episode_id: str) -> Episode:
+        """Revoke one episode of the key's tenant (never recalled again); answers it as stored after."""
+        await _visible(store, principal, episode_id)
+        revoked = await store.revoke_episode(principal.tenant_id, episode_id, utcnow())
+        if revoked is None:  # erased in between
+            raise NotFound(f"no episode {episode_id!r}")
+        await mirror_episodes(store, vectors, [revoked])
+        return revoked
+
+    return router

@@ -1,0 +1,208 @@
+"""Recall's statements over episodes, one round trip each; scope and currency in every WHERE clause.
+
+Keyword search ranks the user's own episodes by BM25 exactly as memories are ranked
+(`recall_queries.per_user_bm25`): SQLite matches the FTS5 table `episodes_fts` of migration 0005,
+narrowed to the user by the scope token inside the index; PostgreSQL matches `search_tsv`.
+Neighbours are the episodes around a hit in its session, in (said_at, turn_id) order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+import sqlalchemy as sa
+
+from sinks.recall import Currency, RecallScope
+from sinks.sql.convert import EPISODE_FIELDS, row_episode
+from sinks.sql.recall_queries import _per_word_statement, fts_scope_token, in_scope, search_terms
+from sinks.sql.tables import episodes
+from streams.records import Episode, EpisodeState, Trust
+
+#: Seeds per neighbours statement (three parts each; SQLite allows 500 parts in a compound select).
+NEIGHBOUR_SEEDS = 32
+
+
+def is_current(table: Any, include_untrusted: bool) -> list[sa.ColumnElement[bool]]:
+    """Active, unrevoked, unexpired at `:now`, and not untrusted unless asked for."""
+    now = sa.bindparam("now", type_=episodes.c.expires_at.type)
+    current = [
+        table.c.state == EpisodeState.ACTIVE.value,
+        table.c.revoked_at.is_(None),
+        sa.or_(table.c.expires_at.is_(None), table.c.expires_at > now),
+    ]
+    if not include_untrusted:
+        current.append(table.c.trust != Trust.UNTRUSTED.value)
+    return current
+
+
+def _filtered(table: Any, with_agent: bool, include_untrusted: bool) -> list[sa.ColumnElement[bool]]:
+    return [*in_scope(table, with_agent), *is_current(table, include_untrusted)]
+
+
+def scope_params(scope: RecallScope, currency: Currency) -> dict[str, Any]:
+    params: dict[str, Any] = {"tenant": scope.tenant_id, "user": scope.user_id, "now": currency.now}
+    if scope.agent_id is not None:
+        params["agent"] = scope.agent_id
+    return params
+
+
+def _shape(scope: RecallScope, currency: Currency) -> tuple[bool, bool]:
+    return scope.agent_id is not None, currency.include_untrusted
+
+
+# -- keyword candidates ----------------------------------------------------------------------------
+
+
+def keyword_plan(
+    dialect: str, scope: RecallScope, currency: Currency, terms: Sequence[str], limit: int
+) -> tuple[Any, dict[str, Any]] | None:
+    """The episode keyword statement and its parameters (rows for `per_user_bm25`), None when nothing can match."""
+    words = search_terms(terms)
+    if not words or limit < 1:
+        return None
+    params = scope_params(scope, currency)
+    if dialect == "postgresql":
+        params |= {f"word{index}": word for index, word in enumerate(words)}
+        return _tsvector_statement(len(words), *_shape(scope, currency)), params
+    token = f'scope:"{fts_scope_token(scope.tenant_id, scope.user_id)}"'
+    params["scope_match"] = token
+    for index, word in enumerate(words):  # words hold letters and digits only
+        params[f"word{index}"] = f'{token} AND "{word}"'
+    return _fts5_statement(len(words), *_shape(scope, currency)), params
+
+
+@lru_cache(maxsize=64)
+def _fts5_statement(words: int, with_agent: bool, include_untrusted: bool) -> sa.CompoundSelect:
+    fts = sa.table("episodes_fts", sa.column("rowid"))
+
+    def holds_word(index: int) -> sa.ColumnElement[bool]:
+        matching = sa.select(fts.c.rowid).where(sa.text(f"episodes_fts MATCH :word{index}"))
+        return sa.literal_column("episodes.rowid").in_(matching)
+
+    count = sa.select(sa.func.count()).select_from(fts).where(sa.text("episodes_fts MATCH :scope_match"))
+    filters = _filtered(episodes, with_agent, include_untrusted)
+    return _per_word_statement(words, holds_word, count, filters, episodes)
+
+
+@lru_cache(maxsize=64)
+def _tsvector_statement(words: int, with_agent: bool, include_untrusted: bool) -> sa.CompoundSelect:
+    tsv = sa.literal_column("episodes.search_tsv")
+    english = sa.literal_column("'english'::regconfig")
+
+    def holds_word(index: int) -> sa.ColumnElement[bool]:
+        return tsv.op("@@")(sa.func.to_tsquery(english, sa.bindparam(f"word{index}")))
+
+    count = sa.select(sa.func.count()).where(
+        episodes.c.tenant_id == sa.bindparam("tenant"), episodes.c.user_id == sa.bindparam("user")
+    )
+    filters = _filtered(episodes, with_agent, include_untrusted)
+    return _per_word_statement(words, holds_word, count, filters, episodes)
+
+
+# -- hydration ------------------------------------------------------------------------------------
+
+
+def hydrate_plan(scope: RecallScope, currency: Currency, ids: Sequence[str]) -> tuple[Any, dict[str, Any]] | None:
+    if not ids:
+        return None
+    params = scope_params(scope, currency) | {"ids": list(dict.fromkeys(ids))}
+    return _hydrate_statement(*_shape(scope, currency)), params
+
+
+def hydrated_in_order(ids: Sequence[str]):
+    """What turns hydrate rows into episodes in the order of `ids`."""
+
+    def convert(result: Any) -> list[Episode]:
+        found = {row["id"]: row_episode(row) for row in result.mappings()}
+        return [found[i] for i in dict.fromkeys(ids) if i in found]
+
+    return convert
+
+
+@lru_cache(maxsize=8)
+def _hydrate_statement(with_agent: bool, include_untrusted: bool) -> sa.Select:
+    return sa.select(*(episodes.c[f] for f in EPISODE_FIELDS)).where(
+        episodes.c.id.in_(sa.bindparam("ids", expanding=True)), *_filtered(episodes, with_agent, include_untrusted)
+    )
+
+
+# -- neighbours -----------------------------------------------------------------------------------
+
+
+def neighbours_plan(
+    scope: RecallScope, currency: Currency, ids: Sequence[str], window: int
+) -> tuple[Any, dict[str, Any]] | None:
+    """The seeds (at most `NEIGHBOUR_SEEDS`) and up to `window` episodes each side, one statement."""
+    if not ids:
+        return None
+    if window < 0:
+        raise ValueError(f"window must be >= 0, got {window}")
+    params = scope_params(scope, currency) | {"window": window}
+    params |= {f"seed{index}": seed for index, seed in enumerate(ids)}
+    return _neighbours_statement(len(ids), *_shape(scope, currency)), params
+
+
+def neighbours_of(ids: Sequence[str]):
+    """What turns neighbour rows into {seed id: its neighbours in order}; absent seeds are out of scope."""
+
+    def convert(result: Any) -> dict[str, list[Episode]]:
+        seeds: set[str] = set()
+        around: dict[str, dict[str, Episode]] = {}
+        for row in result.mappings():
+            seed = ids[row["seed"]]
+            if row["id"] == seed:
+                seeds.add(seed)
+            else:
+                around.setdefault(seed, {})[row["id"]] = row_episode(row)
+        return {
+            seed: sorted(around.get(seed, {}).values(), key=lambda e: (e.said_at, e.turn_id))
+            for seed in ids
+            if seed in seeds
+        }
+
+    return convert
+
+
+@lru_cache(maxsize=128)
+def _neighbours_statement(seeds: int, with_agent: bool, include_untrusted: bool) -> sa.CompoundSelect:
+    """Per seed: the seed itself, the `:window` episodes before it and the `:window` after it."""
+    window = sa.bindparam("window", type_=sa.Integer)
+    parts: list[sa.Select] = []
+    for index in range(seeds):
+        seed, near = episodes.alias(f"s{index}"), episodes.alias(f"n{index}")
+        seed_id = seed.c.id == sa.bindparam(f"seed{index}")
+        label = sa.literal(index, sa.Integer).label("seed")
+        parts.append(
+            sa.select(*(seed.c[f] for f in EPISODE_FIELDS), label).where(
+                seed_id, *_filtered(seed, with_agent, include_untrusted)
+            )
+        )
+        same_session = sa.and_(
+            near.c.tenant_id == seed.c.tenant_id,
+            near.c.user_id == seed.c.user_id,
+            near.c.session_id.is_not_distinct_from(seed.c.session_id),
+        )
+        earlier = sa.or_(
+            near.c.said_at < seed.c.said_at,
+            sa.and_(near.c.said_at == seed.c.said_at, near.c.turn_id < seed.c.turn_id),
+        )
+        later = sa.or_(
+            near.c.said_at > seed.c.said_at,
+            sa.and_(near.c.said_at == seed.c.said_at, near.c.turn_id > seed.c.turn_id),
+        )
+        for side, order in ((earlier, sa.desc), (later, sa.asc)):
+            parts.append(
+                sa.select(*(near.c[f] for f in EPISODE_FIELDS), label)
+                .select_from(seed.join(near, same_session))
+                .where(
+                    seed_id,
+                    side,
+                    *_filtered(seed, with_agent, include_untrusted),
+                    *_filtered(near, with_agent, include_untrusted),
+                )
+                .order_by(order(near.c.said_at), order(near.c.turn_id))
+                .limit(window)
+            )
+    return sa.union_all(*(sa.select(part.subquery(f"p{i}")) for i, part in enumerate(parts)))

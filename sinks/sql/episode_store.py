@@ -1,0 +1,98 @@
+"""The episode side of `SqlMemoryStore`: outbox, reads, revocation, and recall's episode reads.
+
+A mixin over the store's engine, reader and events topic, so that episodes share the memories'
+transactions and connection pool while `store.py` keeps to the belief state. Writing episodes
+happens in `SqlMemoryStore.write`, in the same transaction as the turn's memories.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from sinks.base import PendingEpisodeVector
+from sinks.recall import Currency, KeywordHit, RecallScope
+from sinks.sql import episode_queries, governance, queries
+from sinks.sql.convert import decode_embedding, row_episode
+from sinks.sql.engine import unavailable_on_outage, write_transaction
+from sinks.sql.errors import InvalidRequestError
+from sinks.sql.tables import episodes
+from streams.records import Episode, EpisodeEvent, EpisodeState, EventKind, utcnow
+
+#: Largest page `list_episodes` returns.
+MAX_EPISODE_PAGE = 1000
+
+
+class EpisodeStoreMixin:
+    """Episode methods of `SqlMemoryStore` (which provides `_engine`, `_reader`, `events_topic`)."""
+
+    _episode_versions: dict[str, int]
+
+    # -- the vector outbox --------------------------------------------------------------------------
+
+    async def pending_episode_vectors(self, limit: int = 1000) -> list[PendingEpisodeVector]:
+        async with unavailable_on_outage("pending_episode_vectors"), self._engine.connect() as conn:
+            rows = (await conn.execute(episode_queries.pending_vectors_statement(limit))).mappings().all()
+        pending = []
+        for row in rows:
+            self._episode_versions[row["id"]] = row["vector_version"]
+            pending.append(PendingEpisodeVector(row_episode(row), decode_embedding(row["embedding"])))
+        return pending
+
+    async def mark_episode_vectors_synced(self, episode_ids: Sequence[str]) -> None:
+        """Clear the dirty flag, unless the row changed again since it was handed out."""
+        if not episode_ids:
+            return
+        versions = self._episode_versions
+        versioned = [{"b_id": i, "b_version": versions.pop(i)} for i in episode_ids if i in versions]
+        handled = {row["b_id"] for row in versioned}
+        unversioned = [i for i in episode_ids if i not in handled]
+        async with unavailable_on_outage("mark_episode_vectors_synced"), write_transaction(self._engine) as conn:
+            await episode_queries.mark_synced(conn, versioned, unversioned)
+
+    # -- reads and governance, scoped by tenant -----------------------------------------------------
+
+    async def get_episode(self, tenant_id: str, episode_id: str) -> Episode | None:
+        async with unavailable_on_outage("get_episode"), self._engine.connect() as conn:
+            found = await episode_queries.episodes_where(
+                conn, episodes.c.tenant_id == tenant_id, episodes.c.id == episode_id
+            )
+        return found[0] if found else None
+
+    async def list_episodes(
+        self,
+        tenant_id: str,
+        user_id: str,
+        state: EpisodeState | None = EpisodeState.ACTIVE,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> tuple[list[Episode], str | None]:
+        if limit < 1:
+            raise InvalidRequestError(f"limit must be at least 1, got {limit}")
+        async with unavailable_on_outage("list_episodes"), self._engine.connect() as conn:
+            return await episode_queries.list_page(
+                conn, tenant_id, user_id, state, min(limit, MAX_EPISODE_PAGE), cursor
+            )
+
+    async def revoke_episode(self, tenant_id: str, episode_id: str, at: datetime) -> Episode | None:
+        async with unavailable_on_outage("revoke_episode"), write_transaction(self._engine) as conn:
+            episode, changed = await episode_queries.revoke(conn, tenant_id, episode_id, at)
+            if changed and episode is not None:
+                event = EpisodeEvent.about(EventKind.EPISODE_REVOKED, episode, at)
+                await queries.insert_outbox(conn, [governance.event_row(self.events_topic, event, utcnow())])
+        return episode
+
+    # -- recall's reads: scope and currency in every statement (sinks.sql.episode_recall) -----------
+
+    async def episode_keyword_candidates(
+        self, scope: RecallScope, currency: Currency, terms: Sequence[str], limit: int
+    ) -> list[KeywordHit]:
+        return await self._reader.episode_keyword_candidates(scope, currency, terms, limit)
+
+    async def hydrate_episodes(self, scope: RecallScope, currency: Currency, ids: Sequence[str]) -> list[Episode]:
+        return await self._reader.hydrate_episodes(scope, currency, ids)
+
+    async def episode_neighbours(
+        self, scope: RecallScope, currency: Currency, ids: Sequence[str], window: int
+    ) -> dict[str, list[Episode]]:
+        return await self._reader.episode_neighbours(scope, currency, ids, window)
