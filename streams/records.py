@@ -40,6 +40,11 @@ class Role(StrEnum):
     TOOL = "tool"
 
 
+class Polarity(StrEnum):
+    POSITIVE = "positive"
+    NEGATIVE = "negative"  # a retraction or denial of the slot value ("no longer lives in Berlin")
+
+
 class MemoryType(StrEnum):
     PREFERENCE = "preference"
     FACT = "fact"
@@ -133,6 +138,7 @@ class Claim(BaseModel):
     entity: str | None = None
     attribute: str | None = None
     value: str | None = None
+    polarity: Polarity = Polarity.POSITIVE
     context: str | None = None
     recall_semantics: RecallSemantics = RecallSemantics.DEFAULT
     trigger: dict[str, str] | None = None
@@ -162,6 +168,7 @@ class Memory(BaseModel):
     entity: str | None = None
     attribute: str | None = None
     value: str | None = None
+    polarity: Polarity = Polarity.POSITIVE
     context: str | None = None
     recall_semantics: RecallSemantics = RecallSemantics.DEFAULT
     trigger: dict[str, str] | None = None
