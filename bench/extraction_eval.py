@@ -96,7 +96,9 @@ class Score:
                  for key, value in self.summary().items()]  # fmt: skip
         lines.append("confusion (category: label -> predicted):")
         for category in sorted(self.confusion):
-            lines.append(f"  {category}: " + ", ".join(f"{k} {n}" for k, n in sorted(self.confusion[category].items())))
+            lines.append(
+                f"  {category}: " + ", ".join(f"{k} {n}" for k, n in sorted(self.confusion[category].items()))
+            )
         lines.extend(f"  FAIL {case} [{check}] {got}" for case, check, got in self.failures)
         return "\n".join(lines)
 
@@ -127,13 +129,19 @@ def score_case(case: dict, claims: list[Claim], score: Score) -> None:
                 score.type.append(ok)
                 failed += [] if ok else ["type"]
             if "attribute" in want:
-                ok = any(_matches(want, claim, ("entity", "attribute", "value", "polarity")) for claim in claims)
+                ok = any(
+                    _matches(want, claim, ("entity", "attribute", "value", "polarity")) for claim in claims
+                )
                 score.slot.append(ok)
                 failed += [] if ok else ["slot"]
         texts = " | ".join(claim.text for claim in claims)
         if "text_has" in case or "text_order" in case:
             ok = all(word.casefold() in texts.casefold() for word in case.get("text_has", []))
-            ok = ok and any(_in_order(claim.text, case["text_order"]) for claim in claims) if "text_order" in case else ok
+            ok = (
+                ok and any(_in_order(claim.text, case["text_order"]) for claim in claims)
+                if "text_order" in case
+                else ok
+            )
             score.details.append(ok)
             failed += [] if ok else ["details"]
         if case.get("expires"):
@@ -155,7 +163,9 @@ def score_rules(split: str = "dev") -> Score:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Score the rules extractor on the labelled utterances.")
-    parser.add_argument("--split", choices=("dev", "heldout", "all"), default="dev", help="which part of the set")
+    parser.add_argument(
+        "--split", choices=("dev", "heldout", "all"), default="dev", help="which part of the set"
+    )
     args = parser.parse_args(argv)
     print(score_rules(args.split).report())
     return 0

@@ -168,7 +168,6 @@ class Memory(BaseModel):
     entity: str | None = None
     attribute: str | None = None
     value: str | None = None
-    polarity: Polarity = Polarity.POSITIVE
     context: str | None = None
     recall_semantics: RecallSemantics = RecallSemantics.DEFAULT
     trigger: dict[str, str] | None = None

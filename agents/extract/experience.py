@@ -28,7 +28,7 @@ _LISTENER = re.compile(r"(?i:\byou\b|\byour\b|\byou'|\byou’|\bu\b|\bya\b)")
 _SKIP_AFTER_I = re.compile(
     r"(?i:^I(?:'m|’m| am)?\s+(?:so\s+|really\s+|very\s+|super\s+|just\s+|totally\s+|also\s+|too\s+|pretty\s+|sure\s+)*"
     r"(?:think|thought|hope|guess|know|knew|bet|agree|mean|wish|feel|felt|believe|understand|appreciate|"
-    r"wonder|wondered|remember|see|saw that|can'?t wait|cannot wait|can'?t believe|love that|love it|"
+    r"wonder|wondered|wondering|remember|see|saw that|hoping|guessing|craving|dying for|in the mood|can'?t wait|cannot wait|can'?t believe|love that|love it|"
     r"like that|like it|agree|get it|got it|hear you|hope so|totally agree|couldn'?t agree|would love|'d love|"
     r"glad|happy|sorry|sure|excited|proud|thrilled|grateful|thankful|stoked|pumped|amazed|impressed|touched|"
     r"honored|honoured|blessed|lucky|curious|jealous|speechless|relieved|okay|ok|fine|good|great|doing|"
@@ -58,7 +58,9 @@ _IMPLIED_I = re.compile(
 _SLANG = re.compile(r"(?i:\b(?:gonna|wanna|gotta)\b)")
 _SLANG_WORDS = {"gonna": "going to", "wanna": "want to", "gotta": "has to"}
 _IMPLIED_PREFIX = {"am": "I'm ", "did": "I ", "have": "I've "}
-_HEDGED_WILL = re.compile(r"(?i:^(?:maybe|perhaps|probably|possibly|hopefully)[,\s]+I(?:'ll|’ll| will)\s+)")
+_HEDGED_WILL = re.compile(
+    r"(?i:^(?:(?:maybe|perhaps|probably|possibly|hopefully)[,\s]+I(?:'ll|’ll| will)|I\s+(?:might|may)(?:\s+(?:well|even|also))?)\s+)"
+)
 _LEADING_CLAUSE = re.compile(r",\s+(?=(?:I|My)\b)")
 _MIN_WORDS = 3
 _PRONOUN = re.compile(

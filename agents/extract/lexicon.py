@@ -100,7 +100,9 @@ DIET_PATTERN = "|".join(sorted((re.escape(key) for key in DIETS), key=len, rever
 PETS = (
     "dogs?|cats?|puppy|puppies|pup|kittens?|kitty|hamsters?|rabbits?|bunny|bunnies|parrots?|birds?|"
     "fish|goldfish|turtles?|tortoises?|guinea pigs?|horses?|snakes?|lizards?|geckos?|ferrets?|"
-    "chickens?|pony|ponies|mice|rats?"
+    "chickens?|pony|ponies|mice|rats?|labradors?|retrievers?|poodles?|collies?|terriers?|spaniels?|beagles?|huskies|husky|"
+    "dachshunds?|bulldogs?|pugs?|corgis?|shepherds?|chihuahuas?|greyhounds?|whippets?|schnauzers?|rottweilers?|"
+    "sheepdogs?|tabby|tabbies|budgies?|cockatiels?|canaries|canary|axolotls?"
 )
 CHILDREN = "kids?|children|child|sons?|daughters?|boys?|girls?|twins|toddlers?|babies|baby"
 

@@ -38,7 +38,8 @@ def _trimmed(text: str, left: int, right: int) -> Iterator[tuple[int, int]]:
 _ADVERBS = frozenset(
     "just really also always still finally recently actually never usually often sometimes even "
     "totally definitely absolutely mostly currently now already truly honestly seriously "
-    "only rarely generally typically personally literally basically kinda sorta".split()
+    "only rarely generally typically personally literally basically kinda sorta no longer not first then "
+    "later soon sometimes mainly partly barely hardly almost nearly".split()
 )
 _UNCHANGED = frozenset(
     "can could will would should shall may might must was were did had used ought "
