@@ -114,8 +114,8 @@ def _read(clause: str, subject: Subject, frame: Frame) -> list[Finding]:
     return found
 
 
-def sentence_findings(sentence: str, subject: Subject) -> list[Finding]:
-    """Everything the rules read in one sentence, already framed."""
+def sentence_findings(sentence: str, subject: Subject, following: str = "") -> list[Finding]:
+    """Everything the rules read in one sentence, already framed (`following`: the next sentence)."""
     if REDACTION_PREFIX in sentence or junk.sentence_junk_reason(sentence):
         return []
     if speech_act.is_echo(sentence) or speech_act.is_sarcasm(sentence):
@@ -123,7 +123,7 @@ def sentence_findings(sentence: str, subject: Subject) -> list[Finding]:
     constraints = constraint_findings(sentence, subject)
     if constraints:
         return constraints
-    framed = frame_of(sentence)
+    framed = frame_of(sentence, following)
     clause = _SHARED_SUBJECT.sub("and I ", expand_contractions(framed.clause))
     found = _read(clause, subject, framed.frame)
     is_question = sentence.rstrip().endswith("?")
@@ -190,9 +190,11 @@ class RulesExtractor:
             return []  # a turn that instructs the memory is not the user's word about themselves
         subject = Subject.of(turn)
         candidates: list[tuple[int, Claim]] = []
-        for left, right in sentence_spans(clean):
+        spans = list(sentence_spans(clean))
+        for index, (left, right) in enumerate(spans):
+            following = clean[slice(*spans[index + 1])] if index + 1 < len(spans) else ""
             for sentence in _readable_parts(clean[left:right]):
-                for finding in sentence_findings(sentence, subject):
+                for finding in sentence_findings(sentence, subject, following):
                     candidates.append((len(candidates), self._claim(finding, sentence, subject, turn)))
         return self._best(candidates, turn.text)
 
