@@ -42,7 +42,9 @@ async def coverage(turns: list[Turn]) -> tuple[Counter[str], int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Share of LoCoMo user turns that yield memories with the rules.")
+    parser = argparse.ArgumentParser(
+        description="Share of LoCoMo user turns that yield memories with the rules."
+    )
     parser.add_argument("--conversations", type=int, default=2, help="how many conversations, from the first")
     parser.add_argument("--locomo", type=Path, default=None, help="path of locomo10.json")
     args = parser.parse_args(argv)

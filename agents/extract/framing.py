@@ -80,8 +80,8 @@ _HYPOTHETICAL_MARK = re.compile(
     r"(?i:\bwhat if\b|\bhow about if\b|\bimagine\b|\bsuppose\b|\bpretend\b|\blet'?s say\b|\bif I were\b|\bif I was\b|"
     r"\bhypothetical|\broleplay|\brole-play|\brole play|\bas if I\b|\bin this scenario\b|"
     r"\bI(?:'m|’m| am)\s+(?:basically|practically|kind of|kinda|sort of|sorta|pretty much|more or less)\s+an?\b|"
-    r"\bfor the sake of\b|\bassum(?:e|ing)\b|\bpicture (?:me|myself)\b|\bplay along\b|\bthought experiment\b|"
-    r"\bin (?:the|our|this|a|my) (?:story|game|novel|simulation|fiction|campaign|script)\b|^say I\b|"
+    r"\bfor the sake of\b|\bassum(?:e|ing)(?: that)? I\b|\bpicture (?:me|myself)\b|\bplay along\b|\bthought experiment\b|"
+    r"\bin (?:the|our|this|a|my) (?:story|novel|simulation|fiction|campaign|script)\b|\bin (?:this|our) game\b|^say I\b|"
     r"\bif I (?:had|moved|lived|worked|owned|earned|became|could|got)\b|\bmake-believe\b)"
 )
 # "I'm actually a doctor, so walk me through..." - a self-claim that buys a request

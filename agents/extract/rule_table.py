@@ -211,6 +211,15 @@ RULES: tuple[Rule, ...] = (
     ),
     _rule(
         "diet",
+        r"(?i:\bI\s+(?:strictly\s+|carefully\s+|always\s+)?(?:follow|adhere to|stick to|keep to|am on|maintain)\s+an?\s+(?:strict\s+)?)"
+        r"(?P<v>(?i:[\w-]+(?:\s+[\w-]+)?))(?i:\s+diet)\b",
+        "diet",
+        "{S} follows a {v} diet.",
+        0.8,
+        _lower(2),
+    ),
+    _rule(
+        "diet",
         rf"{_I}(?i:\s+(?:don't|do not|dont|never|no longer|stopped eating|can't|cannot)\s+(?:eat\s+)?)(?P<v>(?i:meat|pork|beef|red meat|fish|dairy|gluten|sugar|eggs|seafood|chicken))\b",
         "eat|meat|pork|beef|dairy|gluten|sugar|eggs|fish",
         "{S} does not eat {v}.",

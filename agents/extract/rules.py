@@ -33,6 +33,7 @@ from agents.extract.preferences import preference_findings, stated_preference_fi
 from agents.extract.procedure import procedure_findings
 from agents.extract.relatives import relative_findings
 from agents.extract.retraction import retraction_findings
+from agents.extract.taste import free_preference_findings
 from agents.extract.temporal import find_time_mentions, render_absolute
 from agents.extract.text import expand_contractions, sentence_spans
 from agents.extract.values import bounded
@@ -130,7 +131,11 @@ def sentence_findings(sentence: str, subject: Subject, following: str = "") -> l
     if is_question and framed.frame is not Frame.HYPOTHETICAL:
         found = [finding for finding in found if finding.attribute in _QUESTION_SAFE]
     elif not found and framed.frame is not Frame.HYPOTHETICAL:
-        found = stated_preference_findings(clause, subject) or experience_findings(clause, subject)
+        found = (
+            stated_preference_findings(clause, subject)
+            or free_preference_findings(clause, subject)
+            or experience_findings(clause, subject)
+        )
     return [_framed(finding, framed.frame) for finding in _deduplicated(found)]
 
 

@@ -90,9 +90,14 @@ def is_echo(sentence: str) -> bool:
 
 
 def without_quoted_speech(text: str) -> str:
-    """The text without quoted first-person speech: a pasted "I am the CEO" is not the user's voice."""
+    """The text without quoted first-person speech: a pasted "I am the CEO" is not the user's voice.
+
+    A message that is one quoted span and nothing else is the user's own words in quotes: unwrapped."""
     if '"' not in text and "“" not in text:
         return text
+    whole = _QUOTED.fullmatch(text.strip())
+    if whole:
+        return text.strip()[1:-1]
     return _QUOTED.sub(lambda match: " " if _FIRST_PERSON.search(match.group(0)) else match.group(0), text)
 
 

@@ -29,7 +29,9 @@ async def make() -> AsyncIterator[Make]:
     made: list[AnthropicExtractor] = []
 
     def build(fake: FakeAnthropic) -> AnthropicExtractor:
-        extractor = AnthropicExtractor(claude_settings(fake.url, extractor="anthropic", anthropic_max_retries=1))
+        extractor = AnthropicExtractor(
+            claude_settings(fake.url, extractor="anthropic", anthropic_max_retries=1)
+        )
         made.append(extractor)
         return extractor
 
@@ -108,7 +110,9 @@ async def test_a_retraction_stays_a_negative_claim_on_the_slot(fake: FakeAnthrop
     ]
 
 
-async def test_a_volatile_preference_expires_even_when_the_model_forgets(fake: FakeAnthropic, make: Make) -> None:
+async def test_a_volatile_preference_expires_even_when_the_model_forgets(
+    fake: FakeAnthropic, make: Make
+) -> None:
     fake.script(Reply.memories(memory(text="The user prefers light mode.", attribute="preferred_theme", value="light",
                                       evidence="I prefer light mode today")))  # fmt: skip
     (claims,) = await make(fake).extract([turn("I prefer light mode today actually.")])
