@@ -53,6 +53,12 @@ _SPECS = [
     AttributeSpec("has_child", False, "personal", MemoryType.FACT, half_life_days=1825),
     AttributeSpec("goal", False, "personal", MemoryType.DECISION, half_life_days=180),
     AttributeSpec("decision", False, "work", MemoryType.DECISION, half_life_days=180),
+    # standing instructions about answers ("from now on, reply in bullet points")
+    AttributeSpec("response_format", True, "personal", MemoryType.PREFERENCE, profile=True, half_life_days=365),
+    AttributeSpec("measurement_units", True, "personal", MemoryType.PREFERENCE, profile=True, half_life_days=730),
+    AttributeSpec("prefers", False, "personal", MemoryType.PREFERENCE, half_life_days=180),  # free-form "I prefer X"
+    AttributeSpec("habit", False, "health", MemoryType.FACT, half_life_days=365),  # "I quit smoking" (negative)
+    AttributeSpec("procedure", True, "personal", MemoryType.PROCEDURE, half_life_days=365),  # one per routine name
     # negative memory ("never recommend Alto"): a constraint, kept long because violating it is costly
     AttributeSpec("avoid", False, "personal", MemoryType.PREFERENCE, half_life_days=730),
 ]

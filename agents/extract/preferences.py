@@ -160,7 +160,10 @@ def stated_preference_findings(sentence: str, subject: Subject) -> list[Finding]
             text = f"{subject.name} looks for {value[:1].lower() + value[1:]}."
         else:
             text = third_person(sentence[match.start() :].strip().rstrip(".!"), subject.name, subject.possessive) + "."
-        return [Finding(text=text, type=MemoryType.PREFERENCE, importance=0.7, attribute="prefers", value=value)]
+        return [
+            Finding(text=text, type=MemoryType.PREFERENCE, importance=0.7, attribute="prefers", value=value,
+                    topic=lexicon.topic_for_text(text))
+        ]  # fmt: skip
     favourite = _FAVOURITE_FIRST.match(sentence.strip())
     if favourite:
         value = clip_object(favourite.group("v"), 5)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from agents.extract.finding import Finding, Subject
+from agents.extract.lexicon import topic_for_text
 from agents.extract.text import third_person
 from streams.records import MemoryType
 
@@ -76,9 +77,16 @@ def _name_of(match: re.Match[str]) -> str:
 
 
 def _finding(name: str, steps: list[str], subject: Subject, heading: str | None = None) -> Finding:
-    ordered = ", then ".join(steps)
-    return Finding(text=f"{heading or subject.possessive + ' ' + name}: {ordered}.", type=MemoryType.PROCEDURE, importance=0.7,
-                   attribute="procedure", value="; ".join(steps), entity=name)  # fmt: skip
+    text = f"{heading or subject.possessive + ' ' + name}: {', then '.join(steps)}."
+    return Finding(
+        text=text,
+        type=MemoryType.PROCEDURE,
+        importance=0.7,
+        attribute="procedure",
+        value="; ".join(steps),
+        entity=name,
+        topic=topic_for_text(text),
+    )
 
 
 def procedure_findings(sentence: str, subject: Subject) -> list[Finding]:

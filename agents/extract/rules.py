@@ -119,7 +119,7 @@ def sentence_findings(sentence: str, subject: Subject, following: str = "") -> l
     """Everything the rules read in one sentence, already framed (`following`: the next sentence)."""
     if REDACTION_PREFIX in sentence or junk.sentence_junk_reason(sentence):
         return []
-    if speech_act.is_echo(sentence) or speech_act.is_sarcasm(sentence):
+    if speech_act.is_echo(sentence) or speech_act.is_sarcasm(sentence) or speech_act.quotes_someone(sentence):
         return []
     constraints = constraint_findings(sentence, subject)
     if constraints:
@@ -190,7 +190,7 @@ class RulesExtractor:
         """The claims in `clean`, the turn's stripped and redacted text, sentence by sentence."""
         if turn.role is not Role.USER or self.max_claims == 0:
             return []
-        clean = speech_act.without_quoted_speech(clean)
+        clean = speech_act.unwrap_quoted_message(clean)
         if any(speech_act.is_injection(clean[left:right]) for left, right in sentence_spans(clean)):
             return []  # a turn that instructs the memory is not the user's word about themselves
         subject = Subject.of(turn)

@@ -89,16 +89,17 @@ def is_echo(sentence: str) -> bool:
     return _ECHO.search(sentence.strip()) is not None
 
 
-def without_quoted_speech(text: str) -> str:
-    """The text without quoted first-person speech: a pasted "I am the CEO" is not the user's voice.
+def unwrap_quoted_message(text: str) -> str:
+    """A message that is one quoted span and nothing else is the user's own words: without the quotes."""
+    whole = _QUOTED.fullmatch(text.strip()) if '"' in text or "“" in text else None
+    return text.strip()[1:-1] if whole else text
 
-    A message that is one quoted span and nothing else is the user's own words in quotes: unwrapped."""
-    if '"' not in text and "“" not in text:
-        return text
-    whole = _QUOTED.fullmatch(text.strip())
-    if whole:
-        return text.strip()[1:-1]
-    return _QUOTED.sub(lambda match: " " if _FIRST_PERSON.search(match.group(0)) else match.group(0), text)
+
+def quotes_someone(sentence: str) -> bool:
+    """The sentence carries quoted first-person speech ("I am the CEO"): not the user's own voice."""
+    if '"' not in sentence and "“" not in sentence:
+        return False
+    return any(len(m.group(0).split()) >= 3 and _FIRST_PERSON.search(m.group(0)) for m in _QUOTED.finditer(sentence))
 
 
 # -- sarcasm: delight at something nobody enjoys ----------------------------------------------------

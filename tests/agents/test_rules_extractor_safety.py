@@ -80,7 +80,8 @@ def test_every_locomo_turn() -> None:
         with_claims += bool(found)
         for claim in found:
             Claim.model_validate(claim.model_dump())
-            assert claim.entity == item.speaker
+            # about the speaker, or about one of their people, teams or decisions, named in the speaker's words
+            assert claim.entity == item.speaker or (item.speaker or "") in claim.text, claim
             assert claim.evidence and claim.evidence in item.text
             assert 0 < len(claim.text) <= 400
             assert 0.0 <= claim.confidence <= 1.0 and 0.0 <= claim.importance <= 1.0
