@@ -2,9 +2,10 @@
 
 Each stated preference is one user turn: strip, redact, junk, the rules extractor, the memory the
 write path makes, written and reconciled by the SQL store (SQLite) with its vector point in Qdrant
-Edge, embedded by the real MiniLM, all in a temporary directory. The preferences of one topic file
-share one user, so each question competes against its topic's other preferences. Then each paired
-question goes through `RecallService.recall` with `limit` 5. Reported: the share of preferences
+Edge, embedded by the real MiniLM, all in a temporary directory. Grouping `profile` (default) gives
+user k the k-th preference of every topic file (a profile of ~20 preferences on different subjects);
+grouping `topic` gives one user all the preferences of one topic (~50 on the same subject, a much
+harder race). Then each paired question goes through `RecallService.recall` with `limit` 5. Reported: the share of preferences
 stored as a `preference` memory (and stored at all), and the share whose question recalls it.
 
 Reads ../shared/data/prefeval/*.json at run time (never copied):
@@ -51,21 +52,22 @@ class Item:
     index: int
     preference: str
     question: str
+    grouping: str = "profile"
 
     @property
     def user_id(self) -> str:
-        return f"prefeval-{self.topic}"
+        return f"prefeval-{self.topic}" if self.grouping == "topic" else f"prefeval-{self.index}"
 
     @property
     def turn_id(self) -> str:
         return f"{self.topic}-{self.index}"
 
 
-def load_items(directory: Path, limit_per_topic: int | None = None) -> list[Item]:
+def load_items(directory: Path, limit_per_topic: int | None = None, grouping: str = "profile") -> list[Item]:
     items = []
     for path in sorted(directory.glob("*.json")):
         for index, row in enumerate(json.loads(path.read_text())[:limit_per_topic]):
-            items.append(Item(path.stem, index, row["preference"], row["question"]))
+            items.append(Item(path.stem, index, row["preference"], row["question"], grouping))
     return items
 
 
@@ -159,7 +161,8 @@ def main(argv: list[str] | None = None) -> int:
     if not directory.exists():
         print(f"error: PrefEval data not found at {directory}; pass --data DIR", file=sys.stderr)
         return 2
-    result = asyncio.run(run(load_items(directory, args.limit_per_topic)))
+    result = asyncio.run(run(load_items(directory, args.limit_per_topic, args.grouping)))
+    result["grouping"] = args.grouping
     print(json.dumps(result, indent=2))
     return 0
 

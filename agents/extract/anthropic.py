@@ -48,7 +48,7 @@ class ExtractorStats:
     malformed: int = 0  # answers that were not the prompt's JSON (first attempts and repairs)
     api_errors: int = 0  # requests that failed after the SDK's retries
     repairs: int = 0
-    dropped_items: int = 0  # schema-invalid or over-the-cap items, items touching a redaction, instructions, echoes
+    dropped_items: int = 0  # invalid or over the cap, touching a redaction, instructions, echoes
     capped: int = 0  # hypothetical claims whose confidence was lowered to the cap
 
     def as_dict(self) -> dict[str, int]:

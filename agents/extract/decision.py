@@ -13,6 +13,7 @@ import re
 from agents.extract.finding import Finding, Subject
 from agents.extract.text import third_person
 from agents.extract.values import clip, clip_object
+from agents.gates import contains_any
 from streams.records import MemoryType
 
 _WHO = (
@@ -82,8 +83,14 @@ def _text(sentence: str, start: int, end: int, who: str, subject: Subject, lead:
     return body.rstrip(" .,") + "."
 
 
+_WORDS = ("chose", "chosen", "choose", "pick", "select", "decided", "went with", "gone with", "going with", "settled",
+          "opted", "switched", "migrated", "agreed", "ended up", "landed on", "voted", "standardi", "moved", "changed")  # fmt: skip
+
+
 def decision_findings(sentence: str, subject: Subject) -> list[Finding]:
     """The decision a sentence records, keyed by its matter when it names one."""
+    if not contains_any(sentence, _WORDS):
+        return []
     lead = _LEAD_MATTER.match(sentence)
     body_at = lead.end() if lead else 0
     lead_matter = clip(_ARTICLE.sub("", lead.group("m")), 4) if lead else None

@@ -13,6 +13,7 @@ import re
 from agents.extract import lexicon
 from agents.extract.finding import Finding, Subject
 from agents.extract.text import third_person_verb
+from agents.gates import contains_any
 from streams.records import MemoryType
 
 _FORMATS = (
@@ -68,8 +69,18 @@ def _first(table: tuple[tuple[re.Pattern[str], str], ...], sentence: str) -> str
     return next((value for pattern, value in table if pattern.search(sentence)), None)
 
 
+#: Every finding needs a format, style or unit word, or a standing marker: one of these.
+_WORDS = ("bullet", "numbered", "table", "tabular", "plain text", "markdown", "code", "short", "brief", "concise",
+          "succinct", "terse", "to the point", "detail", "in-depth", "thorough", "longer", "step-by-step", "casual",
+          "informal", "relaxed", "formal", "blunt", "direct", "frank", "metric", "celsius", "kilomet", "kilogram",
+          "centimet", "imperial", "fahrenheit", "miles", "pounds", "feet", "inches", "from now on", "going forward",
+          "future", "always", "every time", "whenever you", "when you")  # fmt: skip
+
+
 def instruction_findings(sentence: str, subject: Subject) -> list[Finding]:
     """The standing instruction a sentence gives the assistant, if it gives one."""
+    if not contains_any(sentence, _WORDS):
+        return []
     if not _ADDRESSED.search(sentence) or _LANGUAGE_REQUEST.search(sentence):
         return []
     if _DEICTIC.search(sentence) and not _STANDING.search(sentence):

@@ -141,8 +141,12 @@ _FAVOURITE_FIRST = re.compile(
     r"^(?P<v>[\w'’ -]{2,40}?)\s+(?i:is|are)\s+(?i:my)\s+(?i:(?:all-time\s+)?(?:favou?rite|go-to|preferred))\s+"
     r"(?P<k>[a-z]+(?:\s+(?!and\b|or\b|but\b)[a-z]+)?)(?=\s*(?:[.,!?;]|$|\s+(?:in|of|for|at|on|to|when|and)\b))"
 )
-_WHAT_I_WANT = re.compile(r"^(?P<v>[\w'’ -]{2,50}?)\s+(?i:is|are)\s+what\s+I\s+(?i:look for|want|prefer|like|go for|need)\b")
-_PREFER_CUT = re.compile(r"(?i:\s+(?:over|to|than|rather than|instead of|when|whenever|if|because|since|but)\b|,)")
+_WHAT_I_WANT = re.compile(
+    r"^(?P<v>[\w'’ -]{2,50}?)\s+(?i:is|are)\s+what\s+I\s+(?i:look for|want|prefer|like|go for|need)\b"
+)
+_PREFER_CUT = re.compile(
+    r"(?i:\s+(?:over|to|than|rather than|instead of|when|whenever|if|because|since|but)\b|,)"
+)
 
 
 def stated_preference_findings(sentence: str, subject: Subject) -> list[Finding]:
@@ -159,7 +163,10 @@ def stated_preference_findings(sentence: str, subject: Subject) -> list[Finding]
         if pattern is _WHAT_I_WANT:
             text = f"{subject.name} looks for {value[:1].lower() + value[1:]}."
         else:
-            text = third_person(sentence[match.start() :].strip().rstrip(".!"), subject.name, subject.possessive) + "."
+            text = (
+                third_person(sentence[match.start() :].strip().rstrip(".!"), subject.name, subject.possessive)
+                + "."
+            )
         return [
             Finding(text=text, type=MemoryType.PREFERENCE, importance=0.7, attribute="prefers", value=value,
                     topic=lexicon.topic_for_text(text))

@@ -12,6 +12,7 @@ import re
 from agents.extract.finding import Finding, Subject
 from agents.extract.lexicon import topic_for_text
 from agents.extract.text import third_person
+from agents.gates import contains_any
 from streams.records import MemoryType
 
 _DAY = r"(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?)"
@@ -89,9 +90,16 @@ def _finding(name: str, steps: list[str], subject: Subject, heading: str | None 
     )
 
 
+_WORDS = ("every", "each", "on ", "routine", "process", "workflow", "ritual", "procedure", "checklist", "system",
+          "method", "approach")  # fmt: skip
+_OPENING = re.compile(r"(?i:^(?:when|whenever|to|before|after|first|firstly)\b)")
+
+
 def procedure_findings(sentence: str, subject: Subject) -> list[Finding]:
     """The routine or procedure a sentence describes, steps in order; [] when it describes none."""
     text = sentence.strip().rstrip(".!")
+    if not (_OPENING.match(text) or contains_any(text, _WORDS)):
+        return []
     header = _HEADER.match(text)
     if header:
         steps = _steps(text[header.end() :], subject)

@@ -68,6 +68,8 @@ def _first_person(predicate: str, plural: bool) -> str:
 
 def relative_findings(sentence: str, subject: Subject, read: FirstPersonReader) -> list[Finding]:
     """What a sentence that opens with one of the speaker's people says about them."""
+    if "my " not in sentence.lower():
+        return []
     findings: list[Finding] = []
     for part in re.split(r"(?i:,?\s+and\s+(?=my\s)|;\s*)", sentence.strip()):
         findings.extend(_one(part.strip().rstrip(".!"), subject, read))

@@ -15,6 +15,7 @@ from agents.extract import lexicon
 from agents.extract.finding import Finding, Subject
 from agents.extract.text import third_person
 from agents.extract.values import clip
+from agents.gates import contains_any
 from streams.records import MemoryType, Polarity
 
 #: The words that make a sentence a retraction; any of them opens the slower patterns.
@@ -52,8 +53,12 @@ _LEFT_EMPLOYER = re.compile(
 PositiveReader = Callable[[str], list[Finding]]
 
 
+_WORDS = ("no longer", "anymore", "any more", "any longer", "these days", "nowadays", "stopped", "quit", "gave up",
+          "given up", "used to", "haven")  # fmt: skip
+
+
 def is_retraction(sentence: str) -> bool:
-    return _GATE.search(sentence) is not None
+    return contains_any(sentence, _WORDS) and _GATE.search(sentence) is not None
 
 
 def _value(raw: str) -> str | None:

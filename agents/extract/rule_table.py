@@ -40,7 +40,6 @@ def _job(phrase: str) -> str | None:
     return value
 
 
-
 _LANG = "|".join(sorted(lexicon.NATURAL_LANGUAGES, key=len, reverse=True))
 
 RULES: tuple[Rule, ...] = (
@@ -342,4 +341,3 @@ RULES: tuple[Rule, ...] = (
         _group(max_words=8),
     ),
 )
-

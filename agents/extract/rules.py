@@ -95,7 +95,9 @@ def _framed(finding: Finding, frame: Frame) -> Finding:
 
 def _rules(clause: str, subject: Subject) -> list[Finding]:
     """The structured rules alone, on a first-person clause (also used on rewritten clauses)."""
-    return preference_findings(clause, clause.lower(), subject) + rule_findings(clause, clause.lower(), subject)
+    return preference_findings(clause, clause.lower(), subject) + rule_findings(
+        clause, clause.lower(), subject
+    )
 
 
 def _read(clause: str, subject: Subject, frame: Frame) -> list[Finding]:
@@ -146,14 +148,23 @@ def _readable_parts(sentence: str) -> list[str]:
     """The sentence, or the clauses of it that hold no secret: "I work at Initech" survives its password."""
     if REDACTION_PREFIX not in sentence:
         return [sentence]
-    return [part.strip(" ,") for part in _CLAUSES.split(sentence) if part.strip(" ,") and REDACTION_PREFIX not in part]
+    return [
+        part.strip(" ,")
+        for part in _CLAUSES.split(sentence)
+        if part.strip(" ,") and REDACTION_PREFIX not in part
+    ]
 
 
 def _deduplicated(found: list[Finding]) -> list[Finding]:
     seen: set[tuple[str | None, str | None, str | None, str]] = set()
     unique = []
     for finding in found:
-        key = (finding.entity, finding.attribute, (finding.value or "").lower(), "" if finding.attribute else finding.text)
+        key = (
+            finding.entity,
+            finding.attribute,
+            (finding.value or "").lower(),
+            "" if finding.attribute else finding.text,
+        )
         if key in seen:
             continue
         seen.add(key)
@@ -191,11 +202,11 @@ class RulesExtractor:
         if turn.role is not Role.USER or self.max_claims == 0:
             return []
         clean = speech_act.unwrap_quoted_message(clean)
-        if any(speech_act.is_injection(clean[left:right]) for left, right in sentence_spans(clean)):
+        spans = list(sentence_spans(clean))
+        if speech_act.is_injection(clean) or any(speech_act.is_injection(clean[a:b]) for a, b in spans[1:]):
             return []  # a turn that instructs the memory is not the user's word about themselves
         subject = Subject.of(turn)
         candidates: list[tuple[int, Claim]] = []
-        spans = list(sentence_spans(clean))
         for index, (left, right) in enumerate(spans):
             following = clean[slice(*spans[index + 1])] if index + 1 < len(spans) else ""
             for sentence in _readable_parts(clean[left:right]):

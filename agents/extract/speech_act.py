@@ -39,11 +39,17 @@ _REQUEST = re.compile(
     r"write|spell|provide)\b|\bcan you\b|\bcould you\b|\bplease\b|\bjust\b)"
 )
 _LEVERAGE_GATE = ("i'm", "i’m", "i am", "as a", "as an", "being a")
+#: Every alternative of `_UNLOCK` and `_INSIST` contains one of these.
+_PRESSURE_GATE = ("you can", "you could", "you may", "allowed to", "need to", "have to", "no need", "hold back",
+                  "simplify", "worry", "warn", "water", "sugarcoat", "dumb", "go ahead", "skip", "spare me",
+                  "drop the", "without", "technical", "detail", "the real", "the actual", "the full", "the exact",
+                  "unfiltered", "handle", "doing", "trust me", "believe me", "promise", "look", "listen", "honestly",
+                  "seriously", "actually", "really", "literally", "totally", "definitely", "genuinely", "in fact")  # fmt: skip
 
 
 def is_leverage(sentence: str) -> bool:
     """A credential stated to unlock a request ("I'm a nurse, so you don't need to simplify")."""
-    if not contains_any(sentence, _LEVERAGE_GATE):
+    if not contains_any(sentence, _LEVERAGE_GATE) or not contains_any(sentence, _PRESSURE_GATE):
         return False
     credential = _CREDENTIAL.search(sentence)
     if credential is None:
@@ -66,7 +72,7 @@ _INJECTION = re.compile(
     r"(?:^|:)\s*the user (?:is|has|was|should|must|can)\b|\bI authori[sz]e you\b)"
 )
 _INJECTION_GATE = ("ignore", "disregard", "forget", "override", "bypass", "you are now", "instruction", "system",
-                   "admin", "developer", "jailbreak", "that", "the user", "authori")  # fmt: skip
+                   "admin", "developer", "jailbreak", "the user", "authori")  # fmt: skip
 
 
 def is_injection(sentence: str) -> bool:
@@ -99,7 +105,9 @@ def quotes_someone(sentence: str) -> bool:
     """The sentence carries quoted first-person speech ("I am the CEO"): not the user's own voice."""
     if '"' not in sentence and "“" not in sentence:
         return False
-    return any(len(m.group(0).split()) >= 3 and _FIRST_PERSON.search(m.group(0)) for m in _QUOTED.finditer(sentence))
+    return any(
+        len(m.group(0).split()) >= 3 and _FIRST_PERSON.search(m.group(0)) for m in _QUOTED.finditer(sentence)
+    )
 
 
 # -- sarcasm: delight at something nobody enjoys ----------------------------------------------------
@@ -118,8 +126,11 @@ _IRONY = re.compile(
 )
 
 
+_IRONY_GATE = ("nothing says", "because", "love that for me", "sure", "yeah", "oh yes")
+
+
 def is_sarcasm(sentence: str) -> bool:
     """Irony markers, or delight at a nuisance ("I just love being stuck in traffic")."""
-    if _IRONY.search(sentence):
+    if contains_any(sentence, _IRONY_GATE) and _IRONY.search(sentence):
         return True
-    return bool(_DELIGHT.search(sentence)) and bool(_NUISANCE.search(sentence))
+    return bool(_NUISANCE.search(sentence)) and bool(_DELIGHT.search(sentence))

@@ -130,7 +130,9 @@ def touches_redaction(claim: Claim) -> bool:
     return any(REDACTION_MARK in field.upper() for field in fields)
 
 
-def enforce_write_policy(claims: list[Claim], turn_text: str, said_at: datetime | None = None) -> PolicyResult:
+def enforce_write_policy(
+    claims: list[Claim], turn_text: str, said_at: datetime | None = None
+) -> PolicyResult:
     """Re-check the model: no memory from a redaction, an instruction to the memory or an echo; no
     confident memory from a hypothetical or rhetorical act; volatile states expire (when `said_at`
     is given)."""
