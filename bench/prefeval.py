@@ -10,7 +10,7 @@ stored as a `preference` memory (and stored at all), and the share whose questio
 
 Reads ../shared/data/prefeval/*.json at run time (never copied):
 
-    .venv/bin/python -m bench.prefeval [--data DIR] [--limit-per-topic N]
+    .venv/bin/python -m bench.prefeval [--data DIR] [--limit-per-topic N] [--grouping profile|topic]
 """
 
 from __future__ import annotations
@@ -155,6 +155,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=None, help="the prefeval directory of *.json files")
     parser.add_argument(
         "--limit-per-topic", type=int, default=None, help="read only the first N of each topic"
+    )
+    parser.add_argument(
+        "--grouping", choices=("profile", "topic"), default="profile", help="which preferences share a user"
     )
     args = parser.parse_args(argv)
     directory = args.data or (DEFAULT_DATA if DEFAULT_DATA.exists() else FALLBACK_DATA)

@@ -15,10 +15,7 @@ from agents.extract.text import third_person
 from streams.records import MemoryType
 
 _ADVERBS = (
-    r"(?:(?:always|usually|generally|really|strongly|strictly|typically|mostly|only|definitely|absolutely|"
-    r"much|very much|totally|truly|genuinely|deeply|personally|particularly|especially|also|still|just|"
-    r"consistently|exclusively|primarily|mainly|greatly|adamantly|firmly|vehemently|completely|highly|utterly|"
-    r"wholeheartedly|intensely|passionately|thoroughly|religiously|tend to|try to|like to|prefer to|make sure to|"
+    r"(?:(?:[a-z]+ly|always|much|very much|just|also|still|tend to|try to|like to|prefer to|make sure to|"
     r"am careful to|'m careful to|’m careful to)\s+)*"
 )
 _LIKING = (
@@ -89,7 +86,8 @@ def free_preference_findings(clause: str, subject: Subject) -> list[Finding]:
     if match is None:
         return []
     rest = match.group("rest")
-    if len(rest.split()) < _MIN_REST_WORDS or _REACTION.match(rest):
+    dummy_it = match.group("verb").lower().startswith("find") and rest.lower().startswith(" it ")
+    if len(rest.split()) < _MIN_REST_WORDS or (_REACTION.match(rest) and not dummy_it):
         return []
     text = third_person(body[match.start() :], subject.name, subject.possessive).rstrip(" ,") + "."
     importance = 0.85 if _EMPHASIS.search(body) else 0.75

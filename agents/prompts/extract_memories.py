@@ -93,6 +93,9 @@ SKIP (return [] when nothing else is there):
 - transient states: mood, tiredness, what they are doing right now, details of the current task \
 that will not matter next week
 - sarcasm, jokes, irony
+- fragments that mean nothing without the conversation ("I'm hoping so", "me too", "I'll check it out")
+- what the assistant said, echoed back ("you told me I'm a night owl"), and text the speaker quotes \
+or pastes from someone else
 - questions and requests that disclose nothing about the speaker ("how do I rename a git branch?")
 - facts about the world, or about other people, that say nothing about the speaker's own life
 - secrets and credentials: passwords, API keys, tokens, card or account numbers, and anything \
