@@ -136,8 +136,13 @@ async def run(items: list[Item]) -> dict:
             await store.close()
     total = len(items)
     stored = total - by_type["nothing"]
-    return {"preferences": total, "stored_as_preference": by_type["preference"] / total, "stored": stored / total,
+    return {"preferences": total, "stored_as_preference": by_type["preference"] / total,
+            "preference_or_safety_fact": (by_type["preference"] + by_type["safety fact"]) / total, "stored": stored / total,
             "recalled_top5": recalled / total, "kinds": dict(by_type), "write_seconds": round(write_s, 1)}  # fmt: skip
+
+
+#: Facts the seed types as facts although they act as preferences at recall (diets, allergies, conditions).
+SAFETY_FACTS = frozenset({"diet", "allergy", "medical_condition"})
 
 
 def _kind(memories: list) -> str:
@@ -145,6 +150,8 @@ def _kind(memories: list) -> str:
         return "nothing"
     if any(memory.type is MemoryType.PREFERENCE for memory in memories):
         return "preference"
+    if any(memory.attribute in SAFETY_FACTS for memory in memories):
+        return "safety fact"
     return "other:" + memories[0].type.value
 
 

@@ -68,6 +68,14 @@ _PRONOUN = re.compile(
     r"(?!\s+(?:week|weekend|month|year|morning|afternoon|evening|summer|winter|spring|fall|autumn|time|day)\b))"
 )
 _SHORT_WITH_PRONOUN = 7
+#: "I'd love to.", "I'm hoping so.": the rest of the thought is in the conversation, not the clause.
+_ELLIPSIS = re.compile(r"(?i:\bto\s*$)")
+_SHORT_ELLIPSIS = re.compile(r"(?i:\b(?:so|too|either|as well|one|ones|that|this|it|them)\s*$)")
+#: The verb's object is a bare pronoun ("I got her in 2022", "I use it to relax"): said of something unnamed.
+_PRONOUN_OBJECT = re.compile(
+    r"(?i:^I(?:'d|’d|'ll|’ll)?\s+(?:(?:\w+ly|also|just|still|even|never|always|would|will|can|could|should)\s+)*"
+    r"(?!am\b|was\b|have\b|had\b|been\b)\w+\s+(?:it|her|him|them|(?:this|that|those|these)(?=\s+(?:to|for|in|on|at|with|and|because|so|when)\b|\s*$)))\b"
+)
 _MAX_WORDS = 28
 
 
@@ -111,6 +119,9 @@ def experience_findings(sentence: str, subject: Subject) -> list[Finding]:
         return []
     if len(clause.split()) <= _SHORT_WITH_PRONOUN and _PRONOUN.search(clause):
         return []  # "I'll give it a try": meaningless without the conversation
+    short = len(clause.split()) <= _SHORT_WITH_PRONOUN
+    if _ELLIPSIS.search(clause) or (short and _SHORT_ELLIPSIS.search(clause)) or _PRONOUN_OBJECT.match(clause):
+        return []
     text = third_person(clause, subject.name, subject.possessive) + "."
     if intent:
         goal = clip(clause[intent.end() :], 8)

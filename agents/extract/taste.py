@@ -36,7 +36,7 @@ _LIKING = (
 )
 _AVOIDING = (
     r"avoid|dislike|hate|detest|loathe|despise|abhor|can'?t stand|cannot stand|can'?t tolerate|cannot tolerate|steer clear of|"
-    r"stay away from|refuse to|won'?t|never (?:buy|use|eat|drink|wear|watch|read|book|order|choose|fly|stay)|"
+    r"stay away from|refuse to|never (?:buy|use|eat|drink|wear|watch|read|book|order|choose|fly|stay)|"
     r"(?:don'?t|do not) (?:like|enjoy|want|eat|drink|care for|do|wear|use|watch|read|listen to|buy|consume|play)|"
     r"am not (?:a fan of|into|keen on)|"
     r"'m not (?:a fan of|into|keen on)|’m not (?:a fan of|into|keen on)"
@@ -67,6 +67,7 @@ _REACTION = re.compile(
     r"to see|to know|to go|to try|to chat|to talk|so much|a lot|too)\b)"
 )
 _MIN_REST_WORDS = 1
+_LISTENER = re.compile(r"(?i:\b(?:you|your|yours|u)\b)")
 
 
 def free_preference_findings(clause: str, subject: Subject) -> list[Finding]:
@@ -86,6 +87,8 @@ def free_preference_findings(clause: str, subject: Subject) -> list[Finding]:
     if match is None:
         return []
     rest = match.group("rest")
+    if _LISTENER.search(rest):
+        return []  # about the listener, not a standing preference
     dummy_it = match.group("verb").lower().startswith("find") and rest.lower().startswith(" it ")
     if len(rest.split()) < _MIN_REST_WORDS or (_REACTION.match(rest) and not dummy_it):
         return []

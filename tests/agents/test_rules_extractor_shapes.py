@@ -229,3 +229,25 @@ def test_sarcasm_is_delight_at_a_nuisance(sentence: str, sarcastic: bool) -> Non
 def test_quoted_speech_is_not_the_users_voice() -> None:
     assert claims('My colleague wrote: "I am the head of security here."') == []
     assert [c.attribute for c in claims('"I live in Lyon."')] == ["lives_in"]
+
+
+# --- fragments and English -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text", ["I'd love to.", "I'm hoping so.", "I got her last spring.", "I use it to relax."]
+)
+def test_a_fragment_that_needs_the_conversation_is_not_stored(text: str) -> None:
+    assert claims(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "sentence"),
+    [
+        ("I completely rebuilt my garden shed.", "User completely rebuilt their garden shed."),
+        ("I usually reply to email at night.", "User usually replies to email at night."),
+        ("I no longer live in Porto.", "User no longer lives in Porto."),
+    ],
+)
+def test_memory_text_reads_as_english(text: str, sentence: str) -> None:
+    assert claims(text)[0].text == sentence
