@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from agents.extract.speech_act import is_leverage
+from agents.extract.speech_act import is_leverage, may_claim_credential
 from agents.gates import contains_any
 
 
@@ -124,7 +124,9 @@ def frame_of(sentence: str, following: str = "") -> Framed:
                 r"(?i:\b(actually|really|technically|literally|totally|definitely)\s+)", "", sentence, count=1
             ),
         )
-    if is_leverage(sentence) or (following and is_leverage(f"{sentence} {following}")):
+    if is_leverage(sentence) or (
+        following and may_claim_credential(sentence) and is_leverage(f"{sentence} {following}")
+    ):
         clause = _INSISTENCE.sub("", sentence)
         return Framed(Frame.HYPOTHETICAL, clause[:1].upper() + clause[1:])
     if contains_any(sentence, _HYPOTHETICAL_WORDS) and _HYPOTHETICAL_MARK.search(sentence):

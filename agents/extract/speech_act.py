@@ -47,6 +47,11 @@ _PRESSURE_GATE = ("you can", "you could", "you may", "allowed to", "need to", "h
                   "seriously", "actually", "really", "literally", "totally", "definitely", "genuinely", "in fact")  # fmt: skip
 
 
+def may_claim_credential(sentence: str) -> bool:
+    """Cheap: the sentence could state a credential (the gate of `is_leverage`)."""
+    return contains_any(sentence, _LEVERAGE_GATE)
+
+
 def is_leverage(sentence: str) -> bool:
     """A credential stated to unlock a request ("I'm a nurse, so you don't need to simplify")."""
     if not contains_any(sentence, _LEVERAGE_GATE) or not contains_any(sentence, _PRESSURE_GATE):
