@@ -3,7 +3,9 @@
 Each case is one turn with its label: `store` (a trusted memory), `skip` (nothing), or
 `low_confidence` (nothing above 0.3: hypotheticals and rhetorical framings; storing nothing is as
 good), and where one exists the expected claims (type, entity/attribute/value, polarity), details
-the text must keep, steps it must keep in order, and whether it must expire.
+the text must keep, steps it must keep in order, and whether it must expire. `role` is the
+speaker's role (default `user`); `context` is the preceding turn, for a reader: the rules read the
+turn alone, as the pipeline does.
 
     .venv/bin/python -m bench.extraction_eval [--split dev|heldout|all]
 """
