@@ -40,11 +40,6 @@ class Role(StrEnum):
     TOOL = "tool"
 
 
-class Polarity(StrEnum):
-    POSITIVE = "positive"
-    NEGATIVE = "negative"  # a retraction or denial of the slot value ("no longer lives in Berlin")
-
-
 class MemoryType(StrEnum):
     PREFERENCE = "preference"
     FACT = "fact"
@@ -61,6 +56,11 @@ class Visibility(StrEnum):
 class RecallSemantics(StrEnum):
     DEFAULT = "default"  # yields to a live instruction
     CONSTRAINT = "constraint"  # negative memory: fires on its trigger, never yields silently
+
+
+class Polarity(StrEnum):
+    POSITIVE = "positive"  # the slot holds the value
+    NEGATIVE = "negative"  # the slot does not (or no longer) hold the value: "no longer lives in Berlin"
 
 
 class Trust(StrEnum):
@@ -138,8 +138,8 @@ class Claim(BaseModel):
     entity: str | None = None
     attribute: str | None = None
     value: str | None = None
-    polarity: Polarity = Polarity.POSITIVE
     context: str | None = None
+    polarity: Polarity = Polarity.POSITIVE
     recall_semantics: RecallSemantics = RecallSemantics.DEFAULT
     trigger: dict[str, str] | None = None
     profile: bool = False
