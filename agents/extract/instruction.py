@@ -60,6 +60,7 @@ _IMPERATIVE = re.compile(
 _LANGUAGE_REQUEST = re.compile(rf"(?i:\bin\s+(?:{'|'.join(lexicon.NATURAL_LANGUAGES)})\b)")
 #: A one-off request about the thing at hand ("make this shorter"), not a standing wish.
 _DEICTIC = re.compile(r"(?i:\b(?:this|that|it|these|those|the following|above|below|here)\b)")
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']{3,}'")
 _YOU = re.compile(r"(?i:\byou\s+(\w+))")
 _ME = re.compile(r"(?i:\b(?:me|myself)\b)")
 _MY = re.compile(r"(?i:\bmy\b)")
@@ -83,7 +84,8 @@ def instruction_findings(sentence: str, subject: Subject) -> list[Finding]:
         return []
     if not _ADDRESSED.search(sentence) or _LANGUAGE_REQUEST.search(sentence):
         return []
-    if _DEICTIC.search(sentence) and not _STANDING.search(sentence):
+    said = _QUOTED.sub(" ", sentence)  # words inside quotes are what to say, not how to answer
+    if _DEICTIC.search(said) and not _STANDING.search(said):
         return []
     found: list[Finding] = []
     answers = _ANSWERS.search(sentence) is not None
@@ -103,7 +105,7 @@ def instruction_findings(sentence: str, subject: Subject) -> list[Finding]:
     if found:
         return found
     imperative = _IMPERATIVE.search(sentence)
-    if imperative and _STANDING.search(sentence) and not sentence.rstrip().endswith("?"):
+    if imperative and _STANDING.search(said) and not sentence.rstrip().endswith("?"):
         text = f"{subject.name} wants the assistant to {_as_reported(sentence[imperative.start() :])}"
         return [Finding(text=text, type=MemoryType.PREFERENCE, importance=0.8)]
     return []

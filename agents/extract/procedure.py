@@ -77,6 +77,9 @@ def _name_of(match: re.Match[str]) -> str:
     return f"{period} routine"
 
 
+_LISTENER = re.compile(r"(?i:\byou\b|\byour\b)")
+
+
 def _finding(name: str, steps: list[str], subject: Subject, heading: str | None = None) -> Finding:
     text = f"{heading or subject.possessive + ' ' + name}: {', then '.join(steps)}."
     return Finding(
@@ -98,8 +101,8 @@ _OPENING = re.compile(r"(?i:^(?:when|whenever|to|before|after|first|firstly)\b)"
 def procedure_findings(sentence: str, subject: Subject) -> list[Finding]:
     """The routine or procedure a sentence describes, steps in order; [] when it describes none."""
     text = sentence.strip().rstrip(".!")
-    if not (_OPENING.match(text) or contains_any(text, _WORDS)):
-        return []
+    if not (_OPENING.match(text) or contains_any(text, _WORDS)) or _LISTENER.search(text):
+        return []  # a sequence addressed to the listener is an instruction, not the speaker's routine
     header = _HEADER.match(text)
     if header:
         steps = _steps(text[header.end() :], subject)

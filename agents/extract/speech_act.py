@@ -72,12 +72,17 @@ def is_leverage(sentence: str) -> bool:
 _INJECTION = re.compile(
     r"(?i:\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|every\s+|your\s+|the\s+|my\s+|previous\s+|prior\s+|above\s+)*"
     r"(?:instructions?|rules?|prompts?|guidelines|policies|restrictions|everything|what you know)\b|"
-    r"\byou are now\b|\bnew instructions?\b|\bsystem prompt\b|^\s*(?:system|admin|developer)\s*:|\bdeveloper mode\b|"
+    r"\byou are now (?:an?|the|my|free|unrestricted|unfiltered|jailbroken|in \w+ mode)\b|\bnew instructions?\b|\bsystem prompt\b|^\s*(?:system|admin|developer)\s*:|\bdeveloper mode\b|"
     r"\bjailbreak|\b(?:store|save|record|memori[sz]e|remember)\s+(?:the fact\s+)?that\s+the user\b|"
-    r"(?:^|:)\s*the user (?:is|has|was|should|must|can)\b|\bI authori[sz]e you\b)"
+    r"(?:^|:)\s*the user (?:is|has|was|should|must|can)\b|\bI authori[sz]e you\b|"
+    r"\byou (?:are going to|will|must|shall|should|have to) (?:act|pretend|behave|role-?play|respond) as\b|"
+    r"\bmode enabled\b|\bno (?:filters|restrictions|guidelines|limits) (?:or|and)\b|"
+    r"\bwithout (?:any )?(?:filters|restrictions|censorship|guidelines)\b)"
 )
 _INJECTION_GATE = ("ignore", "disregard", "forget", "override", "bypass", "you are now", "instruction", "system",
-                   "admin", "developer", "jailbreak", "the user", "authori")  # fmt: skip
+                   "admin", "developer", "jailbreak", "the user", "authori", "you are going to", "you will",
+                   "you must", "you shall", "you should", "you have to", "mode enabled", "no filters",
+                   "no restrictions", "no guidelines", "no limits", "without")  # fmt: skip
 
 
 def is_injection(sentence: str) -> bool:
