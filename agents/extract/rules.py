@@ -2,7 +2,10 @@
 
 It is the default (`BELIEFSTREAM_EXTRACTOR=rules`) and the fallback when an LLM extractor is
 down, so it has to be honest rather than clever: it only stores what a rule recognises, scores
-confidence by how the sentence was framed, and returns [] for chit-chat.
+confidence by how the sentence was framed, and returns [] for chit-chat. Each sentence goes through
+the speech-act checks (`speech_act`), its frame (`framing`), then the readers: retractions, the
+slot rules, decisions, people, teams, procedures, standing instructions; free-form preferences and
+first-person experiences only when none of those read anything.
 """
 
 from __future__ import annotations
