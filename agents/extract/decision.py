@@ -32,6 +32,14 @@ _SWITCHED = re.compile(
     rf"(?i:{_WHO}{_HAVE}{_ADV}\s+(?:switched|moved|migrated|changed)\s+(?:the\s+|our\s+|my\s+)?)"
     r"(?P<m>[\w .-]{2,30}?)\s+(?i:from)\s+(?P<old>[^.!?;,]{1,30}?)\s+(?i:to)\s+(?P<v>[^.!?;,]{1,40})"
 )
+_NOUN_DECISION = re.compile(
+    r"(?i:\b(?:the|our|my|final)\s+(?:decision|choice|call|pick)\s+(?:was|is)\s+(?:to\s+(?:go with|use|adopt|pick|choose)\s+)?)"
+    r"(?P<v>[^.!?;]{2,80})"
+)
+_MOVING = re.compile(
+    rf"(?i:{_WHO}{_HAVE}{_ADV}\s+(?:switching|moving|migrating|changing)\s+(?:our\s+|the\s+|my\s+)?)"
+    r"(?P<m>[\w .-]{2,30}?)\s+(?i:over\s+)?(?i:to)\s+(?P<v>[A-Z][^.!?;,]{0,40})"
+)
 _LEAD_MATTER = re.compile(
     r"(?i:^(?:for|on)\s+(?P<m>(?:the\s+|our\s+|my\s+|this\s+)?[\w -]{2,40}?)(?:,\s+|\s+(?=(?:I|we|the team|our team)\s)))"
 )
@@ -75,7 +83,9 @@ def _text(sentence: str, start: int, end: int, who: str, subject: Subject, lead:
     if who.lower() == "i":
         body = third_person(clause, subject.name, subject.possessive)
     else:
-        body = _who_text(who, subject) + clause[len(who) :]
+        rest = re.sub(r"^(?:'|’)re\b", " are", clause[len(who) :])
+        rest = re.sub(r"^(?:'|’)ve\b", " have", rest)
+        body = _who_text(who, subject) + rest
         body = third_person(body, subject.name, subject.possessive)
         body = re.sub(r"\b(?:our|my)\b", "their", body)
     if lead:
@@ -84,6 +94,7 @@ def _text(sentence: str, start: int, end: int, who: str, subject: Subject, lead:
 
 
 _WORDS = ("chose", "chosen", "choose", "pick", "select", "decided", "went with", "gone with", "going with", "settled",
+          "decision", "choice", "call", "switching", "moving", "migrating", "changing",
           "opted", "switched", "migrated", "agreed", "ended up", "landed on", "voted", "standardi", "moved", "changed")  # fmt: skip
 
 
@@ -94,12 +105,21 @@ def decision_findings(sentence: str, subject: Subject) -> list[Finding]:
     lead = _LEAD_MATTER.match(sentence)
     body_at = lead.end() if lead else 0
     lead_matter = clip(_ARTICLE.sub("", lead.group("m")), 4) if lead else None
-    switched = _SWITCHED.search(sentence, body_at)
+    switched = _SWITCHED.search(sentence, body_at) or _MOVING.search(sentence, body_at)
     if switched:
         value = clip(switched.group("v"), 6)
         matter = clip(switched.group("m"), 4)
         if value and matter:
             text = _text(sentence, switched.start(), switched.end(), switched.group("who"), subject, "")
+            return [_finding(text, matter, value)]
+    noun = _NOUN_DECISION.search(sentence)
+    if noun:
+        raw = noun.group("v")
+        cut = _VALUE_END.search(raw)
+        value = clip_object(_ARTICLE.sub("", (raw[: cut.start()] if cut else raw).strip()), 8)
+        if value:
+            matter = lead_matter or _matter(raw[cut.start() :] if cut else "")
+            text = f"{subject.possessive} decision: {sentence[noun.start('v') :].strip().rstrip('.!')}."
             return [_finding(text, matter, value)]
     for pattern in (_DECIDED, _DECIDED_TO):
         match = pattern.search(sentence, body_at)

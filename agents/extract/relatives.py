@@ -24,7 +24,7 @@ _RELATIONS = (
 _PLURAL = frozenset({"kids", "children", "parents", "grandparents", "siblings"})
 _SUBJECT = re.compile(
     rf"(?i:^(?:(?:and|also|so|oh|well|btw|yeah|plus)[,\s]+)*my\s+(?:(?:older|younger|little|big|eldest|oldest|youngest|"
-    rf"baby|twin|best|new|ex-?|late|\d+-year-old)\s+)*(?P<rel>{_RELATIONS})\b(?!\s+and\s+I\b))"
+    rf"baby|twin|best|new|ex-?|late|\d+-year-old)\s+)*(?P<rel>(?:{_RELATIONS})(?:-in-law)?)\b(?!\s+and\s+I\b))"
     r"(?:,?\s+(?P<name>[A-Z][a-zà-ÿ'’-]+)(?![a-z]),?)?"
 )
 _NAMED = re.compile(

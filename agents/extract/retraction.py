@@ -38,8 +38,11 @@ _USE = re.compile(
     r"(?i:\bI(?:\s+have|'ve|’ve)?\s+(?:stopped|quit|gave up|given up)\s+using\s+|\bI\s+(?:am|'m|’m)\s+not\s+using\s+|"
     r"\bI\s+(?:have not|haven't)\s+used\s+|\bI\s+(?:do not|don't)\s+use\s+)(?P<v>[^.,!?;]{1,40})"
 )
+_CONSUMES = re.compile(
+    r"(?i:\bI\s+(?:do not|don't|dont|no longer)\s+(?P<verb>drink|smoke|vape|take|do)\s+)(?P<v>[^.,!?;]{1,40})"
+)
 _HABIT = re.compile(
-    r"(?i:\bI(?:\s+have|'ve|’ve)?\s+(?:finally\s+|just\s+)?(?:stopped|quit|gave up|given up)\s+)"
+    r"(?i:\bI(?:\s+have|'ve|’ve)?\s+(?:finally\s+|just\s+)?(?:stopped|quit|gave up(?:\s+on)?|given up(?:\s+on)?)\s+)"
     r"(?!(?i:by|at|in|to|for|and|it|that|there|here|on|after|before|when|because|so|my job|the job|work)\b)(?P<v>[^.,!?;]{1,40})"
 )
 _PET = re.compile(
@@ -55,6 +58,11 @@ PositiveReader = Callable[[str], list[Finding]]
 
 _WORDS = ("no longer", "anymore", "any more", "any longer", "these days", "nowadays", "stopped", "quit", "gave up",
           "given up", "used to", "haven")  # fmt: skip
+
+
+def _third(match: re.Match[str]) -> str:
+    verb = match.group("verb").lower()
+    return {"do": "does"}.get(verb, verb + ("es" if verb.endswith(("sh", "ch", "o")) else "s"))
 
 
 def is_retraction(sentence: str) -> bool:
@@ -101,6 +109,10 @@ def retraction_findings(sentence: str, subject: Subject, read_positive: Positive
     if used and (value := _value(used.group("v"))):
         return [Finding(text=f"{subject.name} no longer uses {value}.", type=MemoryType.FACT, importance=0.6,
                         attribute="uses_tool", value=value, polarity=Polarity.NEGATIVE)]  # fmt: skip
+    consumed = _CONSUMES.search(sentence)
+    if consumed and (value := _value(consumed.group("v"))):
+        return [Finding(text=f"{subject.name} no longer {_third(consumed)} {value}.", type=MemoryType.FACT,
+                        importance=0.65, attribute="habit", value=value, polarity=Polarity.NEGATIVE)]  # fmt: skip
     habit = _HABIT.search(sentence)
     if habit and (value := _value(habit.group("v"))):
         clause = sentence[habit.start() : habit.end()]

@@ -68,7 +68,7 @@ RULES: tuple[Rule, ...] = (
     ),
     _rule(
         "preferred_language",
-        rf"(?i:\b(?:reply|respond|answer|talk|write|speak|communicate|chat)(?:\s+to me)?(?:\s+only)?\s+in\s+)(?P<v>(?i:{_LANG}))\b",
+        rf"(?i:\b(?:reply|respond|answer|talk|write|speak|communicate|chat)(?:\s+(?:to\s+)?me)?(?:\s+only)?\s+in\s+)(?P<v>(?i:{_LANG}))\b",
         " in ",
         "{S} prefers to communicate in {v}.",
         0.85,
@@ -142,14 +142,14 @@ RULES: tuple[Rule, ...] = (
     ),
     _rule(
         "lives_in",
-        rf"{_I}{_ADV}(?i:\s+(?:live|reside|am based|'m based|am living|'m living|have lived|'ve lived|grew up and live)\s+in)\s+{_PROPER}",
+        rf"{_I}{_ADV}(?i:\s+(?:live|reside|am based|'m based|am living|'m living|have lived|'ve lived|grew up and live)\s+(?:in|out of))\s+{_PROPER}",
         "live|reside|based",
         "{S} lives in {v}.",
         0.7,
     ),
     _rule(
         "lives_in",
-        rf"{_I}{_ADV}(?i:\s+(?:moved|relocated)(?:\s+back)?\s+to)\s+{_PROPER}",
+        rf"{_I}{_ADV}(?i:\s+(?:moved|relocated)(?:\s+back)?(?:\s+from\s+[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)?)?\s+to)\s+{_PROPER}",
         "moved|relocated",
         "{S} moved to {v}.",
         0.7,

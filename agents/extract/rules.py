@@ -242,7 +242,7 @@ class RulesExtractor:
         if is_volatile(finding.attribute, finding.type, sentence):
             expires_at = volatile_end(finding.attribute, mentions, turn.ts)
             half_life = min(half_life, max(1, math.ceil((expires_at - turn.ts).total_seconds() / 86400)))
-            if finding.attribute != "located_in":
+            if finding.attribute != "located_in" and text == finding.text:
                 text = f"{text.rstrip('.')} for now (until {expires_at.date().isoformat()})."
         context = None
         if finding.attribute and finding.recall_semantics is RecallSemantics.DEFAULT:

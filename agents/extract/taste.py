@@ -30,7 +30,7 @@ _LIKING = (
     r"(?:have|'ve|’ve) no (?:interest|patience|tolerance|time|desire|appetite|love) (?:in|for|to)|"
     r"(?:work|learn|study|sleep|focus|think|concentrate|relax|unwind|function) best|"
     r"am (?:not )?interested in|'m (?:not )?interested in|’m (?:not )?interested in|"
-    r"am (?:a (?:huge |big )?fan of|into|drawn to|passionate about|particular about|picky about|keen on|partial to)|"
+    r"am\s+(?:[a-z]+ly\s+|so\s+|very\s+)*(?:a (?:huge |big )?fan of|into|drawn to|passionate about|particular about|picky about|keen on|partial to)|"
     r"'m (?:a (?:huge |big )?fan of|into|drawn to|passionate about|particular about|picky about|keen on|partial to)|"
     r"’m (?:a (?:huge |big )?fan of|into|drawn to|passionate about|particular about|picky about|keen on|partial to)"
 )
@@ -47,12 +47,17 @@ _HABITUAL = (
     r"shop|stay|fly|travel|drive|play|cook|order|book|choose|pick|go)"
 )
 _LEAD = (
-    r"(?:(?:honestly|personally|generally|basically|also|and|but|so|well|actually|usually|typically)[,\s]+|"
+    r"(?:(?:honestly|personally|generally|basically|also|and|but|so|well|actually|usually|typically|today|tonight|"
+    r"right now|for now|these days|lately|at the moment|this (?:week|weekend|month|morning|evening))[,\s]+|"
     r"(?:due to|because of|given|owing to)\s+[^,]{3,80},\s*|as an?\s+[\w -]{2,30},\s*|"
     r"I(?:'m|’m| am) an?\s+[\w -]{2,30},\s*(?:so\s+|and\s+)?)*"
 )
 _PREFERENCE = re.compile(
-    rf"(?i:^{_LEAD}I\s+{_ADVERBS}(?P<verb>{_LIKING}|{_AVOIDING}|{_HABITUAL})\b(?P<rest>.*))"
+    rf"(?i:^{_LEAD}I(?P<would>'d|’d|\s+would)?\s+{_ADVERBS}(?P<verb>{_LIKING}|{_AVOIDING}|{_HABITUAL})\b(?P<rest>.*))"
+)
+_MY_THING = re.compile(
+    r"(?i:^(?P<what>[\w'’ ,-]{3,50}?)\s+(?:is|are)\s+(?P<neg>not\s+|n't\s+)?(?:really\s+|totally\s+)?"
+    r"my\s+(?:thing|cup of tea|jam|style|scene|vibe)\b)"
 )
 _MATTERS = re.compile(
     r"(?i:^(?P<what>[\w'’ ,-]{3,60}?)\s+(?:is|are)\s+(?:really\s+|very\s+|super\s+|extremely\s+)?"
@@ -73,6 +78,12 @@ _LISTENER = re.compile(r"(?i:\b(?:you|your|yours|u)\b)")
 def free_preference_findings(clause: str, subject: Subject) -> list[Finding]:
     """A preference stated as a whole clause, when its verb is one of liking or avoiding."""
     body = clause.strip().rstrip(".!")
+    thing = _MY_THING.match(body)
+    if thing:
+        what = thing.group("what").strip()
+        verb = "does not like" if thing.group("neg") else "likes"
+        return [Finding(text=f"{subject.name} {verb} {what[:1].lower() + what[1:]}.", type=MemoryType.PREFERENCE,
+                        importance=0.7)]  # fmt: skip
     matters = _MATTERS.match(body)
     if matters:
         text = f"{matters.group('what').strip()[:1].upper()}{matters.group('what').strip()[1:]} matters to {subject.name}."
@@ -87,6 +98,8 @@ def free_preference_findings(clause: str, subject: Subject) -> list[Finding]:
     if match is None:
         return []
     rest = match.group("rest")
+    if match.group("would") and re.match(r"(?i:\s*to\b)", rest):
+        return []  # "I'd like to visit Japan": a wish to do, read as a goal elsewhere
     if _LISTENER.search(rest):
         return []  # about the listener, not a standing preference
     dummy_it = match.group("verb").lower().startswith("find") and rest.lower().startswith(" it ")

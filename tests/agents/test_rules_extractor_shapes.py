@@ -251,3 +251,27 @@ def test_a_fragment_that_needs_the_conversation_is_not_stored(text: str) -> None
 )
 def test_memory_text_reads_as_english(text: str, sentence: str) -> None:
     assert claims(text)[0].text == sentence
+
+
+@pytest.mark.parametrize(
+    ("text", "entity", "attribute", "value", "polarity"),
+    [
+        ("I'm based out of Denver.", "user", "lives_in", "Denver", Polarity.POSITIVE),
+        ("I moved from Chicago to Austin.", "user", "lives_in", "Austin", Polarity.POSITIVE),
+        ("The decision was to go with Kotlin for the Android app.", "Android app", "decision", "Kotlin", Polarity.POSITIVE),
+        ("We're moving our CI to CircleCI.", "CI", "decision", "CircleCI", Polarity.POSITIVE),
+        ("Answer me in Portuguese from now on.", "user", "preferred_language", "Portuguese", Polarity.POSITIVE),
+        ("I don't drink coffee anymore.", "user", "habit", "coffee", Polarity.NEGATIVE),
+        ("I've given up on Twitter.", "user", "habit", "Twitter", Polarity.NEGATIVE),
+        ("My brother-in-law Marco lives in Naples.", "Marco", "lives_in", "Naples", Polarity.POSITIVE),
+    ],
+)  # fmt: skip
+def test_more_ways_of_saying_a_slot(text: str, entity: str, attribute: str, value: str, polarity: Polarity) -> None:
+    claim = by_attribute(text, attribute)
+    assert (claim.entity, claim.value, claim.polarity) == (entity, value, polarity)
+
+
+@pytest.mark.parametrize("text", ["Spicy food is not my thing.", "I'm really into Japanese whisky.",
+                                  "Tonight I'd like vegetarian recipes only."])  # fmt: skip
+def test_more_ways_of_stating_a_preference(text: str) -> None:
+    assert claims(text)[0].type is MemoryType.PREFERENCE
