@@ -42,17 +42,18 @@ _ANSWERS = re.compile(
 )
 #: It is said as a wish or an instruction, not as a description.
 _ADDRESSED = re.compile(
-    r"(?i:^(?:please\s+|always\s+|just\s+|from now on,?\s+|going forward,?\s+|in future,?\s+|for today,?\s+|"
+    r"(?i:^(?:please\s+|always\s+|just\s+|today,?\s+|from now on,?\s+|going forward,?\s+|in future,?\s+|for today,?\s+|"
     r"right now,?\s+|for now,?\s+|(?:just\s+)?for now,?\s+)*(?:reply|respond|answer|write|format|use|keep|give|make|be|"
     r"talk|put|send|show|list|stick|switch|do)\b|\bplease\b|\bfrom now on\b|\bgoing forward\b|\bin (?:the )?future\b|"
-    r"\bcan you\b|\bcould you\b|\bwould you\b|\bI(?:'d| would)? (?:want|like|prefer|need)\b|\bI'?d like\b|\balways\b)"
+    r"\bcan you\b|\bcould you\b|\bwould you\b|\bI(?:'d| would)? (?:want|like|prefer|need)\b|\bI'?d like\b|\balways\b|"
+    r"\bwhenever you\b|\bkeep it\b)"
 )
 _STANDING = re.compile(
     r"(?i:\bfrom now on\b|\bgoing forward\b|\bin (?:the )?future(?: conversations)?\b|\balways\b|\bevery time\b|"
     r"\bwhenever you\b|\bwhen you\b)"
 )
 _IMPERATIVE = re.compile(
-    r"(?i:^(?:please\s+|always\s+|just\s+|from now on,?\s+|going forward,?\s+|in future,?\s+|for today,?\s+|"
+    r"(?i:^(?:please\s+|always\s+|just\s+|today,?\s+|from now on,?\s+|going forward,?\s+|in future,?\s+|for today,?\s+|"
     r"right now,?\s+|for now,?\s+)*(?P<verb>reply|respond|answer|"
     r"write|format|use|keep|give|make|be|talk|put|send|show|list|stick|tell|ask|remind|check|include|add|explain|cite|"
     r"mention|start|end|number|label)\b)"
@@ -61,6 +62,8 @@ _LANGUAGE_REQUEST = re.compile(rf"(?i:\bin\s+(?:{'|'.join(lexicon.NATURAL_LANGUA
 #: A one-off request about the thing at hand ("make this shorter"), not a standing wish.
 _DEICTIC = re.compile(r"(?i:\b(?:this|that|it|these|those|the following|above|below|here)\b)")
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']{3,}'")
+_KEEP_IT = re.compile(r"(?i:\bkeep it\b)")  # "keep it short" is about every answer, not a thing at hand
+_WHEN_YOU = re.compile(r"(?i:^(?:whenever|when|every time|each time|if)\s+you\s+[^,]{3,60},\s*)")
 _YOU = re.compile(r"(?i:\byou\s+(\w+))")
 _ME = re.compile(r"(?i:\b(?:me|myself)\b)")
 _MY = re.compile(r"(?i:\bmy\b)")
@@ -85,7 +88,7 @@ def instruction_findings(sentence: str, subject: Subject) -> list[Finding]:
     if not _ADDRESSED.search(sentence) or _LANGUAGE_REQUEST.search(sentence):
         return []
     said = _QUOTED.sub(" ", sentence)  # words inside quotes are what to say, not how to answer
-    if _DEICTIC.search(said) and not _STANDING.search(said):
+    if _DEICTIC.search(_KEEP_IT.sub("", said)) and not _STANDING.search(said):
         return []
     found: list[Finding] = []
     answers = _ANSWERS.search(sentence) is not None
@@ -95,7 +98,7 @@ def instruction_findings(sentence: str, subject: Subject) -> list[Finding]:
             _slot("response_format", fmt, f"{subject.name} wants answers formatted as {fmt}.", sentence)
         )
     style = _first(_STYLES, sentence)
-    if style and answers and not fmt:
+    if style and (answers or _KEEP_IT.search(sentence)) and not fmt:
         found.append(
             _slot("communication_style", style, f"{subject.name} prefers {style} answers.", sentence)
         )
@@ -104,6 +107,15 @@ def instruction_findings(sentence: str, subject: Subject) -> list[Finding]:
         found.append(_slot("measurement_units", units, f"{subject.name} wants {units} units.", sentence))
     if found:
         return found
+    when = _WHEN_YOU.match(sentence)
+    if (
+        when
+        and (imperative := _IMPERATIVE.match(sentence[when.end() :]))
+        and not sentence.rstrip().endswith("?")
+    ):
+        condition = _as_reported(sentence[: when.end()].rstrip(" ,")).rstrip(".")
+        text = f"{subject.name} wants the assistant to {_as_reported(sentence[when.end() :]).rstrip('.')} {condition}."
+        return [Finding(text=text, type=MemoryType.PREFERENCE, importance=0.8)]
     imperative = _IMPERATIVE.search(sentence)
     if imperative and _STANDING.search(said) and not sentence.rstrip().endswith("?"):
         text = f"{subject.name} wants the assistant to {_as_reported(sentence[imperative.start() :])}"

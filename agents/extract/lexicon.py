@@ -127,6 +127,11 @@ CONDITIONS = (
     "sleep apnea|lupus|multiple sclerosis|ms|fibromyalgia|a bad back|back pain|a bad knee"
 )
 
+#: "I'm diabetic" -> the condition's name.
+CONDITION_OF_ADJECTIVE = {"diabetic": "diabetes", "asthmatic": "asthma", "epileptic": "epilepsy",
+                          "celiac": "celiac disease", "coeliac": "celiac disease", "anemic": "anemia",
+                          "anaemic": "anemia"}  # fmt: skip
+
 #: Keyword -> topic, for claims whose attribute does not name a topic.
 TOPIC_KEYWORDS: dict[str, tuple[str, ...]] = {
     "tech": ("code", "coding", "programming", "software", "python", "rust", "javascript", "computer",

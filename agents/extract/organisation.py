@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from agents.extract.finding import Finding, Subject
-from agents.extract.text import third_person
+from agents.extract.text import third_person, third_person_verb
 from agents.extract.values import clip
 from streams.records import MemoryType
 
@@ -24,14 +24,15 @@ _CANONICAL = {"org": "organisation", "organization": "organisation", "dept": "de
 _SUBJECT = re.compile(
     rf"(?i:^(?:(?:and|also|so|btw|well)[,\s]+)?(?:(?:my|our)\s+(?:whole\s+|entire\s+|current\s+|new\s+)?(?P<noun>{_ORG_NOUNS})"
     rf"|the\s+(?P<noun2>company|team|startup|firm|agency|lab)\s+I\s+work\s+(?:for|at|in|with)"
-    r"|at\s+(?P<name>[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,2}),?\s+we)\b)"
+    r"|at\s+(?P<name>(?-i:[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,2})),?\s+we"
+    r"|(?P<we>(?:at work,?\s+|at my (?:job|work|company),?\s+)?we))\b)"
 )
 _PROPER = r"(?P<v>[A-Z][\w&.+#'-]*(?:\s+(?:[A-Z][\w&.+#'-]*|and\s+[A-Z][\w&.+#'-]*)){0,3})"
 _USES = re.compile(
     rf"(?i:\b(?:uses?|runs?(?:\s+everything)?\s+on|is\s+(?:all\s+)?on|are\s+(?:all\s+)?on|is\s+built\s+on|"
     rf"relies\s+on|rely\s+on|deploys?(?:\s+everything)?\s+(?:to|on)|hosts?(?:\s+everything)?\s+on|"
     rf"standardi[sz]ed\s+on|works?\s+(?:in|with)|codes?\s+in|switched\s+to|moved\s+to|migrated\s+to)\s+)"
-    rf"(?:(?:mostly|mainly|only|just|the)\s+)?{_PROPER}"
+    rf"(?:(?:mostly|mainly|only|just|the)\s+)?(?!(?:Mondays?|Tuesdays?|Wednesdays?|Thursdays?|Fridays?|Saturdays?|Sundays?|Weekends?)\b){_PROPER}"
 )
 _BASED = re.compile(rf"(?i:\b(?:is|are)\s+(?:based|headquartered|located)\s+(?:in|out of)\s+){_PROPER}")
 _SIZE = re.compile(
@@ -51,7 +52,13 @@ _NAMED = re.compile(
 )
 
 
+#: What a bare "we" can say about a team: its tools, its place, its size ("we went to Paris" is not one).
+_WE_SAY = frozenset({"uses_tool", "based_in", "size"})
+
+
 def _entity(match: re.Match[str]) -> str:
+    if match.group("we"):
+        return "team"
     if match.group("name"):
         return match.group("name")
     noun = (match.group("noun") or match.group("noun2")).lower()
@@ -60,11 +67,15 @@ def _entity(match: re.Match[str]) -> str:
 
 def _text(sentence: str, match: re.Match[str], subject: Subject) -> str:
     clause = sentence[match.start() :].strip().rstrip(".!")
-    clause = (
-        re.sub(r"(?i:,?\s+we\b)", f", {subject.possessive} team", clause, count=1)
-        if match.group("name")
-        else clause
-    )
+    team = f"{subject.possessive} team"
+    if match.group("name"):
+        clause = re.sub(
+            r"(?i:,?\s+we\s+(\w+))", lambda m: f", {team} {third_person_verb(m.group(1))}", clause, count=1
+        )
+    elif match.group("we"):
+        clause = re.sub(
+            r"(?i:\bwe\s+(\w+))", lambda m: f"{team} {third_person_verb(m.group(1))}", clause, count=1
+        )
     clause = re.sub(r"(?i:^(?:and|also|so|btw|well)[,\s]+)", "", clause)
     clause = re.sub(r"^(?:Our|our)\b", subject.possessive, clause)
     clause = re.sub(r"(?i:\bour\b)", "their", clause)
@@ -93,9 +104,9 @@ def organisation_findings(sentence: str, subject: Subject) -> list[Finding]:
             value = re.split(r"\s+and\s+", value)[0]
         elif attribute == "work_mode":
             value = value.lower()
-        if value:
+        if value and (not match.group("we") or attribute in _WE_SAY):
             return [Finding(text=text, type=MemoryType.FACT, importance=0.65, attribute=attribute, value=value,
                             entity=entity)]  # fmt: skip
-    if len(rest.split()) >= 2:
+    if len(rest.split()) >= 2 and not match.group("we"):
         return [Finding(text=text, type=MemoryType.FACT, importance=0.55, entity=entity)]
     return []

@@ -23,7 +23,8 @@ _PERIOD = (
 #: "Every Friday", "each Sunday", "on Saturdays", "before every release", "every night before bed".
 _SCHEDULE = re.compile(
     rf"(?i:\b(?:(?:before|after)\s+(?:every|each)\s+(?P<a>{_PERIOD})|(?:every|each)\s+(?P<b>{_PERIOD})"
-    rf"|on\s+(?P<c>{_DAY}s|weekends|weekdays))\b)"
+    rf"|on\s+(?P<c>{_DAY}s|weekends|weekdays|{_DAY}\s+(?:mornings|evenings|nights|afternoons))"
+    r"|(?P<e>before bed|at bedtime|after work|after dinner|after lunch|first thing in the morning))\b)"
 )
 _HEADER = re.compile(
     r"(?i:^(?:my|our)\s+(?P<name>(?:[\w-]+\s+){0,3}?(?:routine|process|workflow|ritual|procedure|checklist|system|"
@@ -72,6 +73,9 @@ def _steps(body: str, subject: Subject) -> list[str]:
 
 
 def _name_of(match: re.Match[str]) -> str:
+    if match.group("e"):
+        said = match.group("e").lower()
+        return "bedtime routine" if "bed" in said else f"{said} routine"
     period = next(group for group in match.groups() if group)
     period = period.lower().rstrip("s") if period.lower().endswith("days") else period.lower()
     return f"{period} routine"
@@ -93,7 +97,7 @@ def _finding(name: str, steps: list[str], subject: Subject, heading: str | None 
     )
 
 
-_WORDS = ("every", "each", "on ", "routine", "process", "workflow", "ritual", "procedure", "checklist", "system",
+_WORDS = ("every", "each", "on ", "before bed", "bedtime", "after work", "after dinner", "after lunch", "first thing", "routine", "process", "workflow", "ritual", "procedure", "checklist", "system",
           "method", "approach")  # fmt: skip
 _OPENING = re.compile(r"(?i:^(?:when|whenever|to|before|after|first|firstly)\b)")
 
@@ -128,7 +132,7 @@ def procedure_findings(sentence: str, subject: Subject) -> list[Finding]:
     schedule = _SCHEDULE.search(text)
     if schedule:
         body = (text[: schedule.start()] + " " + text[schedule.end() :]).strip(" ,")
-        body = re.sub(r"(?i:^(?:before bed|after work|in the morning)\s*,?\s*)", "", body)
+        body = re.sub(r"(?i:^(?:before bed|after work|in the morning|usually|always)\s*,?\s*)", "", body)
         if not re.match(r"(?i:^(?:I|we)\s+[a-z])", body) or _NOT_AN_ACTION.match(body):
             return []
         steps = _steps(body, subject)

@@ -233,6 +233,14 @@ RULES: tuple[Rule, ...] = (
         0.85,
         _lower(4),
     ),
+    _rule(
+        "medical_condition",
+        r"(?i:\b(?:I am|I'm|as an?)\s+(?:a\s+)?(?:type [12]\s+)?)(?P<v>(?i:diabetic|asthmatic|epileptic|celiac|coeliac|anemic|anaemic))\b",
+        "diabetic|asthmatic|epileptic|celiac|coeliac|anemic|anaemic",
+        "{S} has {v}.",
+        0.85,
+        lambda m: lexicon.CONDITION_OF_ADJECTIVE.get(m.group("v").lower()),
+    ),
     # family and pets
     _rule(
         "has_pet",

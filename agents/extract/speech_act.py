@@ -19,7 +19,8 @@ from agents.gates import contains_any
 
 _CREDENTIAL = re.compile(
     rf"(?i:\b(?:I(?:'m|’m| am)|as an?|being an?)\s+(?:\w+\s+){{0,3}}?(?:an?\s+)?(?:[\w-]+\s+){{0,2}}?"
-    rf"(?:{lexicon.ROLE_NOUNS}|admin|administrator|owner|employee|officer|expert|pro|insider)\b)"
+    rf"(?:{lexicon.ROLE_NOUNS}|admin|administrator|owner|employee|officer|expert|pro|insider|cop|detective|"
+    rf"investigator|judge|prosecutor|paralegal|agent|hacker|pentester)\b)"
 )
 #: Requests that ask the assistant to relax or deepen its answer because of who the speaker is.
 _UNLOCK = re.compile(

@@ -266,7 +266,9 @@ def test_memory_text_reads_as_english(text: str, sentence: str) -> None:
         ("My brother-in-law Marco lives in Naples.", "Marco", "lives_in", "Naples", Polarity.POSITIVE),
     ],
 )  # fmt: skip
-def test_more_ways_of_saying_a_slot(text: str, entity: str, attribute: str, value: str, polarity: Polarity) -> None:
+def test_more_ways_of_saying_a_slot(
+    text: str, entity: str, attribute: str, value: str, polarity: Polarity
+) -> None:
     claim = by_attribute(text, attribute)
     assert (claim.entity, claim.value, claim.polarity) == (entity, value, polarity)
 
@@ -275,3 +277,33 @@ def test_more_ways_of_saying_a_slot(text: str, entity: str, attribute: str, valu
                                   "Tonight I'd like vegetarian recipes only."])  # fmt: skip
 def test_more_ways_of_stating_a_preference(text: str) -> None:
     assert claims(text)[0].type is MemoryType.PREFERENCE
+
+
+def test_a_bare_we_states_a_team_tool_but_not_a_team_outing() -> None:
+    claim = only("We use Notion for all our docs.")
+    assert (claim.entity, claim.attribute, claim.value) == ("team", "uses_tool", "Notion")
+    assert claim.text == "User's team uses Notion for all their docs."
+    assert all(c.entity != "team" for c in claims("We went to Paris for the weekend."))
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [("Before bed I usually read for half an hour.", "bedtime routine"),
+     ("I always water my plants on Sunday mornings.", "sunday mornings routine")],
+)  # fmt: skip
+def test_a_routine_named_by_its_time(text: str, name: str) -> None:
+    claim = only(text)
+    assert (claim.type, claim.entity) == (MemoryType.PROCEDURE, name)
+
+
+def test_a_conditional_standing_instruction() -> None:
+    claim = only("Whenever you write code for me, add type hints.")
+    assert claim.type is MemoryType.PREFERENCE
+    assert claim.text == "User wants the assistant to add type hints whenever it writes code for them."
+    assert by_attribute("Keep it short please.", "communication_style").value == "concise"
+
+
+def test_a_condition_said_as_an_adjective() -> None:
+    assert (
+        by_attribute("As a diabetic, which snacks are safe for me?", "medical_condition").value == "diabetes"
+    )
