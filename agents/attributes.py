@@ -29,6 +29,9 @@ _SPECS = [
     AttributeSpec("preferred_language", True, "personal", MemoryType.PREFERENCE, profile=True, half_life_days=1825),
     AttributeSpec("accessibility", False, "health", MemoryType.FACT, profile=True, half_life_days=1825),
     AttributeSpec("communication_style", True, "personal", MemoryType.PREFERENCE, profile=True, half_life_days=365),
+    # standing instructions about answers ("from now on, reply in bullet points")
+    AttributeSpec("response_format", True, "personal", MemoryType.PREFERENCE, profile=True, half_life_days=365),
+    AttributeSpec("measurement_units", True, "personal", MemoryType.PREFERENCE, profile=True, half_life_days=730),
     AttributeSpec("timezone", True, "personal", MemoryType.FACT, profile=True, half_life_days=365),
     AttributeSpec("works_at", True, "work", MemoryType.FACT, half_life_days=365),
     AttributeSpec("role", True, "work", MemoryType.FACT, half_life_days=365),
@@ -46,6 +49,8 @@ _SPECS = [
     AttributeSpec("allergy", False, "health", MemoryType.FACT, half_life_days=1825),
     AttributeSpec("medical_condition", False, "health", MemoryType.FACT, half_life_days=730),
     AttributeSpec("uses_tool", False, "tech", MemoryType.FACT, half_life_days=180),
+    AttributeSpec("prefers", False, "personal", MemoryType.PREFERENCE, half_life_days=180),  # free-form "I prefer X"
+    AttributeSpec("habit", False, "health", MemoryType.FACT, half_life_days=365),  # "I quit smoking" (negative)
     AttributeSpec("likes", False, "personal", MemoryType.PREFERENCE, half_life_days=180),
     AttributeSpec("dislikes", False, "personal", MemoryType.PREFERENCE, half_life_days=180),
     AttributeSpec("hobby", False, "personal", MemoryType.FACT, half_life_days=365),

@@ -159,10 +159,16 @@ def _is_only_dump(text: str) -> bool:
     return prose.strip() == "" and prose != text
 
 
+#: A request phrased as a question that sets a standing rule ("can you use bullets from now on?").
+_STANDING_REQUEST = re.compile(r"(?i:\bfrom now on\b|\bgoing forward\b|\bin (?:the )?future\b|\bevery time\b)")
+
+
 def is_question_without_disclosure(sentence: str) -> bool:
     """A question that says nothing about the speaker ("Can you explain recursion?")."""
     stripped = sentence.strip()
     if not (stripped.endswith("?") or _QUESTION_START.match(stripped)):
+        return False
+    if _STANDING_REQUEST.search(stripped):
         return False
     without_asking = _ASKING_I.sub(" ", stripped)
     return _DISCLOSURE.search(without_asking) is None

@@ -59,6 +59,11 @@ class RecallSemantics(StrEnum):
     CONSTRAINT = "constraint"  # negative memory: fires on its trigger, never yields silently
 
 
+class Polarity(StrEnum):
+    POSITIVE = "positive"  # the slot holds the value
+    NEGATIVE = "negative"  # the slot does not (or no longer) hold the value: "no longer lives in Berlin"
+
+
 class Trust(StrEnum):
     TRUSTED = "trusted"
     CAUTION = "caution"
@@ -142,6 +147,7 @@ class Claim(BaseModel):
     attribute: str | None = None
     value: str | None = None
     context: str | None = None
+    polarity: Polarity = Polarity.POSITIVE
     recall_semantics: RecallSemantics = RecallSemantics.DEFAULT
     trigger: dict[str, str] | None = None
     profile: bool = False

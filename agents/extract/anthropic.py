@@ -48,7 +48,7 @@ class ExtractorStats:
     malformed: int = 0  # answers that were not the prompt's JSON (first attempts and repairs)
     api_errors: int = 0  # requests that failed after the SDK's retries
     repairs: int = 0
-    dropped_items: int = 0  # schema-invalid or over-the-cap items, and items touching a redaction
+    dropped_items: int = 0  # invalid or over the cap, touching a redaction, instructions, echoes
     capped: int = 0  # hypothetical claims whose confidence was lowered to the cap
 
     def as_dict(self) -> dict[str, int]:
@@ -105,9 +105,9 @@ class AnthropicExtractor:
             claims = await self._ask(context)
         except _TurnFailed as failed:
             return await self._fall_back(turn, failed.reason)
-        result = enforce_write_policy(claims, turn.text)
+        result = enforce_write_policy(claims, turn.text, said_at=turn.ts)
         self.stats.capped += result.capped
-        self.stats.dropped_items += result.redacted
+        self.stats.dropped_items += result.redacted + result.refused
         return result.claims
 
     async def _ask(self, context: prompt.ExtractionContext) -> list[Claim]:

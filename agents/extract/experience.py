@@ -28,7 +28,7 @@ _LISTENER = re.compile(r"(?i:\byou\b|\byour\b|\byou'|\byou’|\bu\b|\bya\b)")
 _SKIP_AFTER_I = re.compile(
     r"(?i:^I(?:'m|’m| am)?\s+(?:so\s+|really\s+|very\s+|super\s+|just\s+|totally\s+|also\s+|too\s+|pretty\s+|sure\s+)*"
     r"(?:think|thought|hope|guess|know|knew|bet|agree|mean|wish|feel|felt|believe|understand|appreciate|"
-    r"wonder|wondered|remember|see|saw that|can'?t wait|cannot wait|can'?t believe|love that|love it|"
+    r"wonder|wondered|wondering|remember|see|saw that|hoping|guessing|craving|dying for|in the mood|can'?t wait|cannot wait|can'?t believe|love that|love it|"
     r"like that|like it|agree|get it|got it|hear you|hope so|totally agree|couldn'?t agree|would love|'d love|"
     r"glad|happy|sorry|sure|excited|proud|thrilled|grateful|thankful|stoked|pumped|amazed|impressed|touched|"
     r"honored|honoured|blessed|lucky|curious|jealous|speechless|relieved|okay|ok|fine|good|great|doing|"
@@ -58,7 +58,9 @@ _IMPLIED_I = re.compile(
 _SLANG = re.compile(r"(?i:\b(?:gonna|wanna|gotta)\b)")
 _SLANG_WORDS = {"gonna": "going to", "wanna": "want to", "gotta": "has to"}
 _IMPLIED_PREFIX = {"am": "I'm ", "did": "I ", "have": "I've "}
-_HEDGED_WILL = re.compile(r"(?i:^(?:maybe|perhaps|probably|possibly|hopefully)[,\s]+I(?:'ll|’ll| will)\s+)")
+_HEDGED_WILL = re.compile(
+    r"(?i:^(?:(?:maybe|perhaps|probably|possibly|hopefully)[,\s]+I(?:'ll|’ll| will)|I\s+(?:might|may)(?:\s+(?:well|even|also))?)\s+)"
+)
 _LEADING_CLAUSE = re.compile(r",\s+(?=(?:I|My)\b)")
 _MIN_WORDS = 3
 _PRONOUN = re.compile(
@@ -66,6 +68,14 @@ _PRONOUN = re.compile(
     r"(?!\s+(?:week|weekend|month|year|morning|afternoon|evening|summer|winter|spring|fall|autumn|time|day)\b))"
 )
 _SHORT_WITH_PRONOUN = 7
+#: "I'd love to.", "I'm hoping so.": the rest of the thought is in the conversation, not the clause.
+_ELLIPSIS = re.compile(r"(?i:\bto\s*$)")
+_SHORT_ELLIPSIS = re.compile(r"(?i:\b(?:so|too|either|as well|one|ones|that|this|it|them)\s*$)")
+#: The verb's object is a bare pronoun ("I got her in 2022", "I use it to relax"): said of something unnamed.
+_PRONOUN_OBJECT = re.compile(
+    r"(?i:^I(?:'d|’d|'ll|’ll)?\s+(?:(?:\w+ly|also|just|still|even|never|always|would|will|can|could|should)\s+)*"
+    r"(?!am\b|was\b|have\b|had\b|been\b)\w+\s+(?:it|her|him|them|(?:this|that|those|these)(?=\s+(?:to|for|in|on|at|with|and|because|so|when)\b|\s*$)))\b"
+)
 _MAX_WORDS = 28
 
 
@@ -109,6 +119,9 @@ def experience_findings(sentence: str, subject: Subject) -> list[Finding]:
         return []
     if len(clause.split()) <= _SHORT_WITH_PRONOUN and _PRONOUN.search(clause):
         return []  # "I'll give it a try": meaningless without the conversation
+    short = len(clause.split()) <= _SHORT_WITH_PRONOUN
+    if _ELLIPSIS.search(clause) or (short and _SHORT_ELLIPSIS.search(clause)) or _PRONOUN_OBJECT.match(clause):
+        return []
     text = third_person(clause, subject.name, subject.possessive) + "."
     if intent:
         goal = clip(clause[intent.end() :], 8)

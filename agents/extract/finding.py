@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from streams.records import MemoryType, RecallSemantics, Turn
+from streams.records import MemoryType, Polarity, RecallSemantics, Turn
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,9 @@ class Finding:
     is_correction: bool = False
     topic: str | None = None
     expires_at: datetime | None = None
+    polarity: Polarity = Polarity.POSITIVE
+    entity: str | None = None  # who it is about when not the speaker (a relative, a team, a matter decided)
+    profile: bool | None = None  # None: as the attribute registry says
 
     def but(self, **changes: object) -> Finding:
         """A copy with some fields changed."""

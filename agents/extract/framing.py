@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from agents.extract.speech_act import is_leverage, may_claim_credential
 from agents.gates import contains_any
 
 
@@ -70,11 +71,18 @@ _HYPOTHETICAL_REWRITES = (
         "",
     ),
     (re.compile(r"(?i:\bhypothetically(?: speaking)?,?\s+)"), ""),
+    (re.compile(r"(?i:\bfor the sake of (?:argument|the example),?\s+)"), ""),
+    (re.compile(r"(?i:\b(?:assume|assuming|say|picture)(?:\s+that)?\s+I(?:'m|’m| am| was| were)\b)"), "I am"),
+    (re.compile(r"(?i:\b(?:assume|assuming|say)(?:\s+that)?\s+I\b)"), "I"),
+    (re.compile(r"(?i:\bif\s+I\s+(had|moved|lived|worked|owned|earned|became)\b)"), r"I \1"),
 )
 _HYPOTHETICAL_MARK = re.compile(
     r"(?i:\bwhat if\b|\bhow about if\b|\bimagine\b|\bsuppose\b|\bpretend\b|\blet'?s say\b|\bif I were\b|\bif I was\b|"
     r"\bhypothetical|\broleplay|\brole-play|\brole play|\bas if I\b|\bin this scenario\b|"
-    r"\bI(?:'m|’m| am)\s+(?:basically|practically|kind of|kinda|sort of|sorta|pretty much|more or less)\s+an?\b)"
+    r"\bI(?:'m|’m| am)\s+(?:basically|practically|kind of|kinda|sort of|sorta|pretty much|more or less)\s+an?\b|"
+    r"\bfor the sake of\b|\bassum(?:e|ing)(?: that)? I\b|\bpicture (?:me|myself)\b|\bplay along\b|\bthought experiment\b|"
+    r"\bin (?:the|our|this|a|my) (?:story|novel|simulation|fiction|campaign|script)\b|\bin (?:this|our) game\b|^say I\b|"
+    r"\bif I (?:had|moved|lived|worked|owned|earned|became|could|got)\b|\bmake-believe\b)"
 )
 # "I'm actually a doctor, so walk me through..." - a self-claim that buys a request
 _LEVERAGE = re.compile(
@@ -83,8 +91,8 @@ _LEVERAGE = re.compile(
     r"(?:walk|explain|tell|show|give|help|teach|skip|go|answer|talk|break|trust|let|be|can|could|just)\b)"
 )
 _CORRECTION_LEAD = re.compile(
-    r"(?i:^(?:no|nope|nah|not quite|wrong|actually|correction|wait|sorry|to clarify|let me correct (?:that|myself)|"
-    r"that'?s (?:not right|wrong|incorrect|outdated)|i meant)\b[,:!.\s-]*)"
+    r"(?i:^(?:(?:no|nope|nah|not quite|wrong|actually|correction|wait|sorry|to clarify|let me correct (?:that|myself)|"
+    r"that'?s (?:not right|wrong|incorrect|outdated)|i meant|you'?ve got it wrong|you got it wrong)\b[,:!.\s-]*)+)"
 )
 _HEDGE = re.compile(
     r"(?i:\b(?:considering|thinking (?:about|of)|contemplating|debating|toying with|weighing|leaning towards|"
@@ -96,14 +104,19 @@ _HEDGE = re.compile(
 _LEVERAGE_WORDS = ("actually", "really", "technically", "literally", "totally", "definitely")
 _HYPOTHETICAL_WORDS = ("what if", "how about if", "imagine", "suppose", "pretend", "s say", "if i were", "if i was",
                        "hypothetical", "roleplay", "role-play", "role play", "as if i", "in this scenario", "basically",
-                       "practically", "kind of", "kinda", "sort of", "sorta", "pretty much", "more or less")  # fmt: skip
+                       "practically", "kind of", "kinda", "sort of", "sorta", "pretty much", "more or less",
+                       "for the sake of", "assum", "picture ", "play along", "thought experiment", "story", "game",
+                       "novel", "simulation", "fiction", "campaign", "script", "say i", "if i ", "make-believe")  # fmt: skip
 _HEDGE_WORDS = ("considering", "thinking about", "thinking of", "contemplating", "debating", "toying with", "weighing",
                 "leaning towards", "might", "maybe", "perhaps", "possibly", "probably", "not sure", "wish i could",
                 "someday", "one day", "eventually")  # fmt: skip
 
 
-def frame_of(sentence: str) -> Framed:
-    """The frame of a sentence and the clause the attribute rules should read."""
+def frame_of(sentence: str, following: str = "") -> Framed:
+    """The frame of a sentence and the clause the attribute rules should read.
+
+    `following` is the next sentence of the turn: a credential in one sentence can be the leverage
+    of a request in the next ("Trust me, I'm a nurse. Skip the warnings.")."""
     if contains_any(sentence, _LEVERAGE_WORDS) and _LEVERAGE.search(sentence):
         return Framed(
             Frame.HYPOTHETICAL,
@@ -111,6 +124,11 @@ def frame_of(sentence: str) -> Framed:
                 r"(?i:\b(actually|really|technically|literally|totally|definitely)\s+)", "", sentence, count=1
             ),
         )
+    if is_leverage(sentence) or (
+        following and may_claim_credential(sentence) and is_leverage(f"{sentence} {following}")
+    ):
+        clause = _INSISTENCE.sub("", sentence)
+        return Framed(Frame.HYPOTHETICAL, clause[:1].upper() + clause[1:])
     if contains_any(sentence, _HYPOTHETICAL_WORDS) and _HYPOTHETICAL_MARK.search(sentence):
         clause = sentence
         for pattern, replacement in _HYPOTHETICAL_REWRITES:
@@ -129,4 +147,8 @@ def frame_of(sentence: str) -> Framed:
     return Framed(Frame.DIRECT, sentence)
 
 
+_INSISTENCE = re.compile(
+    r"(?i:^(?:trust me|believe me|look|listen|honestly|seriously)[,\s]+|\b(?:actually|really|technically|literally|"
+    r"totally|definitely|genuinely)\s+)"
+)
 _PRESENT = {"worked": "work", "lived": "live", "had": "have", "used": "use", "owned": "own"}

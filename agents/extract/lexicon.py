@@ -100,7 +100,9 @@ DIET_PATTERN = "|".join(sorted((re.escape(key) for key in DIETS), key=len, rever
 PETS = (
     "dogs?|cats?|puppy|puppies|pup|kittens?|kitty|hamsters?|rabbits?|bunny|bunnies|parrots?|birds?|"
     "fish|goldfish|turtles?|tortoises?|guinea pigs?|horses?|snakes?|lizards?|geckos?|ferrets?|"
-    "chickens?|pony|ponies|mice|rats?"
+    "chickens?|pony|ponies|mice|rats?|labradors?|retrievers?|poodles?|collies?|terriers?|spaniels?|beagles?|huskies|husky|"
+    "dachshunds?|bulldogs?|pugs?|corgis?|shepherds?|chihuahuas?|greyhounds?|whippets?|schnauzers?|rottweilers?|"
+    "sheepdogs?|tabby|tabbies|budgies?|cockatiels?|canaries|canary|axolotls?"
 )
 CHILDREN = "kids?|children|child|sons?|daughters?|boys?|girls?|twins|toddlers?|babies|baby"
 
@@ -124,6 +126,11 @@ CONDITIONS = (
     "crohn'?s(?: disease)?|ibs|copd|cancer|a heart condition|long covid|ptsd|ocd|bipolar disorder|"
     "sleep apnea|lupus|multiple sclerosis|ms|fibromyalgia|a bad back|back pain|a bad knee"
 )
+
+#: "I'm diabetic" -> the condition's name.
+CONDITION_OF_ADJECTIVE = {"diabetic": "diabetes", "asthmatic": "asthma", "epileptic": "epilepsy",
+                          "celiac": "celiac disease", "coeliac": "celiac disease", "anemic": "anemia",
+                          "anaemic": "anemia"}  # fmt: skip
 
 #: Keyword -> topic, for claims whose attribute does not name a topic.
 TOPIC_KEYWORDS: dict[str, tuple[str, ...]] = {

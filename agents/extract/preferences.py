@@ -12,7 +12,8 @@ import re
 from agents.attributes import attribute_spec
 from agents.extract import lexicon
 from agents.extract.finding import Finding, Subject
-from agents.extract.values import clip
+from agents.extract.text import third_person
+from agents.extract.values import clip, clip_object
 from streams.records import MemoryType
 
 _KNOWN = "|".join(
@@ -27,7 +28,7 @@ _KNOWN = "|".join(
     )
 )
 _VERB = (
-    r"write|code|program|use|prefer|like|love|code in|write in|program in|work in|develop in|switched to|moved to|am using|"
+    r"write|code|program|use|prefer|favou?r|like|love|code in|write in|program in|work in|develop in|switched to|moved to|am using|"
     r"'m using|’m using|stick with|stick to|stuck with|go with|rely on|swear by|mainly use|mostly use|live in"
 )
 _TOOL_PREFERENCE = re.compile(
@@ -47,7 +48,7 @@ _THEME = re.compile(
 _THEME_INTENT = re.compile(r"(?i:\b(?:i|we|please|always|prefer|use|switch|like|love|want|keep|set)\b)")
 _MEETING = re.compile(
     r"(?i:\b(?P<v>morning|afternoon|evening|early|late)s?(?:\s+(?:meetings?|calls?|standups?|syncs?|slots?|sessions?))"
-    r"\s+(?:work|works|are|is|suit|suits)\s+(?:best|better|great|well|ideal)"
+    r"\s+(?:work|works|are|is|suit|suits)\s+(?:me\s+)?(?:best|better|great|well|ideal)"
     r"|\bI(?:\s+\w+)?\s+prefer\s+(?:to\s+(?:meet|have\s+(?:meetings|calls))\s+(?:in\s+the\s+)?)?(?P<v2>morning|afternoon|evening)s?"
     r"(?:\s+(?:meetings?|calls?|standups?|syncs?|slots?))?\b"
     r"|\b(?:schedule|book|put|keep)\s+(?:my\s+|our\s+|the\s+)?(?:meetings?|calls?|syncs?)\s+(?:in\s+the\s+)?(?P<v3>morning|afternoon|evening)s?)"
@@ -127,3 +128,54 @@ def _unique(found: list[Finding]) -> list[Finding]:
             seen.add(key)
             unique.append(finding)
     return unique
+
+
+# -- preferences about anything else: "I prefer tea over coffee", "I'd rather take the train" --------
+
+_PREFER = re.compile(
+    r"(?i:\bI(?:\s+would|\s+'d|'d|’d)?(?:\s+(?:really|much|generally|usually|always|definitely|personally|strongly))*"
+    r"\s+(?:prefer|favou?r)(?:\s+to)?\s+)(?P<v>[^.!?;]{2,80})"
+)
+_RATHER = re.compile(r"(?i:\bI(?:\s+would|'d|’d)\s+(?:much\s+)?rather\s+)(?P<v>[^.!?;]{2,60}?)(?i:\s+than\b)")
+_FAVOURITE_FIRST = re.compile(
+    r"^(?P<v>[\w'’ -]{2,40}?)\s+(?i:is|are)\s+(?i:my)\s+(?i:(?:all-time\s+)?(?:favou?rite|go-to|preferred))\s+"
+    r"(?P<k>[a-z]+(?:\s+(?!and\b|or\b|but\b)[a-z]+)?)(?=\s*(?:[.,!?;]|$|\s+(?:in|of|for|at|on|to|when|and)\b))"
+)
+_WHAT_I_WANT = re.compile(
+    r"^(?P<v>[\w'’ -]{2,50}?)\s+(?i:is|are)\s+what\s+I\s+(?i:look for|want|prefer|like|go for|need)\b"
+)
+_PREFER_CUT = re.compile(
+    r"(?i:\s+(?:over|to|than|rather than|instead of|when|whenever|if|because|since|but)\b|,)"
+)
+
+
+def stated_preference_findings(sentence: str, subject: Subject) -> list[Finding]:
+    """A preference with no dedicated slot, kept under `prefers` (many values) or `likes`."""
+    for pattern in (_PREFER, _RATHER, _WHAT_I_WANT):
+        match = pattern.search(sentence)
+        if match is None:
+            continue
+        raw = match.group("v")
+        cut = _PREFER_CUT.search(raw) if pattern is _PREFER else None
+        value = clip_object(raw[: cut.start()] if cut else raw, 6)
+        if not value:
+            continue
+        if pattern is _WHAT_I_WANT:
+            text = f"{subject.name} looks for {value[:1].lower() + value[1:]}."
+        else:
+            text = (
+                third_person(sentence[match.start() :].strip().rstrip(".!"), subject.name, subject.possessive)
+                + "."
+            )
+        return [
+            Finding(text=text, type=MemoryType.PREFERENCE, importance=0.7, attribute="prefers", value=value,
+                    topic=lexicon.topic_for_text(text))
+        ]  # fmt: skip
+    favourite = _FAVOURITE_FIRST.match(sentence.strip())
+    if favourite:
+        value = clip_object(favourite.group("v"), 5)
+        if value:
+            kind = favourite.group("k").lower()
+            return [Finding(text=f"{subject.possessive} favorite {kind} is {value}.", type=MemoryType.PREFERENCE,
+                            importance=0.65, attribute="likes", value=value)]  # fmt: skip
+    return []

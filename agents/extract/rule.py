@@ -105,7 +105,9 @@ _CLAUSE_END = re.compile(
 def sentence_clause(match: re.Match[str]) -> str:
     """From the start of the match to the end of its clause: the words that hold the claim."""
     text = match.string
-    end = _CLAUSE_END.search(text, match.end("v") if match.group("v") else match.end())
+    named = match.groupdict().get("n")
+    start = match.end("n") if named else (match.end("v") if match.group("v") else match.end())
+    end = _CLAUSE_END.search(text, start)
     return text[match.start() : end.start() if end else len(text)]
 
 

@@ -21,7 +21,6 @@ from agents.extract.rule import (
     _rule,
 )
 from agents.extract.values import clip
-from streams.records import MemoryType
 
 
 def _pet_value(kind: str, name: str | None) -> str:
@@ -41,12 +40,7 @@ def _job(phrase: str) -> str | None:
     return value
 
 
-
 _LANG = "|".join(sorted(lexicon.NATURAL_LANGUAGES, key=len, reverse=True))
-_COMM_STYLE = (
-    r"(?P<v>short|shorter|brief|concise|succinct|terse|detailed|in-depth|thorough|long|longer|step-by-step|"
-    r"casual|formal|direct|simple|technical|plain)"
-)
 
 RULES: tuple[Rule, ...] = (
     # profile
@@ -74,7 +68,7 @@ RULES: tuple[Rule, ...] = (
     ),
     _rule(
         "preferred_language",
-        rf"(?i:\b(?:reply|respond|answer|talk|write|speak|communicate|chat)(?:\s+to me)?(?:\s+only)?\s+in\s+)(?P<v>(?i:{_LANG}))\b",
+        rf"(?i:\b(?:reply|respond|answer|talk|write|speak|communicate|chat)(?:\s+(?:to\s+)?me)?(?:\s+only)?\s+in\s+)(?P<v>(?i:{_LANG}))\b",
         " in ",
         "{S} prefers to communicate in {v}.",
         0.85,
@@ -110,14 +104,6 @@ RULES: tuple[Rule, ...] = (
         0.9,
         lambda m: lexicon.ACCESSIBILITY.get(m.group("v").lower()),
     ),
-    _rule(
-        "communication_style",
-        rf"(?i:\b(?:I (?:prefer|like|want|need)|please (?:give me|keep|be)|keep (?:it|answers|responses|replies)|give me)\s+(?:it\s+)?(?:more\s+|very\s+|really\s+)?){_COMM_STYLE}(?i:\s+(?:answers|responses|replies|explanations|and to the point)|\b)",
-        "prefer|like|want|need|please|keep|give me",
-        "{S} prefers {v} answers.",
-        0.85,
-        _lower(1),
-    ),
     # work and place
     _rule(
         "works_at",
@@ -130,7 +116,7 @@ RULES: tuple[Rule, ...] = (
         "works_at",
         rf"{_I}{_ADV}(?i:\s+(?:joined|started (?:working )?at|got a job at|got hired (?:at|by)|accepted an offer from|work at|landed a job at))\s+{_PROPER}",
         "joined|started|job|hired|offer",
-        "{S} works at {v}.",
+        "{S} joined {v}.",
         0.75,
     ),
     _rule(
@@ -156,14 +142,14 @@ RULES: tuple[Rule, ...] = (
     ),
     _rule(
         "lives_in",
-        rf"{_I}{_ADV}(?i:\s+(?:live|reside|am based|'m based|am living|'m living|have lived|'ve lived|grew up and live)\s+in)\s+{_PROPER}",
+        rf"{_I}{_ADV}(?i:\s+(?:live|reside|am based|'m based|am living|'m living|have lived|'ve lived|grew up and live)\s+(?:in|out of))\s+{_PROPER}",
         "live|reside|based",
         "{S} lives in {v}.",
         0.7,
     ),
     _rule(
         "lives_in",
-        rf"{_I}{_ADV}(?i:\s+(?:moved|relocated)(?:\s+back)?\s+to)\s+{_PROPER}",
+        rf"{_I}{_ADV}(?i:\s+(?:moved|relocated)(?:\s+back)?(?:\s+from\s+[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)?)?\s+to)\s+{_PROPER}",
         "moved|relocated",
         "{S} moved to {v}.",
         0.7,
@@ -177,21 +163,21 @@ RULES: tuple[Rule, ...] = (
     ),
     _rule(
         "located_in",
-        rf"{_IM}(?i:\s+(?:currently |now |still )?(?:in|visiting|staying in|travel+ing in|on a trip (?:in|to)))\s+{_PROPER}",
+        rf"{_IM}(?i:\s+(?:currently |now |still )?(?:in|visiting|staying in|travel+ing in|working from|on a trip (?:in|to)))\s+{_PROPER}",
         "i'm|i am|i’m",
         "{S} is in {v}.",
         0.45,
     ),
     _rule(
         "age",
-        rf"(?:{_IM}|{_I}(?i:\s+just\s+turned))\s+(?P<v>\d{{1,2}})(?i:\s+(?:years old|yo|y/o)|(?=[.,!]|$))",
-        "years old|turned|yo",
+        rf"(?:{_IM}{_ADV}|{_I}(?i:\s+just\s+turned))\s+(?P<v>\d{{1,2}})(?i:\s+(?:years old|yo|y/o)|(?=[.,!]|$))",
+        "years old|turned|yo|i am",
         "{S} is {v} years old.",
         0.6,
     ),
     _rule(
         "relationship_status",
-        rf"{_I}(?i:'m|’m| am| just got| got| recently got)\s+(?P<v>(?i:married|engaged|divorced|single|widowed|separated))\b",
+        r"(?i:\b(?:I|we))(?i:'m|’m| am| are|'re| just got| got| recently got)\s+(?P<v>(?i:married|engaged|divorced|single|widowed|separated))\b",
         "married|engaged|divorced|single|widowed|separated",
         "{S} is {v}.",
         0.65,
@@ -216,11 +202,20 @@ RULES: tuple[Rule, ...] = (
     ),
     _rule(
         "diet",
-        rf"(?:{_IM}(?i:\s+(?:a\s+)?(?:strict\s+|full\s+|mostly\s+)?)|(?i:\bas an?\s+)|{_I}(?i:\s+(?:eat|follow|keep|am on|'m on|went)\s+(?:an?\s+)?))(?P<v>(?i:{lexicon.DIET_PATTERN}))\b",
+        rf"(?:{_IM}(?i:\s+(?:a\s+)?(?:strict\s+|full\s+|mostly\s+)?)|(?i:\bas an?\s+)|{_I}(?i:\s+(?:eat|follow|keep|am on|'m on|went|am eating|am going|have gone|have been)\s+(?:an?\s+)?))(?P<v>(?i:{lexicon.DIET_PATTERN}))\b",
         "vegetarian|vegan|pesc|keto|paleo|gluten|kosher|halal|carnivore|flexitarian|lactose|dairy|plant|carb",
         "{S} follows a {v} diet.",
         0.8,
         lambda m: lexicon.DIETS.get(m.group("v").lower()),
+    ),
+    _rule(
+        "diet",
+        r"(?i:\bI\s+(?:strictly\s+|carefully\s+|always\s+)?(?:follow|adhere to|stick to|keep to|am on|maintain)\s+an?\s+(?:strict\s+)?)"
+        r"(?P<v>(?i:[\w-]+(?:\s+[\w-]+)?))(?i:\s+diet)\b",
+        "diet",
+        "{S} follows a {v} diet.",
+        0.8,
+        _lower(2),
     ),
     _rule(
         "diet",
@@ -238,10 +233,18 @@ RULES: tuple[Rule, ...] = (
         0.85,
         _lower(4),
     ),
+    _rule(
+        "medical_condition",
+        r"(?i:\b(?:I am|I'm|as an?)\s+(?:a\s+)?(?:type [12]\s+)?)(?P<v>(?i:diabetic|asthmatic|epileptic|celiac|coeliac|anemic|anaemic))\b",
+        "diabetic|asthmatic|epileptic|celiac|coeliac|anemic|anaemic",
+        "{S} has {v}.",
+        0.85,
+        lambda m: lexicon.CONDITION_OF_ADJECTIVE.get(m.group("v").lower()),
+    ),
     # family and pets
     _rule(
         "has_pet",
-        rf"(?i:\b(?:I|we)(?:'ve|’ve)?(?:\s+(?:just|recently|finally|also))?\s+(?:have|own|got|adopted|rescued|bought|brought home|welcomed|has)\s+(?:an?|two|three|four|\d+|a new|a little|a cute|a sweet)\s+)(?P<v>(?i:(?:[\w-]+\s+)?(?:{lexicon.PETS})))(?:(?i:\s+(?:named|called))\s+(?P<n>[A-Z][\w'-]+(?:\s+and\s+[A-Z][\w'-]+)?))?",
+        rf"(?i:(?:\b(?:I|we)(?:'ve|’ve)?(?:\s+(?:just|recently|finally|also))?\s+(?:have|own|got|adopted|rescued|bought|brought home|welcomed|has)|\band)\s+(?:an?|two|three|four|\d+|a new|a little|a cute|a sweet)\s+)(?P<v>(?i:(?:[\w-]+\s+)?(?:{lexicon.PETS})))\b(?:(?:(?i:\s+(?:named|called))\s+|,\s+)(?P<n>[A-Z][\w'-]+(?:\s+and\s+[A-Z][\w'-]+)?))?",
         "have|own|got|adopted|rescued|bought|brought|welcomed|has",
         None,
         0.6,
@@ -273,7 +276,7 @@ RULES: tuple[Rule, ...] = (
     ),
     _rule(
         "has_child",
-        r"(?i:\bmy\s+(?:\d+-year-old\s+|little\s+|oldest\s+|youngest\s+|eldest\s+)?)(?P<v>(?i:son|daughter|boy|girl))(?:,\s*|\s+(?:named|called)\s+|\s+)(?P<n>[A-Z][\w'-]+)\b",
+        r"(?i:\bmy\s+(?:\d+-year-old\s+|little\s+|oldest\s+|youngest\s+|eldest\s+)?)(?P<v>(?i:son|daughter|boy|girl))(?:,\s*|\s+(?:is\s+)?(?:named|called)\s+|(?:'s|’s)\s+name\s+is\s+|\s+)(?P<n>[A-Z][\w'-]+)\b",
         "son|daughter|boy|girl",
         "{S} has a {v}.",
         0.7,
@@ -336,25 +339,7 @@ RULES: tuple[Rule, ...] = (
         0.55,
         _object(5),
     ),
-    # decisions and goals
-    _rule(
-        "decision",
-        rf"(?i:\b(?:I|we)(?:'ve|’ve| have)?{_ADV}\s+(?:chose|chosen|picked|selected|decided on|went with|gone with|settled on|opted for|switched to|migrated to|are going with|'re going with|am going with|'m going with))\s+(?P<v>[^.!?;]{{2,80}})",
-        "chose|chosen|picked|selected|decided|went with|gone with|settled|opted|switched|migrated|going with",
-        None,
-        0.85,
-        _group(max_words=8),
-        MemoryType.DECISION,
-    ),
-    _rule(
-        "decision",
-        rf"(?i:\b(?:I|we)(?:'ve|’ve| have)?{_ADV}\s+decided\s+(?:to|that))\s+(?P<v>[^.!?;]{{2,80}})",
-        "decided",
-        None,
-        0.85,
-        _group(max_words=8),
-        MemoryType.DECISION,
-    ),
+    # goals
     _rule(
         "goal",
         r"(?i:\bmy (?:main |big |long-term )?(?:goal|dream|plan|aim|ambition) is to)\s+(?P<v>[^.!?;]{2,80})",
@@ -364,4 +349,3 @@ RULES: tuple[Rule, ...] = (
         _group(max_words=8),
     ),
 )
-

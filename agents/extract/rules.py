@@ -2,18 +2,23 @@
 
 It is the default (`BELIEFSTREAM_EXTRACTOR=rules`) and the fallback when an LLM extractor is
 down, so it has to be honest rather than clever: it only stores what a rule recognises, scores
-confidence by how the sentence was framed, and returns [] for chit-chat.
+confidence by how the sentence was framed, and returns [] for chit-chat. Each sentence goes through
+the speech-act checks (`speech_act`), its frame (`framing`), then the readers: retractions, the
+slot rules, decisions, people, teams, procedures, standing instructions; free-form preferences and
+first-person experiences only when none of those read anything.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
-from datetime import datetime, timedelta
 
 from agents import junk
 from agents.attributes import DEFAULT_HALF_LIFE_BY_TYPE, attribute_spec
+from agents.extract import speech_act
 from agents.extract.constraints import constraint_findings
+from agents.extract.decision import decision_findings
 from agents.extract.experience import experience_findings
 from agents.extract.finding import Finding, Subject
 from agents.extract.framing import (
@@ -23,26 +28,37 @@ from agents.extract.framing import (
     Frame,
     frame_of,
 )
+from agents.extract.instruction import instruction_findings
 from agents.extract.lexicon import topic_for_text
+from agents.extract.organisation import organisation_findings
 from agents.extract.patterns import rule_findings
-from agents.extract.preferences import preference_findings
-from agents.extract.temporal import TimeMention, find_time_mentions, render_absolute
+from agents.extract.preferences import preference_findings, stated_preference_findings
+from agents.extract.procedure import procedure_findings
+from agents.extract.relatives import relative_findings
+from agents.extract.retraction import retraction_findings
+from agents.extract.taste import free_preference_findings
+from agents.extract.temporal import find_time_mentions, render_absolute
 from agents.extract.text import expand_contractions, sentence_spans
 from agents.extract.values import bounded
+from agents.extract.volatile import is_volatile, volatile_end
 from agents.secrets import REDACTION_PREFIX, redact_secrets
 from agents.strip import strip_injected
 from streams.records import Claim, RecallSemantics, Role, Turn
 
 #: At most this many claims per turn (the extractor contract: 0-5).
 MAX_CLAIMS_PER_TURN = 5
-#: A volatile fact with no stated period ("I'm in Tokyo") lasts this long.
-DEFAULT_VOLATILE_DAYS = 7
 #: Attributes a question can still disclose ("As a vegetarian, what should I cook?").
 _QUESTION_SAFE = frozenset(
     {"diet", "allergy", "medical_condition", "accessibility", "has_child", "has_pet", "works_at", "role",
-     "lives_in", "hometown", "name", "pronouns", "age"}
+     "lives_in", "hometown", "name", "pronouns", "age", "response_format", "communication_style",
+     "measurement_units", "preferred_language"}
 )  # fmt: skip
-_VOLATILE = frozenset({"located_in"})
+#: Findings about the speaker that stay when a sentence is about one of their people.
+_OWN_PEOPLE = frozenset({"has_child", "has_pet"})
+#: "I live in Oslo and work at Equinor": the second verb shares the subject.
+_SHARED_SUBJECT = re.compile(
+    r"(?i:\b(?<=,|\s)and\s+(?=(?:work|live|have|use|play|speak|own|teach|study)\s+(?:at|in|for|as|a|an|the|two|three)\b))"
+)
 #: Claims that name an event, so a date said outside their clause still belongs in their text.
 _DATED_EVENTS = frozenset({None, "lives_in", "works_at", "has_pet", "has_child", "relationship_status", "hobby",
                            "decision", "goal"})  # fmt: skip
@@ -80,31 +96,78 @@ def _framed(finding: Finding, frame: Frame) -> Finding:
     return finding
 
 
-def sentence_findings(sentence: str, subject: Subject) -> list[Finding]:
-    """Everything the rules read in one sentence, already framed."""
+def _rules(clause: str, subject: Subject) -> list[Finding]:
+    """The structured rules alone, on a first-person clause (also used on rewritten clauses)."""
+    return preference_findings(clause, clause.lower(), subject) + rule_findings(
+        clause, clause.lower(), subject
+    )
+
+
+def _read(clause: str, subject: Subject, frame: Frame) -> list[Finding]:
+    """Every reader over one (reframed) clause, most specific first."""
+    if frame is not Frame.HYPOTHETICAL:
+        retracted = retraction_findings(clause, subject, lambda positive: _rules(positive, subject))
+        if retracted:
+            return retracted
+    found = _rules(clause, subject) + decision_findings(clause, subject)
+    people = relative_findings(clause, subject, _rules)
+    if people:
+        return [finding for finding in found if finding.attribute in _OWN_PEOPLE] + people
+    if not any(finding.attribute == "works_at" for finding in found):
+        found.extend(organisation_findings(clause, subject))
+    found.extend(procedure_findings(clause, subject))
+    found.extend(instruction_findings(clause, subject))
+    return found
+
+
+def sentence_findings(sentence: str, subject: Subject, following: str = "") -> list[Finding]:
+    """Everything the rules read in one sentence, already framed (`following`: the next sentence)."""
     if REDACTION_PREFIX in sentence or junk.sentence_junk_reason(sentence):
+        return []
+    if speech_act.is_echo(sentence) or speech_act.is_sarcasm(sentence) or speech_act.quotes_someone(sentence):
         return []
     constraints = constraint_findings(sentence, subject)
     if constraints:
         return constraints
-    framed = frame_of(sentence)
-    clause = expand_contractions(framed.clause)
-    lower = clause.lower()
-    found = preference_findings(clause, lower, subject)
-    found.extend(rule_findings(clause, lower, subject))
+    framed = frame_of(sentence, following)
+    clause = _SHARED_SUBJECT.sub("and I ", expand_contractions(framed.clause))
+    found = _read(clause, subject, framed.frame)
     is_question = sentence.rstrip().endswith("?")
     if is_question and framed.frame is not Frame.HYPOTHETICAL:
         found = [finding for finding in found if finding.attribute in _QUESTION_SAFE]
     elif not found and framed.frame is not Frame.HYPOTHETICAL:
-        found = experience_findings(clause, subject)
+        found = (
+            stated_preference_findings(clause, subject)
+            or free_preference_findings(clause, subject)
+            or experience_findings(clause, subject)
+        )
     return [_framed(finding, framed.frame) for finding in _deduplicated(found)]
 
 
+_CLAUSES = re.compile(r"(?i:,?\s+(?:and|but|while)\s+(?=(?:my|I|our|we)\b)|;\s*|,\s+(?=(?:my|I)\b))")
+
+
+def _readable_parts(sentence: str) -> list[str]:
+    """The sentence, or the clauses of it that hold no secret: "I work at Initech" survives its password."""
+    if REDACTION_PREFIX not in sentence:
+        return [sentence]
+    return [
+        part.strip(" ,")
+        for part in _CLAUSES.split(sentence)
+        if part.strip(" ,") and REDACTION_PREFIX not in part
+    ]
+
+
 def _deduplicated(found: list[Finding]) -> list[Finding]:
-    seen: set[tuple[str | None, str | None, str]] = set()
+    seen: set[tuple[str | None, str | None, str | None, str]] = set()
     unique = []
     for finding in found:
-        key = (finding.attribute, (finding.value or "").lower(), "" if finding.attribute else finding.text)
+        key = (
+            finding.entity,
+            finding.attribute,
+            (finding.value or "").lower(),
+            "" if finding.attribute else finding.text,
+        )
         if key in seen:
             continue
         seen.add(key)
@@ -141,12 +204,17 @@ class RulesExtractor:
         """The claims in `clean`, the turn's stripped and redacted text, sentence by sentence."""
         if turn.role is not Role.USER or self.max_claims == 0:
             return []
+        clean = speech_act.unwrap_quoted_message(clean)
+        spans = list(sentence_spans(clean))
+        if speech_act.is_injection(clean) or any(speech_act.is_injection(clean[a:b]) for a, b in spans[1:]):
+            return []  # a turn that instructs the memory is not the user's word about themselves
         subject = Subject.of(turn)
         candidates: list[tuple[int, Claim]] = []
-        for left, right in sentence_spans(clean):
-            sentence = clean[left:right]
-            for finding in sentence_findings(sentence, subject):
-                candidates.append((len(candidates), self._claim(finding, sentence, subject, turn)))
+        for index, (left, right) in enumerate(spans):
+            following = clean[slice(*spans[index + 1])] if index + 1 < len(spans) else ""
+            for sentence in _readable_parts(clean[left:right]):
+                for finding in sentence_findings(sentence, subject, following):
+                    candidates.append((len(candidates), self._claim(finding, sentence, subject, turn)))
         return self._best(candidates, turn.text)
 
     def _best(self, candidates: list[tuple[int, Claim]], raw: str) -> list[Claim]:
@@ -170,8 +238,12 @@ class RulesExtractor:
             past = [mention for mention in mentions if not mention.is_future]
             if past:
                 valid_from = past[0].start
-        if finding.attribute in _VOLATILE:
-            expires_at = _volatile_end(mentions) or turn.ts + timedelta(days=DEFAULT_VOLATILE_DAYS)
+        half_life = spec.half_life_days if spec else DEFAULT_HALF_LIFE_BY_TYPE[finding.type]
+        if is_volatile(finding.attribute, finding.type, sentence):
+            expires_at = volatile_end(finding.attribute, mentions, turn.ts)
+            half_life = min(half_life, max(1, math.ceil((expires_at - turn.ts).total_seconds() / 86400)))
+            if finding.attribute != "located_in" and text == finding.text:
+                text = f"{text.rstrip('.')} for now (until {expires_at.date().isoformat()})."
         context = None
         if finding.attribute and finding.recall_semantics is RecallSemantics.DEFAULT:
             context = _context(sentence)
@@ -182,21 +254,17 @@ class RulesExtractor:
             topic=topic,
             importance=round(finding.importance, 3),
             confidence=round(finding.confidence, 3),
-            entity=subject.entity,
+            entity=finding.entity or subject.entity,
             attribute=finding.attribute,
             value=finding.value,
+            polarity=finding.polarity,
             context=context,
             recall_semantics=finding.recall_semantics,
             trigger=finding.trigger,
-            profile=spec.profile if spec else False,
+            profile=finding.profile if finding.profile is not None else (spec.profile if spec else False),
             is_correction=finding.is_correction,
             evidence=sentence,
             valid_from=valid_from,
             expires_at=expires_at,
-            half_life_days=spec.half_life_days if spec else DEFAULT_HALF_LIFE_BY_TYPE[finding.type],
+            half_life_days=half_life,
         )
-
-
-def _volatile_end(mentions: list[TimeMention]) -> datetime | None:
-    """A volatile fact ends with the period the sentence names ("this week")."""
-    return mentions[0].end if mentions else None

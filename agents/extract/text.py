@@ -38,7 +38,8 @@ def _trimmed(text: str, left: int, right: int) -> Iterator[tuple[int, int]]:
 _ADVERBS = frozenset(
     "just really also always still finally recently actually never usually often sometimes even "
     "totally definitely absolutely mostly currently now already truly honestly seriously "
-    "only rarely generally typically personally literally basically kinda sorta".split()
+    "only rarely generally typically personally literally basically kinda sorta no longer not first then "
+    "later soon sometimes mainly partly barely hardly almost nearly".split()
 )
 _UNCHANGED = frozenset(
     "can could will would should shall may might must was were did had used ought "
@@ -50,6 +51,8 @@ _UNCHANGED = frozenset(
     "fought sought meant lent dealt dug hung struck stuck spoke stole bit hid won froze "
     "gotta gonna wanna".split()
 )
+_PREFIXES = ("re", "un", "over", "under", "mis", "out", "up", "with", "be", "for")
+_LY_VERBS = frozenset("apply reply rely fly supply comply imply multiply ally tally rally bully sully".split())
 _IRREGULAR = {"am": "is", "have": "has", "do": "does", "go": "goes", "'m": " is", "'ve": " has",
               "don't": "doesn't", "haven't": "hasn't", "ain't": "isn't", "'ll": " will", "'d": " would"}  # fmt: skip
 _ES_ENDINGS = ("s", "sh", "ch", "x", "z", "o")
@@ -63,6 +66,8 @@ def third_person_verb(verb: str) -> str:
         return _IRREGULAR[lower]
     if lower in _UNCHANGED or lower.endswith("ed") or not lower.isalpha():
         return verb
+    if any(lower.startswith(prefix) and lower[len(prefix) :] in _UNCHANGED for prefix in _PREFIXES):
+        return verb  # "rebuilt", "overslept", "undertook": a past tense too
     if lower.endswith("y") and len(lower) > 2 and lower[-2] not in _VOWELS:
         return verb[:-1] + "ies"
     if lower.endswith(_ES_ENDINGS):
@@ -86,7 +91,7 @@ def _conjugate_after(text: str, position: int) -> tuple[str, int]:
         if not match:
             return "".join(pieces), cursor - position
         word = match.group(1)
-        if word.lower() in _ADVERBS:
+        if word.lower() in _ADVERBS or (word.lower().endswith("ly") and word.lower() not in _LY_VERBS):
             pieces.append(match.group(0))
             cursor = match.end()
             continue

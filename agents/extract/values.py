@@ -18,7 +18,9 @@ _CLAUSE_END = re.compile(
     r"which|who|where|when|while|though|although|as (?:a|an|the|my|well)|now|these days|lately|right now|"
     r"at the moment|anymore|any ?more|too|lol|haha|for (?:the|a|my|this|work|fun|now|years?|months?|\d)|"
     r"with (?:my|the|a|some)|in (?:my|the)|instead of|rather than|over|not|if|unless|after|before|"
-    r"until|again|ever|lately|every|each|these|this (?:week|month|year|weekend))\b).*",
+    r"until|again|ever|lately|every|each|these|this (?:week|month|year|weekend)|last (?:week|month|year|night|\w+day)|"
+    r"next (?:week|month|year|\w+day)|yesterday|today|tomorrow|\w+ (?:days|weeks|months|years) ago|"
+    r"in (?:anything|everything|general|particular))\b).*",
     re.IGNORECASE | re.DOTALL,
 )
 _TRAILING_FILLER = re.compile(
@@ -29,7 +31,7 @@ _PRONOUN_OBJECT = re.compile(
     r"^(?:it|that|this|those|these|them|you|your|yours|him|her|his|us|everything|anything|something|"
     r"nothing|what|how|when|where|why|who|seeing|hearing|being|having|doing|getting|the idea|the way|"
     r"the fact|to see|to hear|to know|to be|it'?s|that'?s|one|all|so|such|spending|reading about|"
-    r"hearing about|learning about|talking|chatting)\b",
+    r"hearing about|learning about|talking|chatting|everywhere|anywhere|there|here|everyone|everybody|people)\b",
     re.IGNORECASE,
 )
 

@@ -80,7 +80,8 @@ def test_every_locomo_turn() -> None:
         with_claims += bool(found)
         for claim in found:
             Claim.model_validate(claim.model_dump())
-            assert claim.entity == item.speaker
+            # about the speaker, or about one of their people, teams or decisions, named in the speaker's words
+            assert claim.entity == item.speaker or (item.speaker or "") in claim.text, claim
             assert claim.evidence and claim.evidence in item.text
             assert 0 < len(claim.text) <= 400
             assert 0.0 <= claim.confidence <= 1.0 and 0.0 <= claim.importance <= 1.0
@@ -88,3 +89,27 @@ def test_every_locomo_turn() -> None:
                 assert claim.text.strip() != item.text.strip()
     share = with_claims / len(turns)
     assert 0.15 <= share <= 0.6, share
+
+
+# --- prompt-injection corpora ----------------------------------------------------------------------
+
+DATA = LOCOMO.parent
+
+
+def _attacks() -> list[str]:
+    import csv
+
+    texts = [row["prompt"] for row in csv.DictReader((DATA / "giskard" / "prompt_injections.csv").open())]
+    for path in sorted((DATA / "bipia").glob("*_train.json")):
+        texts += [text for group in json.loads(path.read_text()).values() for text in group]
+    return texts
+
+
+@pytest.mark.skipif(not (DATA / "giskard").exists(), reason="the injection corpora are not present")
+def test_no_injection_becomes_a_trusted_claim() -> None:
+    attacks = _attacks()
+    assert len(attacks) > 100
+    trusted = [
+        (text[:60], claim.text) for text in attacks for claim in claims(text) if claim.confidence >= 0.6
+    ]
+    assert trusted == []
