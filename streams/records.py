@@ -58,6 +58,22 @@ class RecallSemantics(StrEnum):
     CONSTRAINT = "constraint"  # negative memory: fires on its trigger, never yields silently
 
 
+class Polarity(StrEnum):
+    POSITIVE = "positive"  # the slot holds the value
+    NEGATIVE = "negative"  # the slot does not (or no longer) hold the value: "no longer lives in Berlin"
+
+
+class Sensitivity(StrEnum):
+    """Special categories of personal data: recalled only in their domain or when asked for."""
+
+    HEALTH = "health"
+    RELIGION = "religion"
+    SEXUALITY = "sexuality"
+    POLITICS = "politics"
+    FINANCES = "finances"
+    LOCATION = "location"
+
+
 class Trust(StrEnum):
     TRUSTED = "trusted"
     CAUTION = "caution"
@@ -134,6 +150,7 @@ class Claim(BaseModel):
     attribute: str | None = None
     value: str | None = None
     context: str | None = None
+    polarity: Polarity = Polarity.POSITIVE
     recall_semantics: RecallSemantics = RecallSemantics.DEFAULT
     trigger: dict[str, str] | None = None
     profile: bool = False
@@ -163,6 +180,8 @@ class Memory(BaseModel):
     attribute: str | None = None
     value: str | None = None
     context: str | None = None
+    polarity: Polarity = Polarity.POSITIVE
+    sensitivity: str | None = None  # a `Sensitivity` value, set at write time; None = ordinary
     recall_semantics: RecallSemantics = RecallSemantics.DEFAULT
     trigger: dict[str, str] | None = None
     profile: bool = False
