@@ -30,8 +30,10 @@ from sidecar.recall.config import BALANCED, RecallConfig, preset
 from sidecar.recall.fusion import fuse
 from sidecar.recall.keywords import query_terms
 from sidecar.recall.models import RecallDiagnostics, RecallRequest, RecallResult
+from sidecar.recall.prompt import render
 from sidecar.recall.query_embed import QueryEmbedder
 from sidecar.recall.select import select, to_result
+from sidecar.recall.sensitivity import request_domains, safety_needed
 from sinks.base import VectorHit, VectorIndex
 from sinks.recall import Currency, KeywordHit, RecallScope, RecallStore
 from streams.errors import BeliefstreamError
@@ -107,16 +109,20 @@ class RecallService:
         fetch = config.candidate_limit(request.limit, narrowed=request.topic is not None)
         degraded: list[str] = []
 
-        dense, keyword, pinned, contests = await _all(
+        domains = request_domains(request.query, request.action.domain if request.action else None, request.topic)
+        dense, keyword, pinned, contests, safety = await _all(
             self._dense(request.query, scope, fetch, degraded),
             self._keyword(scope, currency, terms, fetch),
             self._store.pinned_memories(scope, currency, config.pinned_limit),
             self._store.open_contests(scope, currency, config.contested_limit),
+            self._store.safety_memories(scope, currency, safety_needed(domains), config.pinned_limit),
         )
         signals = fuse(dense, keyword, config)
         hydrated = await self._store.hydrate(scope, currency, list(signals), SINGLE_VALUED)
-        selection = select(request, config, now, scope, signals, hydrated, pinned, contests)
+        selection = select(request, config, now, scope, signals, hydrated, [*pinned, *safety], contests)
         result = to_result(selection, signals, request.diagnostics)
+        if request.format == "prompt":
+            result.prompt = render(result.memories, result.conflicts, result.confirmations)
         if request.diagnostics:
             found = {m.id for m in hydrated}
             result.diagnostics = RecallDiagnostics(
