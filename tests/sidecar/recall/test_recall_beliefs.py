@@ -150,3 +150,18 @@ async def test_rule_safety_facts_surface_in_their_domain_whatever_the_similarity
     assert cook.memories[0].id == peanuts.id and cook.memories[0].recall_reason.startswith("safety fact")
     movie = await ask(world, tenant, "recommend a movie", diagnostics=True)
     assert peanuts.id not in ids(movie)
+
+
+async def test_rule_contradiction_on_an_invented_attribute_is_seen_whole_when_only_the_loser_matched(
+    world, tenant
+) -> None:
+    strong = mem(tenant, "u1", "Mo, as Kim said.", attribute="release_day", value="Monday", confidence=0.95, **USER)
+    weak = mem(
+        tenant, "u1", "The team ships releases on Fridays.", attribute="release_day", value="Friday",
+        confidence=0.5, trust=Trust.CAUTION, **USER,
+    )  # fmt: skip
+    noise = [mem(tenant, "u1", f"The team shipped release {n} of the mobile app.") for n in range(40)]
+    await world.seed(strong, weak, *noise)  # the strong one falls out of the candidates: only its mate matches
+    result = await ask(world, tenant, "which day does the team ship releases", preset="precise", limit=1)
+    assert strong.id in ids(result) and weak.id not in ids(result)
+    assert result.conflicts[0].dropped_id == weak.id
