@@ -8,8 +8,9 @@ extractor made it (the rules, or an LLM that invents attribute names), passes th
   `works_at`), a negating prefix folded into polarity (`does_not_use` → `uses_tool`, negative);
 - `dislikes X` is `likes X` with negative polarity, so "loves jazz" and "doesn't like jazz anymore"
   fight over one slot value;
-- values trimmed, articles dropped, well-known names spelt one way ("postgres" → "PostgreSQL"),
-  simple units written one way ("5 kilometers" → "5 km");
+- values trimmed, articles dropped, aliases of well-known names spelt one way ("postgres" →
+  "PostgreSQL"), simple units written one way ("5 kilometers" → "5 km"); case is kept as said
+  (reconcile and recall compare values casefolded);
 - a decision is keyed by what it decides: entity = the matter ("parser"), attribute `decision`.
 
 Pure functions of values; no I/O.
@@ -152,7 +153,10 @@ def canonical_value(value: str) -> str:
         unit = quantity.group("u").casefold()
         unit = _UNITS.get(unit, unit)
         return f"{quantity.group('n').replace(',', '.')} {unit}"
-    return CANONICAL_NAMES.get(text.casefold(), text)
+    canonical = CANONICAL_NAMES.get(text.casefold())
+    # an alias takes the one spelling ("postgres" → "PostgreSQL"); a mere case difference is kept as
+    # said, since values compare casefolded anyway
+    return canonical if canonical is not None and canonical.casefold() != text.casefold() else text
 
 
 def value_polarity(value: str) -> tuple[str, Polarity]:

@@ -112,7 +112,7 @@ async def test_a_weak_or_assistant_claim_is_stored_with_less_trust(governed, sto
 
     assert (weak["trust"], said["trust"]) == ("caution", "untrusted")
     memories, _ = await store.list_memories("acme", "u-1")
-    assert sorted(m.value.casefold() for m in memories) == ["emacs", "nano", "vim"]  # neither overturned vim
+    assert sorted(m.value for m in memories) == ["emacs", "nano", "vim"]  # neither overturned vim
 
 
 async def test_tenant_comes_from_the_key(governed, store):
