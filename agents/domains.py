@@ -146,6 +146,25 @@ def action_family(verb: str) -> str:
     return folded
 
 
+#: Verbs read from a query when the caller names no action: only those that are seldom anything else
+#: ("book", "text", "find", "order" are nouns or vaguer as often as they ask for the action).
+INFERRED_VERBS = (
+    "recommend", "suggest", "propose", "advise", "what should", "where should", "reserve", "schedule",
+    "call", "phone", "email", "contact", "deploy", "merge", "auto-merge", "remind", "invite",
+)  # fmt: skip
+
+_ACTION_WORDS = re.compile(
+    r"(?i:(?<![\w-])(" + "|".join(sorted((re.escape(v) for v in INFERRED_VERBS), key=len, reverse=True))
+    + r")(?:s|es|ed|ing)?(?![\w-]))"
+)
+
+
+def action_in(text: str) -> str | None:
+    """The family of the first action verb a sentence uses ("could you suggest a bar" → recommend)."""
+    found = _ACTION_WORDS.search(text or "")
+    return ACTION_FAMILIES[found.group(1).casefold()] if found else None
+
+
 def domains_match(trigger_domain: str, request_domains: frozenset[str]) -> bool:
     """A trigger's domain is met by a request in it or in the domain containing it: a constraint on
     restaurants (never recommend sushi) also holds for a food request (what should I cook?)."""

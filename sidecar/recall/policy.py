@@ -18,7 +18,7 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict
 
 from agents.attributes import is_single_valued
-from agents.domains import action_family, canonical_domain, domains_match
+from agents.domains import action_family, action_in, canonical_domain, domains_match
 from agents.reconcile import normalize_value
 from sinks.recall import OpenContest, RecallScope
 from streams.records import Memory, MemoryState, Polarity, RecallSemantics, Trust, Visibility
@@ -93,6 +93,14 @@ def fires(memory: Memory, action: RequestedAction | None, request_domains: froze
         return True
     asked = frozenset({canonical_domain(action.domain)}) if action.domain else request_domains
     return domains_match(domain, asked)
+
+
+def requested_action(action: RequestedAction | None, query: str) -> RequestedAction | None:
+    """The caller's action, else the one the query asks for ("suggest somewhere for dinner")."""
+    if action is not None:
+        return action
+    verb = action_in(query)
+    return RequestedAction(verb) if verb else None
 
 
 def constraint_object(memory: Memory) -> str | None:

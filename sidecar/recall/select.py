@@ -82,7 +82,7 @@ def select(
             continue
         pool[memory.id] = memory
 
-    action = request.action.requested() if request.action else None
+    action = policy.requested_action(request.action.requested() if request.action else None, request.query)
     domains = sensitive.request_domains(request.query, action.domain if action else None, request.topic)
     for memory_id, memory in list(pool.items()):
         why = sensitive.sensitive_outside(memory, domains, request.include_sensitive)
@@ -97,6 +97,9 @@ def select(
         if action is not None and policy.fires(memory, action, domains):
             tier = CONSTRAINT
             reasons.append(f"constraint triggered by {action.describe()}")
+        elif policy.overridden_by(memory, request.live_intent, request.query) is not None:
+            tier = CONSTRAINT
+            reasons.append("constraint on what the live instruction asks for")
         elif sensitive.safety_fires(memory, domains):
             tier = CONSTRAINT
             reasons.append(f"safety fact for a {'/'.join(sorted(domains & sensitive.SAFETY_DOMAINS))} request")

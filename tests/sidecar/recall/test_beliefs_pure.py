@@ -232,3 +232,20 @@ def test_reflect_calls_an_old_fact_old_not_weak() -> None:
     assert answer.startswith("Based on what you told me a while ago: The user lives in Berlin (as of 2026-05-23")
     assert "I'm not sure" not in answer and "Weaker evidence: The user might move to Rome" in answer
     assert [item.old for item in evidence] == [True, False] and used == [old.id, weak.id]
+
+
+@pytest.mark.parametrize(
+    ("query", "family"),
+    [
+        ("could you suggest a bar for tonight", "recommend"),
+        ("What should I cook?", "recommend"),
+        ("schedule my call with Dana", "schedule"),
+        ("a good book for the beach", None),  # "book" here is a noun
+        ("summarise this text", None),
+    ],
+)
+def test_the_action_is_read_from_the_query_when_the_caller_names_none(query: str, family: str | None) -> None:
+    action = policy.requested_action(None, query)
+    assert (action.action if action else None) == family
+    given = policy.RequestedAction("contact")
+    assert policy.requested_action(given, query) is given

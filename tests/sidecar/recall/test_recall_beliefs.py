@@ -165,3 +165,19 @@ async def test_rule_contradiction_on_an_invented_attribute_is_seen_whole_when_on
     result = await ask(world, tenant, "which day does the team ship releases", preset="precise", limit=1)
     assert strong.id in ids(result) and weak.id not in ids(result)
     assert result.conflicts[0].dropped_id == weak.id
+
+
+async def test_rule_a_constraint_surfaces_when_the_query_asks_for_what_it_forbids_even_without_an_action(
+    world, tenant
+) -> None:
+    alto = mem(
+        tenant, "u1", "Never recommend Alto to the user.", recall_semantics=RecallSemantics.CONSTRAINT,
+        attribute="avoid", value="recommend Alto", trigger={"action": "recommend", "domain": "restaurant"}, **USER,
+    )  # fmt: skip
+    noise = [mem(tenant, "u1", f"The user read chapter {n} of the cookbook.") for n in range(5)]
+    await world.seed(alto, *noise)
+    result = await ask(world, tenant, "Get us a table at Alto on Friday", preset="precise")
+    assert result.memories[0].id == alto.id
+    assert [c.memory_id for c in result.confirmations] == [alto.id]
+    suggest = await ask(world, tenant, "could you suggest a dinner spot", preset="precise")
+    assert suggest.memories[0].id == alto.id and suggest.confirmations == []
