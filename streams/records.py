@@ -224,6 +224,7 @@ class MemoryEvent(BaseModel):
     entity: str | None = None
     attribute: str | None = None
     value: str | None = None
+    polarity: Polarity = Polarity.POSITIVE  # negative: the event is about a retraction of `value`
 
     @classmethod
     def about(
@@ -241,6 +242,7 @@ class MemoryEvent(BaseModel):
             entity=memory.entity,
             attribute=memory.attribute,
             value=memory.value,
+            polarity=memory.polarity,
         )
 
 

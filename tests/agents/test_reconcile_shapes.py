@@ -159,3 +159,11 @@ def test_confirmation_in_the_same_session_or_by_a_weak_claim_does_not_raise_impo
 def test_repeated_importance_never_passes_one() -> None:
     first = fact("a", "allergy", "peanuts", importance=0.99, source_session="s1")
     assert repeated_importance(first, fact("n", "allergy", "peanuts", 9, source_session="s2")) == 1.0
+
+
+def test_the_event_of_a_retraction_says_so() -> None:
+    from streams.records import EventKind, MemoryEvent
+
+    event = MemoryEvent.about(EventKind.CREATED, fact("n", "lives_in", "Berlin", polarity=NEG))
+    assert (event.attribute, event.value, event.polarity) == ("lives_in", "Berlin", NEG)
+    assert MemoryEvent.model_validate_json(event.model_dump_json()) == event
