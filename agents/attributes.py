@@ -2,7 +2,10 @@
 
 Extraction names attributes from this registry; reconcile reads `single_valued` to decide
 whether a different value supersedes (a person has one employer at a time) or adds (a person
-can have several allergies); recall reads `profile` and `half_life_days`.
+can have several allergies); recall reads `profile` and `half_life_days`. An attribute outside
+the registry (an LLM extractor may invent one) is single-valued per (entity, attribute, context)
+unless its name is a known set (`SET_VALUED`): two current values of one claim are a contradiction
+until something says they may coexist.
 """
 
 from __future__ import annotations
@@ -57,7 +60,11 @@ _SPECS = [
     AttributeSpec("has_pet", False, "personal", MemoryType.FACT, half_life_days=730),
     AttributeSpec("has_child", False, "personal", MemoryType.FACT, half_life_days=1825),
     AttributeSpec("goal", False, "personal", MemoryType.DECISION, half_life_days=180),
-    AttributeSpec("decision", False, "work", MemoryType.DECISION, half_life_days=180),
+    # keyed by matter (entity = what is decided): a later decision on the same matter replaces it
+    AttributeSpec("decision", True, "work", MemoryType.DECISION, half_life_days=180),
+    AttributeSpec("preferred_database", True, "tech", MemoryType.PREFERENCE, half_life_days=365),
+    AttributeSpec("speaks_language", False, "personal", MemoryType.FACT, half_life_days=1825),
+    AttributeSpec("procedure", True, "work", MemoryType.PROCEDURE, half_life_days=365),
     # negative memory ("never recommend Alto"): a constraint, kept long because violating it is costly
     AttributeSpec("avoid", False, "personal", MemoryType.PREFERENCE, half_life_days=730),
 ]
@@ -73,14 +80,29 @@ DEFAULT_HALF_LIFE_BY_TYPE: dict[MemoryType, float] = {
 }
 
 
+#: Attributes outside the registry whose values accumulate (a person has several of each).
+SET_VALUED = frozenset(
+    {
+        "skill", "skills", "owns", "visited", "friend", "friends", "sibling", "siblings", "sport", "sports",
+        "plays_instrument", "instrument", "instruments", "interest", "member_of", "degree", "certification",
+        "favorite_things", "tag", "tags", "collaborator", "teammate", "project", "projects",
+    }
+)  # fmt: skip
+
+
 def attribute_spec(name: str | None) -> AttributeSpec | None:
-    """The spec of a known attribute, else None (unknown attributes are treated as multi-valued)."""
+    """The spec of a known attribute, else None."""
     if name is None:
         return None
     return ATTRIBUTES.get(name)
 
 
 def is_single_valued(name: str | None) -> bool:
-    """Whether a different value of this attribute replaces the current one."""
+    """Whether a different value of this attribute replaces the current one.
+
+    Registry attributes say so themselves; an unknown one is single-valued unless it is a known set.
+    """
+    if not name:
+        return False
     spec = attribute_spec(name)
-    return spec.single_valued if spec else False
+    return spec.single_valued if spec else name not in SET_VALUED

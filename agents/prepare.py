@@ -16,7 +16,9 @@ from agents.attributes import DEFAULT_HALF_LIFE_BY_TYPE, attribute_spec
 from agents.episode import content_free_reason, episode_of
 from agents.extract.base import Extractor
 from agents.junk import classify_junk
+from agents.normalize import normalize_claim
 from agents.secrets import redact_secrets
+from agents.sensitivity import sensitivity_of
 from agents.strip import strip_injected
 from streams.records import (
     Claim,
@@ -95,12 +97,19 @@ def _half_life(claim: Claim) -> float:
 
 
 def memory_from_claim(turn: Turn, claim: Claim, now: datetime) -> Memory:
-    """Give a claim its scope, provenance, trust and deterministic id."""
+    """Give a claim its scope, provenance, trust, sensitivity and deterministic id.
+
+    The id comes from the claim as extracted; the memory carries it normalised (`agents.normalize`),
+    so reconcile compares one spelling of every attribute and value, whichever extractor spoke.
+    """
+    memory_id = memory_id_for(turn.tenant_id, turn.turn_id, claim_key(claim))
+    claim = normalize_claim(claim, frozenset({turn.speaker} if turn.speaker else ()))
+    sensitivity = sensitivity_of(claim.attribute, claim.value, claim.text)
     trusted = turn.role is Role.USER and claim.confidence >= TRUSTED_CONFIDENCE
     trust = Trust.TRUSTED if trusted else (Trust.CAUTION if turn.role is Role.USER else Trust.UNTRUSTED)
     said_at = claim.valid_from or turn.ts
     return Memory(
-        id=memory_id_for(turn.tenant_id, turn.turn_id, claim_key(claim)),
+        id=memory_id,
         tenant_id=turn.tenant_id,
         user_id=turn.user_id,
         agent_id=turn.agent_id,
@@ -114,6 +123,8 @@ def memory_from_claim(turn: Turn, claim: Claim, now: datetime) -> Memory:
         attribute=claim.attribute,
         value=claim.value,
         context=claim.context,
+        polarity=claim.polarity,
+        sensitivity=sensitivity.value if sensitivity else None,
         recall_semantics=claim.recall_semantics,
         trigger=claim.trigger,
         profile=claim.profile,

@@ -1,19 +1,28 @@
 """Reconcile: what a new memory does to the current belief state. Pure functions, no I/O.
 
 Contradictions are found on the structured slot (entity, attribute, context), not on the text:
-"prefers mornings" and "now prefers afternoons" differ in words but fight over one value. The
-store loads the candidates (active memories of the same tenant and user that share the slot or
-the normalized text), asks `decide`, and applies the answer with `confirmed` and `superseded`.
+"prefers mornings" and "now prefers afternoons" differ in words but fight over one value. Claims
+arrive normalised (`agents.normalize`: canonical attribute and value, polarity, decisions keyed by
+matter). The store loads the candidates (active memories of the same tenant and user that share
+the slot or the normalized text), asks `decide`, and applies the answer with `confirmed` and
+`superseded`.
 
 The rules, in order (a memory that is not itself current is only stored):
 
-1. same normalized value in the slot, or same normalized text -> ``confirm`` (never a duplicate);
+1. same normalized value and polarity in the slot, or same normalized text -> ``confirm``;
 2. a weak claim (confidence below `CONFIDENCE_FLOOR`, or not trusted) -> ``insert_alongside``:
    stored, but it never overturns a belief;
-3. a single-valued attribute with a different value -> ``supersede`` every active memory of the slot;
-4. anything else (multi-valued attribute, no structured claim) -> ``insert``.
+3. the same value with the opposite polarity ("no longer lives in Berlin" against "lives in
+   Berlin") -> ``supersede`` it: a retraction closes the belief, a re-affirmation the retraction;
+4. a positive value of a single-valued attribute (the registry's, or any attribute outside it that
+   is not a known set; a `decision` per matter) -> ``supersede`` the slot's other positive values;
+5. a volatile claim (`expires_at`: "today", "this week") never supersedes a standing belief: it
+   sits beside it (``insert_alongside``) until it expires; it may replace an older volatile one;
+6. anything else (another value of a set, no structured claim) -> ``insert``.
 
 An explicit correction needs no rule of its own: it is a confident claim, so it supersedes.
+Confirmation from another session raises importance (`confirmed`): a fact repeated across
+sessions is at least `REPEATED_IMPORTANCE`, each further session adding `REPEAT_STEP`.
 """
 
 from __future__ import annotations
@@ -26,10 +35,15 @@ from functools import lru_cache
 from typing import Literal
 
 from agents.attributes import is_single_valued
-from streams.records import Memory, MemoryState, Trust
+from streams.records import Memory, MemoryState, Polarity, Trust
 
 #: Below this confidence a claim is too weak to change a belief; recall filters on the same floor.
 CONFIDENCE_FLOOR = 0.4
+
+#: Importance of a fact repeated across sessions (seed: "repeats a fact across sessions" → 0.8–1.0).
+REPEATED_IMPORTANCE = 0.8
+#: What each further confirming session adds, up to 1.0.
+REPEAT_STEP = 0.05
 
 Action = Literal["insert", "confirm", "supersede", "insert_alongside"]
 
@@ -102,12 +116,27 @@ def decide(new: Memory, candidates: Sequence[Memory]) -> Decision:
         best = max(matches, key=_strength)
         return Decision("confirm", (best.id,), "same value" if best in in_slot else "same text")
 
-    conflicting = _conflicting(new, in_slot)
+    opposed = _opposed(new, in_slot)
+    conflicting = opposed + [c for c in _conflicting(new, in_slot) if c not in opposed]
     if is_weak(new):
         why = "low confidence" if new.confidence < CONFIDENCE_FLOOR else f"{new.trust.value} source"
         return Decision(
             "insert_alongside", tuple(c.id for c in conflicting), f"{why}: never overturns a belief"
         )
+    if new.expires_at is not None:
+        standing = [c for c in conflicting if c.expires_at is None]
+        replaced = [c for c in conflicting if c.expires_at is not None]
+        if replaced:
+            return Decision("supersede", tuple(c.id for c in replaced), "a newer volatile value")
+        if standing:
+            return Decision(
+                "insert_alongside",
+                tuple(c.id for c in standing),
+                "volatile: sits beside the standing belief until it expires",
+            )
+    if opposed:
+        verb = "retracts" if new.polarity is Polarity.NEGATIVE else "re-affirms"
+        return Decision("supersede", tuple(c.id for c in conflicting), f"{verb} {new.value!r} of {new.attribute!r}")
     if conflicting:
         return Decision(
             "supersede",
@@ -124,6 +153,7 @@ def confirmed(existing: Memory, new: Memory) -> Memory:
 
     Confidence, importance and trust take the stronger of the two. A weak claim adds its turn
     as a citation but does not refresh `last_confirmed`: echoes are not evidence of currency.
+    A confident confirmation from another session raises importance (`repeated_importance`).
     """
     turn_ids = list(dict.fromkeys([*existing.source_turn_ids, *new.source_turn_ids]))
     last_confirmed = existing.last_confirmed
@@ -135,10 +165,23 @@ def confirmed(existing: Memory, new: Memory) -> Memory:
             "last_confirmed": last_confirmed,
             "source_turn_ids": turn_ids,
             "confidence": max(existing.confidence, new.confidence),
-            "importance": max(existing.importance, new.importance),
+            "importance": repeated_importance(existing, new),
             "trust": trust,
         }
     )
+
+
+def repeated_importance(existing: Memory, new: Memory) -> float:
+    """Importance after `new` confirmed `existing`: the stronger of the two, raised when it came from
+    another session (at least `REPEATED_IMPORTANCE`, plus `REPEAT_STEP` if already there), never above 1.
+    """
+    importance = max(existing.importance, new.importance)
+    other_session = new.source_session is not None and new.source_session != existing.source_session
+    if is_weak(new) or not other_session:
+        return importance
+    if importance >= REPEATED_IMPORTANCE:
+        return min(1.0, importance + REPEAT_STEP)
+    return REPEATED_IMPORTANCE
 
 
 def superseded(existing: Memory, by: Memory) -> Memory:
@@ -161,17 +204,41 @@ def _matches(new: Memory, live: list[Memory], in_slot: list[Memory]) -> list[Mem
     found: list[Memory] = []
     if new.value is not None:
         value = normalize_value(new.value)
-        found = [c for c in in_slot if c.value is not None and normalize_value(c.value) == value]
+        found = [
+            c
+            for c in in_slot
+            if c.value is not None and normalize_value(c.value) == value and c.polarity is new.polarity
+        ]
     seen = {c.id for c in found}
     text = normalize_text(new.text)
-    return found + [c for c in live if c.id not in seen and normalize_text(c.text) == text]
+    return found + [
+        c for c in live if c.id not in seen and normalize_text(c.text) == text and c.polarity is new.polarity
+    ]
+
+
+def _opposed(new: Memory, in_slot: list[Memory]) -> list[Memory]:
+    """Memories of the slot that hold `new`'s value with the opposite polarity."""
+    if new.value is None:
+        return []
+    value = normalize_value(new.value)
+    return [
+        c
+        for c in in_slot
+        if c.value is not None and normalize_value(c.value) == value and c.polarity is not new.polarity
+    ]
 
 
 def _conflicting(new: Memory, in_slot: list[Memory]) -> list[Memory]:
-    """Active memories of the slot that a confident `new` value would replace."""
-    if new.value is None or not is_single_valued(new.attribute):
+    """Positive values of the slot that a confident positive `new` value of a single-valued attribute
+    replaces (a retraction of one value says nothing about the others)."""
+    if new.value is None or new.polarity is Polarity.NEGATIVE or not is_single_valued(new.attribute):
         return []
-    return in_slot
+    value = normalize_value(new.value)
+    return [
+        c
+        for c in in_slot
+        if c.polarity is Polarity.POSITIVE and (c.value is None or normalize_value(c.value) != value)
+    ]
 
 
 def _strength(memory: Memory) -> tuple:

@@ -36,7 +36,7 @@ from sinks.sql.tables import memories
 from sinks.vectors.edge import EdgeVectorIndex
 
 #: Bump when the generator changes: a dataset directory built by another version is rebuilt.
-VERSION = 4  # 3: embeddings in memory_embeddings (migration 0004); 4: float16 vector storage
+VERSION = 5  # 3: embeddings in memory_embeddings (migration 0004); 4: float16 vector storage; 5: polarity, sensitivity (0006)
 TENANTS = 10
 AGENT = "planner"
 NOISE = 0.012  # per-dimension sigma: a memory's cosine to its template is ~0.97
@@ -237,6 +237,8 @@ class Generator:
                 "attribute": template.attribute,
                 "value": None,
                 "context": None,
+                "polarity": "positive",
+                "sensitivity": None,
                 "recall_semantics": template.recall_semantics,
                 "trigger": json.dumps(dict(template.trigger)) if template.trigger else None,
                 "profile": int(spec.profile),

@@ -26,6 +26,7 @@ from streams.records import (
     Claim,
     Memory,
     MemoryType,
+    Polarity,
     RecallSemantics,
     Role,
     Turn,
@@ -64,6 +65,9 @@ class MemoryIn(BaseModel):
     attribute: Name | None = None
     value: str | None = Field(default=None, min_length=1, max_length=2000)
     context: Name | None = None
+    polarity: Polarity = Field(
+        default=Polarity.POSITIVE, description="negative: the slot does not (or no longer) hold the value"
+    )
     recall_semantics: RecallSemantics = RecallSemantics.DEFAULT
     trigger: dict[str, str] | None = Field(default=None, description="constraints only: {action, domain}")
     profile: bool = False
@@ -108,7 +112,7 @@ def direct_memory(principal: Principal, body: MemoryIn, now: datetime) -> Memory
     claim = Claim(
         **body.model_dump(
             include={"text", "type", "topic", "importance", "confidence", "entity", "attribute", "value"}
-            | {"context", "recall_semantics", "trigger", "profile", "evidence", "half_life_days"}
+            | {"context", "polarity", "recall_semantics", "trigger", "profile", "evidence", "half_life_days"}
         ),
         valid_from=said_at,
         expires_at=as_utc(body.expires_at) if body.expires_at else None,
@@ -136,5 +140,5 @@ def direct_memory(principal: Principal, body: MemoryIn, now: datetime) -> Memory
 
 def same_claim(stored: Memory, wanted: Memory) -> bool:
     """Does the stored memory under `wanted.id` say what `wanted` says? (A reused key may not.)"""
-    fields = ("user_id", "agent_id", "text", "type", "entity", "attribute", "value", "context")
+    fields = ("user_id", "agent_id", "text", "type", "entity", "attribute", "value", "context", "polarity")
     return all(getattr(stored, name) == getattr(wanted, name) for name in fields)

@@ -1,12 +1,14 @@
 """Reflect: recall, then a grounded answer from the recalled memories, never a write (contract §3).
 
     recall (RecallService: same key-decided scope, budget-bounded)
-    → evidence (trust read from the store; weak = effective confidence < 0.6 or caution trust)
+    → evidence (recall's `certainty`: weak = weak when said, caution trust, or contradicted;
+      old = well supported, only not confirmed lately, said with its date, never called weak)
     → answer: the LLM answerer when configured, else (or when it fails) an extractive answer
 
 Reflection reads only. Its answer is not turned into memory; saving an outcome is a separate
-retain call. Missing evidence is said plainly ("I have no memory about that."), and weaker evidence
-is labelled, so uncertainty is never hidden.
+retain call. Missing evidence is said plainly ("I have no memory about that."), weaker evidence
+is labelled, and a contested or contradicted value is named ("you've told me both ..."), so
+uncertainty is never hidden behind "no memory".
 """
 
 from __future__ import annotations
@@ -78,27 +80,36 @@ class ReflectResult(BaseModel):
 
 
 def is_weak(effective_confidence: float, trust: Trust) -> bool:
-    """Weaker evidence: decayed or low confidence, or a source trusted with caution only."""
+    """Weaker evidence by the numbers alone: decayed or low confidence, or a caution source.
+
+    Recall's `certainty` refines this (an old, well-supported fact is `old`, not weak); this stays
+    for callers that only have the two numbers.
+    """
     return effective_confidence < WEAK_CONFIDENCE or trust is not Trust.TRUSTED
 
 
-def evidence_of(recalled: Sequence[RecalledMemory], trust: dict[str, Trust]) -> list[EvidenceItem]:
-    """Evidence ordered strong before weak, each by recall score (relevance and confidence blended)."""
-    ranked = sorted(
-        recalled,
-        key=lambda m: (is_weak(m.effective_confidence, trust.get(m.id, Trust.TRUSTED)), -m.score, m.id),
-    )
+def evidence_of(recalled: Sequence[RecalledMemory], trust: dict[str, Trust] | None = None) -> list[EvidenceItem]:
+    """Evidence ordered strong before weak, each by recall score (relevance and confidence blended).
+
+    Weak and old come from recall's `certainty` (and trust from the item, or `trust` when given).
+    """
+    trust = trust or {}
+
+    def weak(m: RecalledMemory) -> bool:
+        return m.certainty == "weak" or trust.get(m.id, Trust(m.trust)) is not Trust.TRUSTED
+
     items = []
-    for memory in ranked:
-        memory_trust = trust.get(memory.id, Trust.TRUSTED)
+    for memory in sorted(recalled, key=lambda m: (weak(m), -m.score, m.id)):
         items.append(
             EvidenceItem(
                 id=memory.id,
                 text=memory.text,
                 confidence=memory.confidence,
                 effective_confidence=memory.effective_confidence,
-                trust=memory_trust.value,
-                weak=is_weak(memory.effective_confidence, memory_trust),
+                trust=trust.get(memory.id, Trust(memory.trust)).value,
+                weak=weak(memory),
+                old=memory.certainty == "old" and not weak(memory),
+                last_confirmed=(memory.last_confirmed or memory.valid_from).date().isoformat(),
             )
         )
     return items
@@ -107,32 +118,62 @@ def evidence_of(recalled: Sequence[RecalledMemory], trust: dict[str, Trust]) -> 
 def _clause(item: EvidenceItem) -> str:
     text = item.text.strip().rstrip(".")
     caution = ", from a less trusted source" if item.trust != Trust.TRUSTED.value else ""
+    if item.old:
+        return f"{text} (as of {item.last_confirmed}, not confirmed since; confidence {item.confidence:.2f})"
     return f"{text} (confidence {item.effective_confidence:.2f}{caution})"
 
 
+def _side(value: str | None, polarity: str) -> str:
+    return f"not {value!r}" if polarity == "negative" else repr(value)
+
+
 def _conflict_sentence(conflicts: Sequence[Conflict | ConflictView]) -> str:
-    pairs = "; ".join(f"{c.attribute}: {c.kept_value!r} over {c.dropped_value!r}" for c in conflicts)
-    return f"Some of what you've told me conflicts, and I went with the stronger memory ({pairs})."
+    """Contradictions say which value won; contested slots say that none has yet."""
+    decided, open_ = [], []
+    for c in conflicts:
+        if isinstance(c, ConflictView) and c.kind == "contested":
+            open_.append(f"{c.attribute}: " + " or ".join(_side(v.value, v.polarity) for v in c.values))
+        elif isinstance(c, ConflictView):
+            kept, dropped = c.values[0], c.values[-1]
+            decided.append(f"{c.attribute}: {_side(kept.value, kept.polarity)} over {_side(dropped.value, dropped.polarity)}")
+        else:
+            decided.append(f"{c.attribute}: {c.kept_value!r} over {c.dropped_value!r}")
+    sentences = []
+    if decided:
+        sentences.append(f"Some of what you've told me conflicts, and I went with the stronger memory ({'; '.join(decided)}).")
+    if open_:
+        sentences.append(
+            f"You've told me conflicting things and it is not settled yet ({'; '.join(open_)}): which one holds?"
+        )
+    return " ".join(sentences)
 
 
 def extractive_answer(
     evidence: Sequence[EvidenceItem], conflicts: Sequence[Conflict | ConflictView] = ()
 ) -> tuple[str, list[str]]:
-    """The answer made of the best-supported memories themselves, and the ids it names (pure)."""
-    strong = [item for item in evidence if not item.weak][:MAX_STRONG]
+    """The answer made of the best-supported memories themselves, and the ids it names (pure).
+
+    With no evidence but a conflict, the conflict is the answer: never "no memory" for a value
+    that is known, only disputed.
+    """
+    firm = [item for item in evidence if not item.weak and not item.old][:MAX_STRONG]
+    old = [item for item in evidence if item.old][:MAX_STRONG]
     weak = [item for item in evidence if item.weak][:MAX_WEAK]
-    if not strong and not weak:
-        return NO_MEMORY, []
+    if not firm and not old and not weak:
+        return (_conflict_sentence(conflicts) if conflicts else NO_MEMORY), []
     sentences = []
-    if strong:
-        sentences.append("Based on what you've told me: " + "; ".join(map(_clause, strong)) + ".")
-    else:
+    if firm:
+        sentences.append("Based on what you've told me: " + "; ".join(map(_clause, firm)) + ".")
+    if old:
+        lead = "From what you told me a while ago" if firm else "Based on what you told me a while ago"
+        sentences.append(f"{lead}: " + "; ".join(map(_clause, old)) + ".")
+    if not firm and not old:
         sentences.append("I'm not sure: I only have weaker evidence.")
     if weak:
         sentences.append("Weaker evidence: " + "; ".join(map(_clause, weak)) + ".")
     if conflicts:
         sentences.append(_conflict_sentence(conflicts))
-    return " ".join(sentences), [item.id for item in (*strong, *weak)]
+    return " ".join(sentences), [item.id for item in (*firm, *old, *weak)]
 
 
 def citations_of(memory_ids: Sequence[str], recalled: Sequence[RecalledMemory]) -> list[str]:
@@ -161,7 +202,7 @@ class ReflectService:
             ),
         )
         memories = recalled.memories
-        evidence = evidence_of(memories, await self._trust(principal.tenant_id, [m.id for m in memories]))
+        evidence = evidence_of(memories)
         note = None
         if self._answerer is not None and evidence:
             try:
@@ -179,9 +220,7 @@ class ReflectService:
                     evidence=evidence,
                     mode="llm",
                 )
-        # a contested slot decided nothing: only contradictions have a value "went with"
-        contradictions = [c for c in recalled.conflicts if c.kind == "contradiction"]
-        answer, used = extractive_answer(evidence, contradictions)
+        answer, used = extractive_answer(evidence, recalled.conflicts)
         return ReflectResult(
             answer=answer,
             memories=used,
@@ -190,12 +229,3 @@ class ReflectService:
             mode="extractive",
             note=note,
         )
-
-    async def _trust(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, Trust]:
-        """Trust of each recalled memory (recall's answer does not carry it); a read, never a write."""
-        trust: dict[str, Trust] = {}
-        for memory_id in memory_ids:
-            memory = await self._store.get_memory(tenant_id, memory_id)
-            if memory is not None:
-                trust[memory_id] = memory.trust
-        return trust

@@ -89,6 +89,12 @@ class RecallStore(Protocol):
     async def pinned_memories(self, scope: RecallScope, currency: Currency, limit: int) -> list[Memory]:
         """Current profile facts and constraints of the scope, whatever the query."""
 
+    async def safety_memories(
+        self, scope: RecallScope, currency: Currency, attributes: Sequence[str], limit: int
+    ) -> list[Memory]:
+        """Current memories of `attributes` (allergies, medical needs, ...): for a request in their
+        domain they surface whatever the query's similarity."""
+
     async def open_contests(self, scope: RecallScope, currency: Currency, limit: int) -> list[OpenContest]:
         """The user's open contested slots (oldest first, at most `limit`), each with its memories in
         `scope` that are current but for their state (`contested`); a slot with none is left out."""

@@ -64,6 +64,17 @@ class Polarity(StrEnum):
     NEGATIVE = "negative"  # the slot does not (or no longer) hold the value: "no longer lives in Berlin"
 
 
+class Sensitivity(StrEnum):
+    """Special categories of personal data: recalled only in their domain or when asked for."""
+
+    HEALTH = "health"
+    RELIGION = "religion"
+    SEXUALITY = "sexuality"
+    POLITICS = "politics"
+    FINANCES = "finances"
+    LOCATION = "location"
+
+
 class Trust(StrEnum):
     TRUSTED = "trusted"
     CAUTION = "caution"
@@ -177,6 +188,8 @@ class Memory(BaseModel):
     attribute: str | None = None
     value: str | None = None
     context: str | None = None
+    polarity: Polarity = Polarity.POSITIVE
+    sensitivity: str | None = None  # a `Sensitivity` value, set at write time; None = ordinary
     recall_semantics: RecallSemantics = RecallSemantics.DEFAULT
     trigger: dict[str, str] | None = None
     profile: bool = False
@@ -219,6 +232,7 @@ class MemoryEvent(BaseModel):
     entity: str | None = None
     attribute: str | None = None
     value: str | None = None
+    polarity: Polarity = Polarity.POSITIVE  # negative: the event is about a retraction of `value`
 
     @classmethod
     def about(
@@ -236,6 +250,7 @@ class MemoryEvent(BaseModel):
             entity=memory.entity,
             attribute=memory.attribute,
             value=memory.value,
+            polarity=memory.polarity,
         )
 
 

@@ -79,11 +79,11 @@ def conflicting(a: Memory, b: Memory) -> bool:
 def compatible(a: Memory, b: Memory) -> bool:
     """Whether `a` and `b` may share a canonical memory.
 
-    Beyond the partition: the same polarity (`negated`), no conflicting values, no two different single-valued claims (the
+    Beyond the partition: the same polarity (of the claim, and `negated` in the text), no conflicting values, no two different single-valued claims (the
     canonical memory could track only one of them for later supersession), and constraints only
     with the same trigger.
     """
-    if partition_of(a) != partition_of(b) or negated(a.text) != negated(b.text):
+    if partition_of(a) != partition_of(b) or negated(a.text) != negated(b.text) or a.polarity is not b.polarity:
         return False
     if a.recall_semantics is RecallSemantics.CONSTRAINT and (a.trigger or {}) != (b.trigger or {}):
         return False

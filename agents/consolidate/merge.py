@@ -123,6 +123,8 @@ def canonical_memory(members: Sequence[Memory], text: str, now=None) -> Memory:
             "attribute": attribute,
             "value": value,
             "context": context,
+            # the merged text carries every member's details: it is as sensitive as the most sensitive
+            "sensitivity": next((m.sensitivity for m in members if m.sensitivity), None),
             "source_turn_ids": list(dict.fromkeys(t for m in by_time for t in m.source_turn_ids)),
             "evidence": "\n".join(dict.fromkeys(m.evidence for m in by_time if m.evidence)),
             "state": MemoryState.ACTIVE,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from agents.domains import domains_of
 from agents.extract.finding import Finding, Subject
 from streams.records import MemoryType, RecallSemantics
 
@@ -76,6 +77,16 @@ def _object_of(rest: str) -> str | None:
     return " ".join(words) if 0 < len(words) <= 8 else None
 
 
+#: Broad domains a sentence may name when no specific one matches, most specific first.
+_BROAD = ("food", "medication", "travel", "activities", "finances", "health")
+
+
+def _broad_domain(sentence: str) -> str | None:
+    """A broad domain from the sentence's words ("never suggest anything with peanuts for dinner" → food)."""
+    found = domains_of(sentence)
+    return next((name for name in _BROAD if name in found), None)
+
+
 def constraint_findings(sentence: str, subject: Subject) -> list[Finding]:
     """The constraint a "never / don't / stop" sentence addressed to the assistant states."""
     match = _CONSTRAINT.search(sentence.strip())
@@ -99,7 +110,7 @@ def constraint_findings(sentence: str, subject: Subject) -> list[Finding]:
     else:
         action = _ACTION_NAMES.get(stem, stem)
         trigger = {"action": action}
-        domain = next((name for name, pattern in _DOMAINS if pattern.search(sentence)), None)
+        domain = next((name for name, pattern in _DOMAINS if pattern.search(sentence)), None) or _broad_domain(sentence)
         if domain:
             trigger["domain"] = domain
         elif obj:

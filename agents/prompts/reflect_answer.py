@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from agents.prompts import ResponseSchemaError
 from agents.prompts.answer_json import json_values
 
-VERSION = "reflect-answer/1"
+VERSION = "reflect-answer/2"
 
 #: Effective confidence under which a memory is weaker evidence (and said to be).
 WEAK_CONFIDENCE = 0.6
@@ -41,6 +41,8 @@ class EvidenceItem(BaseModel):
     effective_confidence: float
     trust: str = "trusted"
     weak: bool = False
+    old: bool = False  # well supported and uncontradicted, only not confirmed lately: not weak
+    last_confirmed: str | None = None  # ISO date
 
 
 class ReflectContext(BaseModel):
@@ -74,6 +76,8 @@ RULES:
 - If the evidence does not answer the question, say "I don't know" and set "insufficient": true.
 - A memory marked weak="true" (effective confidence below {WEAK_CONFIDENCE}, or trust "caution") is \
 weaker evidence: if you use it, say so in the answer ("weaker evidence suggests ...").
+- A memory marked old="true" is well supported but not confirmed lately: it is NOT weaker evidence; \
+use it and say when it was last confirmed ("as of <date>").
 - When memories disagree, say so; do not hide uncertainty.
 - Cite the id of every memory you used in "cited_ids".
 
@@ -101,7 +105,8 @@ def evidence_block(evidence: Sequence[EvidenceItem]) -> str:
         lines.append(
             f'<memory n="{number}" id="{_attribute(item.id)}" confidence="{item.confidence:.2f}" '
             f'effective_confidence="{item.effective_confidence:.2f}" trust="{_attribute(item.trust)}" '
-            f'weak="{"true" if item.weak else "false"}">{quote(item.text)}</memory>'
+            f'weak="{"true" if item.weak else "false"}" old="{"true" if item.old else "false"}" '
+            f'last_confirmed="{_attribute(item.last_confirmed or "")}">{quote(item.text)}</memory>'
         )
     lines.append("</evidence>")
     return "\n".join(lines)

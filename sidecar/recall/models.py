@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from sidecar.recall.config import PRESETS
 from sidecar.recall.policy import Conflict, RequestedAction
 from sinks.recall import OpenContest
-from streams.records import MAX_ID_LENGTH, MemoryType
+from streams.records import MAX_ID_LENGTH, MemoryType, Polarity, Role, Sensitivity
 
 Identifier = Annotated[str, Field(min_length=1, max_length=MAX_ID_LENGTH)]
 Name = Annotated[str, Field(min_length=1, max_length=128)]
@@ -22,6 +22,10 @@ MAX_QUERY_CHARS = 4000
 MAX_BUDGET_TOKENS = 32_000
 MAX_LIMIT = 100
 MAX_LIVE_INTENT = 32
+
+Format = Literal["json", "prompt"]
+SensitiveCategory = Literal["all", "health", "religion", "sexuality", "politics", "finances", "location"]
+Certainty = Literal["firm", "old", "weak"]
 
 
 class ActionIn(BaseModel):
@@ -55,6 +59,14 @@ class RecallRequest(BaseModel):
     action: ActionIn | None = None
     diagnostics: bool = False
     preset: Name | None = Field(default=None, description="balanced (default), precise or recent")
+    format: Format = Field(
+        default="json", description='"prompt" also returns `prompt`: a ready-to-insert <beliefstream-memories> block'
+    )
+    include_sensitive: list[SensitiveCategory] = Field(
+        default_factory=list,
+        max_length=len(Sensitivity) + 1,
+        description="sensitive categories to recall outside their domain (health, ..., or all)",
+    )
 
     @field_validator("preset")
     @classmethod
@@ -83,6 +95,18 @@ class RecalledMemory(BaseModel):
     recall_reason: str
     citations: list[str] = Field(description="the turn ids the memory was learnt from")
     valid_from: datetime
+    trust: str = Field(default="trusted", description="trusted or caution (untrusted is never recalled)")
+    source_role: Role = Field(default=Role.USER, description="who said it")
+    recalled_at: datetime | None = Field(default=None, description="when this recall ran")
+    last_confirmed: datetime | None = Field(default=None, description="when the belief was last said again")
+    needs_confirmation: bool = Field(
+        default=False, description="an important belief unconfirmed for half its half-life: worth asking again"
+    )
+    certainty: Certainty = Field(
+        default="firm", description="firm; old (well supported, only not confirmed lately); weak"
+    )
+    polarity: Polarity = Polarity.POSITIVE
+    sensitivity: str | None = Field(default=None, description="special category, when the memory is one")
     sources: CandidateSources | None = Field(default=None, description="with diagnostics")
 
 
@@ -101,6 +125,7 @@ class ConflictValue(BaseModel):
     memory_id: str
     value: str | None
     context: str | None = None
+    polarity: Polarity = Polarity.POSITIVE
 
 
 class ConflictView(BaseModel):
@@ -126,13 +151,20 @@ class ConflictView(BaseModel):
 
     @classmethod
     def of_contradiction(cls, conflict: Conflict) -> ConflictView:
-        sides = [(conflict.kept_id, conflict.kept_value), (conflict.dropped_id, conflict.dropped_value)]
-        values = [ConflictValue(memory_id=i, value=v, context=conflict.context) for i, v in sides]
-        return cls(kind="contradiction", values=values, why=CONTRADICTION_WHY, **conflict.model_dump())
+        sides = [
+            (conflict.kept_id, conflict.kept_value, conflict.kept_polarity),
+            (conflict.dropped_id, conflict.dropped_value, conflict.dropped_polarity),
+        ]
+        values = [ConflictValue(memory_id=i, value=v, context=conflict.context, polarity=p) for i, v, p in sides]
+        fields = conflict.model_dump(exclude={"kept_polarity", "dropped_polarity"})
+        return cls(kind="contradiction", values=values, why=CONTRADICTION_WHY, **fields)
 
     @classmethod
     def of_contest(cls, contest: OpenContest) -> ConflictView:
-        values = [ConflictValue(memory_id=m.id, value=m.value, context=m.context) for m in contest.memories]
+        values = [
+            ConflictValue(memory_id=m.id, value=m.value, context=m.context, polarity=m.polarity)
+            for m in contest.memories
+        ]
         return cls(
             kind="contested",
             entity=contest.entity,
@@ -141,6 +173,18 @@ class ConflictView(BaseModel):
             contested_id=contest.contested_id,
             why=CONTESTED_WHY,
         )
+
+
+class ConfirmationView(BaseModel):
+    """A live instruction that asks for what a standing constraint forbids: confirm before acting.
+
+    The constraint is still recalled; the instruction is never silently obeyed over it.
+    """
+
+    memory_id: str = Field(description="the constraint")
+    text: str
+    instruction: str = Field(description="what in the request goes against it")
+    why: str = "a live instruction contradicts a standing constraint: confirm with the user before acting"
 
 
 class SuppressedView(BaseModel):
@@ -162,6 +206,10 @@ class RecallDiagnostics(BaseModel):
 class RecallResult(BaseModel):
     memories: list[RecalledMemory] = Field(description="in prompt order")
     conflicts: list[ConflictView] = Field(default_factory=list)
+    confirmations: list[ConfirmationView] = Field(
+        default_factory=list, description="live instructions against a constraint, to confirm with the user"
+    )
+    prompt: str | None = Field(default=None, description='with format "prompt": the block to insert')
     suppressed: list[SuppressedView] = Field(default_factory=list, description="with diagnostics only")
     tokens_used: int = 0
     diagnostics: RecallDiagnostics | None = None

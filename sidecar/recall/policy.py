@@ -18,9 +18,10 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict
 
 from agents.attributes import is_single_valued
+from agents.domains import action_family, action_in, canonical_domain, domains_match
 from agents.reconcile import normalize_value
 from sinks.recall import OpenContest, RecallScope
-from streams.records import Memory, MemoryState, RecallSemantics, Trust, Visibility
+from streams.records import Memory, MemoryState, Polarity, RecallSemantics, Trust, Visibility
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,8 @@ class Conflict(BaseModel):
     kept_value: str
     dropped_id: str
     dropped_value: str
+    kept_polarity: Polarity = Polarity.POSITIVE
+    dropped_polarity: Polarity = Polarity.POSITIVE
 
 
 def currency_violation(
@@ -74,15 +77,60 @@ def out_of_scope(memory: Memory, scope: RecallScope) -> bool:
     return memory.visibility is Visibility.AGENT and (scope.agent_id is None or memory.agent_id != scope.agent_id)
 
 
-def fires(memory: Memory, action: RequestedAction | None) -> bool:
-    """A constraint fires on its trigger's action, in its domain or (no domain in the trigger) any."""
+def fires(memory: Memory, action: RequestedAction | None, request_domains: frozenset[str] = frozenset()) -> bool:
+    """A constraint fires on its trigger's action family ("suggest" is "recommend"), in its domain.
+
+    The request's domain is its action's, else what its query is about (`request_domains`). A
+    trigger without a domain fires on every action of its family.
+    """
     if action is None or memory.recall_semantics is not RecallSemantics.CONSTRAINT or not memory.trigger:
         return False
     wanted = memory.trigger.get("action")
-    if not wanted or normalize_value(wanted) != normalize_value(action.action):
+    if not wanted or action_family(wanted) != action_family(action.action):
         return False
     domain = memory.trigger.get("domain")
-    return not domain or (action.domain is not None and normalize_value(domain) == normalize_value(action.domain))
+    if not domain:
+        return True
+    asked = frozenset({canonical_domain(action.domain)}) if action.domain else request_domains
+    return domains_match(domain, asked)
+
+
+def requested_action(action: RequestedAction | None, query: str) -> RequestedAction | None:
+    """The caller's action, else the one the query asks for ("suggest somewhere for dinner")."""
+    if action is not None:
+        return action
+    verb = action_in(query)
+    return RequestedAction(verb) if verb else None
+
+
+def constraint_object(memory: Memory) -> str | None:
+    """What a constraint forbids, as its value names it ("recommend Alto" → "Alto"), else None."""
+    if memory.recall_semantics is not RecallSemantics.CONSTRAINT or not memory.value:
+        return None
+    action = (memory.trigger or {}).get("action", "")
+    value = memory.value.strip()
+    if action and value.casefold().startswith(action.casefold()):
+        value = value[len(action) :].strip()
+    return value or None
+
+
+def overridden_by(memory: Memory, live_intent: Mapping[str, str], query: str) -> str | None:
+    """The live instruction that asks for what constraint `memory` forbids, else None.
+
+    A live intent value, or the query itself, naming the constraint's object ("book Alto tonight"
+    against "never recommend Alto") is such an instruction: it is reported for confirmation, and
+    the constraint is still recalled; it is never silently obeyed.
+    """
+    target = constraint_object(memory)
+    if not target:
+        return None
+    pattern = re.compile(rf"(?<!\w){re.escape(target.casefold())}(?!\w)")
+    for name, value in live_intent.items():
+        if pattern.search(value.casefold()):
+            return f"live_intent {name}={value!r}"
+    if pattern.search(query.casefold()):
+        return "the query"
+    return None
 
 
 def live_intent_attributes(live_intent: Mapping[str, str]) -> frozenset[str]:
@@ -189,30 +237,49 @@ def open_contests(
 
 
 def _strength(memory: Memory) -> tuple:
-    """Stronger: more confident, then more recently confirmed or valid; the id breaks ties."""
-    return (memory.confidence, memory.last_confirmed or memory.valid_from, memory.id)
+    """Stronger: a live volatile value ("light mode today") while it holds, then more confident, then
+    more recently confirmed or valid; the id breaks ties. (Expired ones never reach this point.)"""
+    return (memory.expires_at is not None, memory.confidence, memory.last_confirmed or memory.valid_from, memory.id)
+
+
+def contradicts(a: Memory, b: Memory) -> bool:
+    """Two memories of one slot that cannot both hold: the same value with opposite polarity, or two
+    different positive values of a single-valued attribute (any attribute outside the known sets)."""
+    same_value = normalize_value(a.value or "") == normalize_value(b.value or "")
+    if same_value:
+        return a.polarity is not b.polarity
+    if a.polarity is Polarity.NEGATIVE or b.polarity is Polarity.NEGATIVE:
+        return False
+    return is_single_valued(a.attribute)
 
 
 def resolve_conflicts(memories: Iterable[Memory]) -> dict[str, Conflict]:
-    """{dropped id: conflict} over groups of one slot (entity, single-valued attribute, context)."""
+    """{dropped id: conflict} over groups of one slot (entity, attribute, context), any attribute.
+
+    Strongest first; a memory that contradicts one already kept is dropped, naming it.
+    """
     groups: dict[tuple, list[Memory]] = {}
     for memory in memories:
-        if memory.entity and memory.attribute and memory.value is not None and is_single_valued(memory.attribute):
+        if memory.entity and memory.attribute and memory.value is not None:
             context = normalize_value(memory.context) if memory.context else None
             groups.setdefault((normalize_value(memory.entity), memory.attribute, context), []).append(memory)
     dropped: dict[str, Conflict] = {}
     for group in groups.values():
-        winner = max(group, key=_strength)
-        kept_value = normalize_value(winner.value or "")
-        for memory in group:
-            if normalize_value(memory.value or "") != kept_value:
-                dropped[memory.id] = Conflict(
-                    entity=winner.entity or "",
-                    attribute=winner.attribute or "",
-                    context=winner.context,
-                    kept_id=winner.id,
-                    kept_value=winner.value or "",
-                    dropped_id=memory.id,
-                    dropped_value=memory.value or "",
-                )
+        kept: list[Memory] = []
+        for memory in sorted(group, key=_strength, reverse=True):
+            winner = next((k for k in kept if contradicts(k, memory)), None)
+            if winner is None:
+                kept.append(memory)
+                continue
+            dropped[memory.id] = Conflict(
+                entity=winner.entity or "",
+                attribute=winner.attribute or "",
+                context=winner.context,
+                kept_id=winner.id,
+                kept_value=winner.value or "",
+                dropped_id=memory.id,
+                dropped_value=memory.value or "",
+                kept_polarity=winner.polarity,
+                dropped_polarity=memory.polarity,
+            )
     return dropped

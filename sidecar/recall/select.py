@@ -16,11 +16,14 @@ from datetime import datetime
 from agents.attributes import is_single_valued
 from agents.reconcile import normalize_value
 from sidecar.recall import policy
+from sidecar.recall import sensitivity as sensitive
 from sidecar.recall.budget import edge_order, estimate_tokens, trim
 from sidecar.recall.config import RecallConfig
+from sidecar.recall.freshness import certainty, needs_confirmation
 from sidecar.recall.fusion import Signals
 from sidecar.recall.models import (
     CandidateSources,
+    ConfirmationView,
     ConflictView,
     RecalledMemory,
     RecallRequest,
@@ -54,6 +57,8 @@ class Selection:
     suppressed: list[tuple[str, str]] = field(default_factory=list)  # (id, why)
     tokens_used: int = 0
     dropped_stale: int = 0  # hydrated rows that failed the re-check (never listed: maybe not the caller's)
+    confirmations: list[tuple[Memory, str]] = field(default_factory=list)  # (constraint, live instruction)
+    now: datetime | None = None
 
 
 def select(
@@ -77,15 +82,27 @@ def select(
             continue
         pool[memory.id] = memory
 
-    action = request.action.requested() if request.action else None
+    action = policy.requested_action(request.action.requested() if request.action else None, request.query)
+    domains = sensitive.request_domains(request.query, action.domain if action else None, request.topic)
+    for memory_id, memory in list(pool.items()):
+        why = sensitive.sensitive_outside(memory, domains, request.include_sensitive)
+        if why is not None:
+            del pool[memory_id]
+            suppressed[memory_id] = why
     entries: dict[str, Entry] = {}
     matched: list[Memory] = []
     for memory in pool.values():
         reasons: list[str] = []
         tier = RANKED
-        if action is not None and policy.fires(memory, action):
+        if action is not None and policy.fires(memory, action, domains):
             tier = CONSTRAINT
             reasons.append(f"constraint triggered by {action.describe()}")
+        elif policy.overridden_by(memory, request.live_intent, request.query) is not None:
+            tier = CONSTRAINT
+            reasons.append("constraint on what the live instruction asks for")
+        elif sensitive.safety_fires(memory, domains):
+            tier = CONSTRAINT
+            reasons.append(f"safety fact for a {'/'.join(sorted(domains & sensitive.SAFETY_DOMAINS))} request")
         elif memory.profile:
             tier = PROFILE
             reasons.append("profile fact")
@@ -152,7 +169,14 @@ def select(
     for entry in trimmed.over_limit:
         suppressed[entry.memory.id] = "over the limit"
     prominence = sorted(trimmed.kept, key=lambda e: (e.tier != CONSTRAINT, -e.score.value, e.memory.id))
+    confirmations = [
+        (e.memory, instruction)
+        for e in prominence
+        if (instruction := policy.overridden_by(e.memory, request.live_intent, request.query)) is not None
+    ]
     return Selection(
+        confirmations=confirmations,
+        now=now,
         chosen=edge_order(prominence),
         conflicts=conflicts,
         contests=policy.open_contests(contests, scope, now, config.confidence_floor),
@@ -217,6 +241,7 @@ def _touches(conflict: policy.Conflict, entries: dict[str, Entry]) -> bool:
 def to_result(selection: Selection, signals: dict[str, Signals], diagnostics: bool) -> RecallResult:
     """The response body; sources and suppressed entries only with diagnostics."""
     memories = []
+    now = selection.now
     for entry in selection.chosen:
         memory, score = entry.memory, entry.score
         found = signals.get(memory.id)
@@ -241,6 +266,14 @@ def to_result(selection: Selection, signals: dict[str, Signals], diagnostics: bo
                 recall_reason="; ".join(entry.reasons),
                 citations=list(memory.source_turn_ids),
                 valid_from=memory.valid_from,
+                trust=memory.trust.value,
+                source_role=memory.source_role,
+                recalled_at=now,
+                last_confirmed=memory.last_confirmed,
+                needs_confirmation=now is not None and needs_confirmation(memory, now),
+                certainty=certainty(memory, now) if now is not None else "firm",
+                polarity=memory.polarity,
+                sensitivity=memory.sensitivity,
                 sources=sources,
             )
         )
@@ -249,6 +282,9 @@ def to_result(selection: Selection, signals: dict[str, Signals], diagnostics: bo
         conflicts=[
             *(ConflictView.of_contradiction(c) for c in selection.conflicts),
             *(ConflictView.of_contest(c) for c in selection.contests),
+        ],
+        confirmations=[
+            ConfirmationView(memory_id=m.id, text=m.text, instruction=i) for m, i in selection.confirmations
         ],
         suppressed=[SuppressedView(id=i, why=w) for i, w in selection.suppressed] if diagnostics else [],
         tokens_used=selection.tokens_used,

@@ -20,7 +20,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from agents.attributes import ATTRIBUTES
+from agents.attributes import ATTRIBUTES, is_single_valued
 from agents.embed import Embedder
 from sidecar.auth import Principal
 from sidecar.errors import Forbidden
@@ -30,12 +30,14 @@ from sidecar.recall.config import BALANCED, RecallConfig, preset
 from sidecar.recall.fusion import fuse
 from sidecar.recall.keywords import query_terms
 from sidecar.recall.models import RecallDiagnostics, RecallRequest, RecallResult
+from sidecar.recall.prompt import render
 from sidecar.recall.query_embed import QueryEmbedder
 from sidecar.recall.select import select, to_result
+from sidecar.recall.sensitivity import request_domains, safety_needed
 from sinks.base import VectorHit, VectorIndex
 from sinks.recall import Currency, KeywordHit, RecallScope, RecallStore
 from streams.errors import BeliefstreamError
-from streams.records import RecallAudit, utcnow
+from streams.records import Memory, RecallAudit, utcnow
 
 logger = logging.getLogger(__name__)
 
@@ -107,16 +109,21 @@ class RecallService:
         fetch = config.candidate_limit(request.limit, narrowed=request.topic is not None)
         degraded: list[str] = []
 
-        dense, keyword, pinned, contests = await _all(
+        domains = request_domains(request.query, request.action.domain if request.action else None, request.topic)
+        dense, keyword, pinned, contests, safety = await _all(
             self._dense(request.query, scope, fetch, degraded),
             self._keyword(scope, currency, terms, fetch),
             self._store.pinned_memories(scope, currency, config.pinned_limit),
             self._store.open_contests(scope, currency, config.contested_limit),
+            self._store.safety_memories(scope, currency, safety_needed(domains), config.pinned_limit),
         )
         signals = fuse(dense, keyword, config)
         hydrated = await self._store.hydrate(scope, currency, list(signals), SINGLE_VALUED)
-        selection = select(request, config, now, scope, signals, hydrated, pinned, contests)
+        hydrated += await self._invented_slot_mates(scope, currency, hydrated)
+        selection = select(request, config, now, scope, signals, hydrated, [*pinned, *safety], contests)
         result = to_result(selection, signals, request.diagnostics)
+        if request.format == "prompt":
+            result.prompt = render(result.memories, result.conflicts, result.confirmations)
         if request.diagnostics:
             found = {m.id for m in hydrated}
             result.diagnostics = RecallDiagnostics(
@@ -129,6 +136,20 @@ class RecallService:
             )
         self._record(principal, scope, request, now, [m.id for m in result.memories])
         return result
+
+    async def _invented_slot_mates(
+        self, scope: RecallScope, currency: Currency, hydrated: Sequence[Memory]
+    ) -> list[Memory]:
+        """Slot-mates of hydrated memories whose attribute is outside the registry (an extractor may
+        invent one; it is single-valued unless a known set), so their contradictions are seen whole."""
+        invented = {m.attribute for m in hydrated if m.attribute and m.attribute not in ATTRIBUTES}
+        invented = {a for a in invented if is_single_valued(a)}
+        if not invented:
+            return []
+        seeds = [m.id for m in hydrated if m.attribute in invented]
+        found = {m.id for m in hydrated}
+        mates = await self._store.hydrate(scope, currency, seeds, tuple(sorted(invented)))
+        return [m for m in mates if m.id not in found]
 
     async def _dense(
         self, query: str, scope: RecallScope, limit: int, degraded: list[str]

@@ -15,7 +15,7 @@ from sinks.sql.errors import InvalidCursorError
 from streams.records import Episode, Job, Memory
 
 #: Memory fields stored as enum strings.
-_ENUM_FIELDS = ("visibility", "type", "recall_semantics", "source_role", "trust", "state")
+_ENUM_FIELDS = ("visibility", "type", "polarity", "recall_semantics", "source_role", "trust", "state")
 
 #: Columns an update of an existing memory may change (reconcile, revoke, decay).
 MUTABLE_FIELDS = (

@@ -81,6 +81,14 @@ class RecallReader:
         plan = recall_queries.pinned_plan(scope, currency, limit)
         return await self._read("pinned_memories", plan, recall_queries.memories_of)
 
+    async def safety_memories(
+        self, scope: RecallScope, currency: Currency, attributes: Sequence[str], limit: int
+    ) -> list[Memory]:
+        plan = recall_queries.safety_plan(scope, currency, attributes, limit)
+        if plan is None:
+            return []
+        return await self._read("safety_memories", plan, recall_queries.memories_of)
+
     async def open_contests(self, scope: RecallScope, currency: Currency, limit: int) -> list[OpenContest]:
         plan = recall_queries.open_contests_plan(scope, currency, limit)
         return await self._read("open_contests", plan, recall_queries.open_contests_of)

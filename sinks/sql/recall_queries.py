@@ -277,6 +277,30 @@ def _pinned_statement(with_agent: bool) -> sa.Select:
     )
 
 
+def safety_plan(
+    scope: RecallScope, currency: Currency, attributes: Sequence[str], limit: int
+) -> tuple[Any, dict[str, Any]] | None:
+    """Current memories of the safety attributes (allergy, medical need, ...), most important first."""
+    if not attributes:
+        return None
+    params = scope_params(scope, currency) | {"limit": limit, "attributes": list(attributes)}
+    params.pop("topics", None)  # a safety fact applies whatever the topic
+    return _safety_statement(scope.agent_id is not None), params
+
+
+@lru_cache(maxsize=4)
+def _safety_statement(with_agent: bool) -> sa.Select:
+    return (
+        sa.select(*(memories.c[f] for f in _FIELDS))
+        .where(
+            memories.c.attribute.in_(sa.bindparam("attributes", expanding=True)),
+            *_filtered(memories, with_agent),
+        )
+        .order_by(memories.c.importance.desc(), memories.c.confidence.desc(), memories.c.id)
+        .limit(sa.bindparam("limit", type_=sa.Integer))
+    )
+
+
 def open_contests_plan(scope: RecallScope, currency: Currency, limit: int) -> tuple[Any, dict[str, Any]]:
     params = scope_params(scope, currency) | {"limit": limit}
     params.pop("topics", None)  # a contested slot is reported whatever the topic

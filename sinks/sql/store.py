@@ -382,6 +382,11 @@ class SqlMemoryStore(EpisodeStoreMixin):
     async def pinned_memories(self, scope: RecallScope, currency: Currency, limit: int) -> list[Memory]:
         return await self._reader.pinned_memories(scope, currency, limit)
 
+    async def safety_memories(
+        self, scope: RecallScope, currency: Currency, attributes: Sequence[str], limit: int
+    ) -> list[Memory]:
+        return await self._reader.safety_memories(scope, currency, attributes, limit)
+
     async def open_contests(self, scope: RecallScope, currency: Currency, limit: int) -> list[OpenContest]:
         return await self._reader.open_contests(scope, currency, limit)
 

@@ -57,6 +57,8 @@ memories = sa.Table(
     sa.Column("attribute", NAME),
     sa.Column("value", sa.Text),
     sa.Column("context", NAME),
+    sa.Column("polarity", ENUM, nullable=False, server_default="positive"),
+    sa.Column("sensitivity", ENUM),
     sa.Column("recall_semantics", ENUM, nullable=False),
     sa.Column("trigger", sa.JSON),
     sa.Column("profile", sa.Boolean, nullable=False),

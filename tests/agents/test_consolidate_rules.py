@@ -246,3 +246,17 @@ def test_canonical_fields() -> None:
 )
 def test_polarity_must_match(a: str, b: str, allowed: bool) -> None:
     assert compatible(mem("a", a), mem("b", b)) is allowed
+
+
+def test_opposite_polarity_is_never_merged_and_the_canonical_memory_keeps_sensitivity() -> None:
+    from agents.consolidate.compat import compatible
+    from agents.consolidate.merge import canonical_memory
+    from streams.records import Polarity
+    from tests.sidecar.recall.seeding import mem
+
+    likes = mem("t", "u", "The user likes jazz.", entity="user", attribute="likes", value="jazz")
+    stopped = likes.model_copy(update={"id": "x", "text": "The user likes jazz", "polarity": Polarity.NEGATIVE})
+    assert not compatible(likes, stopped)
+    meds = mem("t", "u", "The user takes insulin daily.", sensitivity="health")
+    plain = mem("t", "u", "The user takes insulin every day.")
+    assert canonical_memory([plain, meds], "The user takes insulin every day.").sensitivity == "health"

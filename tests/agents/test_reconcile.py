@@ -103,9 +103,16 @@ CASES = [
     ("multi-valued accumulates", allergy("n", "shellfish", 9), [allergy("a", "peanuts")], "insert", ()),
     ("multi-valued same value", allergy("n", "Peanuts", 9), [allergy("a", "peanuts")], "confirm", ("a",)),
     (
-        "unknown attribute is multi-valued",
+        "unknown attribute is single-valued",
         mem("n", 9, entity="user", attribute="favourite_colour", value="red"),
         [mem("a", entity="user", attribute="favourite_colour", value="blue")],
+        "supersede",
+        ("a",),
+    ),
+    (
+        "unknown attribute known to be a set accumulates",
+        mem("n", 9, entity="user", attribute="skills", value="welding"),
+        [mem("a", entity="user", attribute="skills", value="sailing")],
         "insert",
         (),
     ),

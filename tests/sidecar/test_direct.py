@@ -197,3 +197,18 @@ async def test_without_an_embedder_the_route_is_not_mounted(client):
     response = await client.post("/v1/memories", json=editor(), headers=ACME)
 
     assert response.status_code in (404, 405)
+
+
+
+async def test_a_direct_retraction_closes_the_belief_and_attributes_are_normalised(governed, store):
+    old = (await governed.post("/v1/memories", json=editor("vim"), headers=ACME)).json()
+    retraction = editor("Vim", text="The user no longer uses Vim as their editor.", polarity="negative")
+
+    response = await governed.post("/v1/memories", json=retraction | {"attribute": "Preferred-Editor"}, headers=ACME)
+
+    assert response.status_code == 201, response.text
+    new = response.json()
+    assert (new["attribute"], new["polarity"]) == ("preferred_editor", "negative")
+    closed = await store.get_memory("acme", old["id"])
+    assert closed.state is MemoryState.SUPERSEDED and closed.superseded_by == new["id"]
+    assert (await governed.post("/v1/memories", json=editor(polarity="maybe"), headers=ACME)).status_code == 422

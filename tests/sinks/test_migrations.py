@@ -17,6 +17,7 @@ from sinks.sql.convert import encode_embedding, memory_row
 from sinks.sql.engine import create_engine
 from sinks.sql.migrate import alembic_config, upgrade
 from sinks.sql.tables import include_name, memories, metadata
+from streams.records import Polarity
 from tests.sidecar.recall.seeding import NOW, mem
 
 VERSION_TABLE = "beliefstream_alembic_version"
@@ -123,7 +124,7 @@ async def test_0004_moves_embeddings_out_of_memories_and_keeps_keyword_search(is
     vector points and, on SQLite, its FTS5 rows (keyed by rowid, which the column drop keeps)."""
     engine = create_engine(isolated_sql_url)
     await upgrade(engine, "0003")
-    row = memory_row(mem(tenant, "u1", "The user paddles a kayak on weekends."), [0.25, -0.5, 1.0])
+    row = _without_later_columns(memory_row(mem(tenant, "u1", "The user paddles a kayak on weekends."), [0.25, -0.5, 1.0]))
     async with engine.begin() as conn:
         await conn.execute(sa.insert(_pre_0004_memories()), [{**row, "embedding": encode_embedding([0.25, -0.5, 1.0])}])
     await upgrade(engine)
@@ -142,11 +143,54 @@ async def test_0004_moves_embeddings_out_of_memories_and_keeps_keyword_search(is
     assert [hit.id for hit in hits] == [row["id"]]
 
 
+#: Columns of `memories` added after 0004 (0006: polarity and sensitivity).
+LATER_COLUMNS = frozenset({"polarity", "sensitivity"})
+
+
+def _without_later_columns(row: dict) -> dict:
+    return {k: v for k, v in row.items() if k not in LATER_COLUMNS}
+
+
 def _pre_0004_memories() -> sa.Table:
-    """`memories` as revisions 0001-0003 left it: the current columns plus `embedding`."""
+    """`memories` as revisions 0001-0003 left it: the columns of 0004 plus `embedding`."""
     return sa.Table(
         "memories",
         sa.MetaData(),
-        *(sa.Column(c.name, c.type) for c in memories.columns),
+        *(sa.Column(c.name, c.type) for c in memories.columns if c.name not in LATER_COLUMNS),
         sa.Column("embedding", sa.LargeBinary),
     )
+
+
+def _pre_0006_memories() -> sa.Table:
+    return sa.Table(
+        "memories",
+        sa.MetaData(),
+        *(sa.Column(c.name, c.type) for c in memories.columns if c.name not in LATER_COLUMNS),
+    )
+
+
+async def test_0006_reads_existing_memories_as_positive_and_ordinary(isolated_sql_url: str, tenant: str) -> None:
+    """A memory written before 0006 comes back with polarity `positive` and no sensitivity, and on
+    SQLite keeps its FTS5 row (plain ADD COLUMN keeps every rowid); a new one keeps both fields."""
+    engine = create_engine(isolated_sql_url)
+    await upgrade(engine, "0004")
+    row = _without_later_columns(memory_row(mem(tenant, "u1", "The user paddles a kayak on weekends."), None))
+    async with engine.begin() as conn:
+        await conn.execute(sa.insert(_pre_0006_memories()), [row])
+    await upgrade(engine)
+    await engine.dispose()
+
+    store = SqlMemoryStore(isolated_sql_url)
+    try:
+        old = await store.get_memory(tenant, row["id"])
+        hits = await store.keyword_candidates(RecallScope(tenant, "u1"), CURRENT, ["kayak"], 10)
+        fresh = mem(tenant, "u1", "The user no longer lives in Berlin.").model_copy(
+            update={"polarity": Polarity.NEGATIVE, "sensitivity": "location", "entity": "user"}
+        )
+        await store.insert_memory(fresh, None)
+        back = await store.get_memory(tenant, fresh.id)
+    finally:
+        await store.close()
+    assert old is not None and (old.polarity, old.sensitivity) == (Polarity.POSITIVE, None)
+    assert [hit.id for hit in hits] == [row["id"]]
+    assert back is not None and (back.polarity, back.sensitivity) == (Polarity.NEGATIVE, "location")

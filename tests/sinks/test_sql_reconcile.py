@@ -156,3 +156,23 @@ async def test_a_memory_already_stored_is_not_written_again(store: SqlMemoryStor
 
     assert (result.inserted, result.changed, result.events) == ([], [], [])
     assert result.jobs[0].memory_ids == [first.memories[0].id]
+
+
+async def test_a_retraction_closes_the_belief_and_a_repeat_from_another_session_raises_importance(
+    store: SqlMemoryStore,
+) -> None:
+    from streams.records import Polarity
+
+    tenant = unique_tenant()
+    first = said(tenant, "morning", source_session="s1", importance=0.6)
+    again = said(tenant, "morning", source_session="s2", importance=0.5)
+    await store.write([first, again])
+    original = first.memories[0]
+    assert (await store.get_memory(tenant, original.id)).importance == 0.8  # repeated across sessions
+
+    retraction = said(tenant, "Morning", polarity=Polarity.NEGATIVE, text="User no longer prefers morning meetings")
+    await store.write([retraction])
+    closed = await store.get_memory(tenant, original.id)
+    assert closed.state is MemoryState.SUPERSEDED and closed.superseded_by == retraction.memories[0].id
+    [current] = (await store.list_memories(tenant, "u1"))[0]
+    assert (current.value, current.polarity) == ("Morning", Polarity.NEGATIVE)

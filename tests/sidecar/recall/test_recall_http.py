@@ -53,7 +53,10 @@ async def test_recall_answers_in_the_contract_shape(http) -> None:
     response = await http.post("/v1/recall", json={"user_id": "u1", "query": "tea"}, headers=KEY)
     assert response.status_code == 200
     body = response.json()
-    assert set(body) == {"memories", "conflicts", "suppressed", "tokens_used", "diagnostics"}
+    assert set(body) == {
+        "memories", "conflicts", "suppressed", "tokens_used", "diagnostics", "confirmations", "prompt"
+    }  # fmt: skip
+    assert body["prompt"] is None  # only with format "prompt"
     [memory] = body["memories"]
     assert memory["text"] == "The user prefers green tea in the morning."
     assert {
@@ -66,7 +69,13 @@ async def test_recall_answers_in_the_contract_shape(http) -> None:
         "recall_reason",
         "citations",
         "valid_from",
+        "trust",
+        "source_role",
+        "recalled_at",
+        "last_confirmed",
+        "needs_confirmation",
     } <= set(memory)
+    assert (memory["trust"], memory["source_role"]) == ("trusted", "user")
 
 
 async def test_recall_tenant_comes_from_the_key(http) -> None:

@@ -1,0 +1,171 @@
+"""What a sentence is about and what it asks to do: domains and verb families, by meaning not spelling.
+
+Constraints fire on an action in a domain ("never recommend sushi" → recommend / restaurant),
+sensitive memories surface only in their domain, and safety facts (an allergy) surface whenever a
+request is in theirs (food). All three need the same two readings of a sentence: which domains it
+touches (`domains_of`) and which action family a verb belongs to (`action_family`). Pure.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Verb stem → action family: "suggest" and "propose" ask for what "recommend" does.
+ACTION_FAMILIES: dict[str, str] = {
+    "recommend": "recommend", "suggest": "recommend", "propose": "recommend", "advise": "recommend",
+    "pick": "recommend", "choose": "recommend", "find": "recommend", "point me to": "recommend",
+    "what should": "recommend", "where should": "recommend", "ideas": "recommend", "options": "recommend",
+    "book": "book", "reserve": "book", "schedule": "schedule", "plan": "schedule", "arrange": "schedule",
+    "call": "contact", "phone": "contact", "ring": "contact", "email": "contact", "text": "contact",
+    "message": "contact", "contact": "contact", "ping": "contact", "dm": "contact", "reach": "contact",
+    "order": "order", "buy": "order", "purchase": "order",
+    "merge": "merge", "auto-merge": "auto-merge", "deploy": "deploy", "push": "push",
+    "use": "use", "mention": "mention", "bring up": "bring up", "remind": "remind",
+    "play": "play", "invite": "invite", "share": "share", "post": "post",
+}  # fmt: skip
+
+#: Domain → the words that place a sentence in it. One vocabulary for constraints, sensitivity and safety.
+DOMAIN_WORDS: dict[str, tuple[str, ...]] = {
+    "food": (
+        "restaurant", "restaurants", "dinner", "lunch", "brunch", "breakfast", "eat", "eating", "food",
+        "cafe", "café", "bistro", "diner", "takeout", "take-out", "meal", "meals", "cook", "cooking",
+        "recipe", "recipes", "dish", "dishes", "bake", "baking", "snack", "snacks", "menu", "cuisine",
+        "sushi", "pizza", "burger", "dessert", "grocery", "groceries", "ingredient", "ingredients",
+        "catering", "place to eat", "tonight's dinner", "drink", "drinks", "bar", "pub",
+    ),
+    "medication": (
+        "medication", "medicine", "medicines", "pill", "pills", "drug", "drugs", "prescription",
+        "dose", "dosage", "pharmacy", "painkiller", "painkillers", "ibuprofen", "aspirin",
+        "paracetamol", "antibiotic", "antibiotics", "vaccine", "supplement", "supplements",
+    ),
+    "travel": (
+        "travel", "traveling", "travelling", "trip", "trips", "flight", "flights", "fly", "flying",
+        "hotel", "hotels", "airbnb", "vacation", "holiday", "itinerary", "airport", "airline",
+        "abroad", "visit", "visiting", "tour", "road trip", "pack", "packing", "hostel",
+    ),
+    "activities": (
+        "activity", "activities", "hike", "hiking", "run", "running", "gym", "workout", "exercise",
+        "sport", "sports", "climb", "climbing", "swim", "swimming", "bike", "cycling", "yoga",
+        "weekend plans", "outing", "adventure", "ski", "skiing", "dance", "class", "excursion",
+    ),
+    "health": (
+        "health", "doctor", "doctors", "symptom", "symptoms", "diagnosis", "therapy", "therapist",
+        "medical", "hospital", "sick", "illness", "condition", "treatment", "clinic", "appointment",
+        "mental health", "allergy", "allergies", "diet", "nutrition",
+    ),
+    "religion": (
+        "religion", "religious", "church", "mosque", "synagogue", "temple", "pray", "prayer", "faith",
+        "worship", "ramadan", "easter", "passover", "diwali", "sabbath", "spiritual",
+    ),
+    "sexuality": (
+        "dating", "date", "sexuality", "orientation", "partner", "relationship", "lgbt", "lgbtq",
+        "pride", "coming out",
+    ),
+    "politics": (
+        "politics", "political", "election", "elections", "vote", "voting", "party", "campaign",
+        "policy", "government", "candidate", "protest",
+    ),
+    "finances": (
+        "money", "finance", "finances", "financial", "budget", "budgeting", "invest", "investing",
+        "investment", "loan", "loans", "mortgage", "tax", "taxes", "salary", "bank", "savings", "debt",
+        "spend", "spending", "afford", "price", "cost", "expensive", "cheap", "retirement",
+    ),
+    "location": (
+        "address", "deliver", "delivery", "ship", "shipping", "directions", "nearby", "near me",
+        "where do i live", "home address", "pick me up", "route", "commute",
+    ),
+    "restaurant": ("restaurant", "restaurants", "dinner", "lunch", "brunch", "place to eat", "cafe", "bistro"),
+    "hotel": ("hotel", "hotels", "motel", "hostel", "airbnb", "accommodation", "stay"),
+    "flight": ("flight", "flights", "airline", "airlines", "fly", "flying", "airport"),
+    "movie": ("movie", "movies", "film", "films", "cinema", "show", "shows", "series", "watch"),
+    "book": ("book", "books", "novel", "novels", "author", "authors", "read", "reading"),
+    "music": ("song", "songs", "music", "band", "bands", "album", "albums", "artist", "playlist"),
+    "recipe": ("recipe", "recipes", "dish", "dishes", "cook", "cooking", "bake", "baking"),
+    "meeting": ("meeting", "meetings", "standup", "standups", "call", "calls"),
+}  # fmt: skip
+
+#: Domains that contain others: a request for food is a request the restaurant domain serves.
+DOMAIN_PARENTS: dict[str, frozenset[str]] = {
+    "restaurant": frozenset({"food"}),
+    "recipe": frozenset({"food"}),
+    "hotel": frozenset({"travel"}),
+    "flight": frozenset({"travel"}),
+}
+
+#: Spellings of a domain name → the domain ("dining" is "food").
+DOMAIN_ALIASES: dict[str, str] = {
+    "dining": "food", "restaurants": "restaurant", "eating": "food", "cuisine": "food", "meal": "food",
+    "meals": "food", "cooking": "recipe", "recipes": "recipe", "hotels": "hotel", "flights": "flight",
+    "trip": "travel", "trips": "travel", "movies": "movie", "films": "movie", "film": "movie",
+    "books": "book", "songs": "music", "medicine": "medication", "medications": "medication",
+    "drugs": "medication", "activity": "activities", "sport": "activities", "sports": "activities",
+    "money": "finances", "finance": "finances", "financial": "finances", "meetings": "meeting",
+}  # fmt: skip
+
+
+def _pattern(words: tuple[str, ...]) -> re.Pattern[str]:
+    alternatives = "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True))
+    return re.compile(rf"(?i:(?<![\w-])(?:{alternatives})(?![\w-]))")
+
+
+_DOMAIN_PATTERNS: dict[str, re.Pattern[str]] = {name: _pattern(words) for name, words in DOMAIN_WORDS.items()}
+_STEM = re.compile(r"[^a-z -]")
+
+
+def canonical_domain(name: str) -> str:
+    """One name per domain: "Dining" → "food", "restaurants" → "restaurant"."""
+    folded = name.strip().casefold()
+    return DOMAIN_ALIASES.get(folded, folded)
+
+
+def widened(domains: set[str] | frozenset[str]) -> frozenset[str]:
+    """`domains` with the domains containing them (restaurant → food)."""
+    found = set(domains)
+    for domain in domains:
+        found |= DOMAIN_PARENTS.get(domain, frozenset())
+    return frozenset(found)
+
+
+def domains_of(text: str) -> frozenset[str]:
+    """Every domain whose words appear in `text`, widened to the domains containing them."""
+    if not text:
+        return frozenset()
+    return widened({name for name, pattern in _DOMAIN_PATTERNS.items() if pattern.search(text)})
+
+
+def action_family(verb: str) -> str:
+    """The family of an action verb, whatever its form: "Suggesting" → "recommend"; unknown → itself."""
+    folded = _STEM.sub("", verb.strip().casefold()).strip()
+    if folded in ACTION_FAMILIES:
+        return ACTION_FAMILIES[folded]
+    for stem in sorted(ACTION_FAMILIES, key=len, reverse=True):
+        if folded.startswith(stem) and len(folded) - len(stem) <= 3:  # suggests, suggesting, booked
+            return ACTION_FAMILIES[stem]
+        if stem.endswith("e") and folded.startswith(stem[:-1]) and folded[len(stem) - 1 :] in ("ing", "ed"):
+            return ACTION_FAMILIES[stem]
+    return folded
+
+
+#: Verbs read from a query when the caller names no action: only those that are seldom anything else
+#: ("book", "text", "find", "order" are nouns or vaguer as often as they ask for the action).
+INFERRED_VERBS = (
+    "recommend", "suggest", "propose", "advise", "what should", "where should", "reserve", "schedule",
+    "call", "phone", "email", "contact", "deploy", "merge", "auto-merge", "remind", "invite",
+)  # fmt: skip
+
+_ACTION_WORDS = re.compile(
+    r"(?i:(?<![\w-])(" + "|".join(sorted((re.escape(v) for v in INFERRED_VERBS), key=len, reverse=True))
+    + r")(?:s|es|ed|ing)?(?![\w-]))"
+)
+
+
+def action_in(text: str) -> str | None:
+    """The family of the first action verb a sentence uses ("could you suggest a bar" → recommend)."""
+    found = _ACTION_WORDS.search(text or "")
+    return ACTION_FAMILIES[found.group(1).casefold()] if found else None
+
+
+def domains_match(trigger_domain: str, request_domains: frozenset[str]) -> bool:
+    """A trigger's domain is met by a request in it or in the domain containing it: a constraint on
+    restaurants (never recommend sushi) also holds for a food request (what should I cook?)."""
+    return bool(widened({canonical_domain(trigger_domain)}) & widened(request_domains))

@@ -1,0 +1,39 @@
+"""Rules-made constraints take their domain from the sentence, so they fire only where they belong."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.extract.constraints import constraint_findings
+from agents.extract.finding import Subject
+from sidecar.recall import policy
+from sidecar.recall.sensitivity import request_domains
+from tests.sidecar.recall.seeding import mem
+
+USER = Subject("user", "User")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "domain"),
+    [
+        ("Never recommend sushi again.", "restaurant"),
+        ("Never suggest a hike with steep climbs.", "activities"),
+        ("Never recommend ibuprofen to me.", "medication"),
+        ("Don't suggest expensive hotels.", "hotel"),
+    ],
+)
+def test_a_constraint_takes_its_domain_from_the_sentence(sentence: str, domain: str) -> None:
+    [finding] = constraint_findings(sentence, USER)
+    assert finding.trigger == {"action": "recommend", "domain": domain}
+
+
+def test_never_recommend_sushi_fires_for_food_requests_not_every_recommendation() -> None:
+    [finding] = constraint_findings("Please never recommend sushi again.", USER)
+    rule = mem(
+        "t", "u", finding.text, recall_semantics=finding.recall_semantics, trigger=finding.trigger, value=finding.value
+    )
+    suggest = policy.RequestedAction("suggest")
+    assert policy.fires(rule, suggest, request_domains("ideas for dinner tonight"))
+    assert policy.fires(rule, suggest, request_domains("what should I cook?"))
+    assert not policy.fires(rule, suggest, request_domains("a book for my holiday"))
+    assert not policy.fires(rule, suggest, request_domains(""))
