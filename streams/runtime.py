@@ -30,21 +30,32 @@ from agents.metrics import ingest_metrics
 from agents.periodic import run_periodically
 from agents.pipeline import BatchReport, WritePipeline
 from sinks.base import MemoryStore, VectorIndex
+from sinks.errors import SinkUnavailableError
+from sinks.sql.intake import SqlIntake
 from sinks.sql.maintenance import MaintenanceStore
 from sinks.sql.store import SqlMemoryStore
 from sinks.vectors import make_vector_index
 from streams.app import bootstrap_servers, broker_url, create_app
-from streams.broker import EmbeddedBroker
+from streams.broker import EmbeddedBroker, stop_stale
 from streams.gc_tuning import tune_for_throughput
 from streams.producer import KafkaRecordProducer, RecordProducer
 from streams.progress import IngestProgress
+from streams.reaper import ConsumerOffsets, IntakeReaper, republish_pending
 from streams.settings import Settings
 from streams.topics import declare_topics
 
 log = logging.getLogger(__name__)
 
 BROKER_URL_FILE = "broker.url"
+BROKER_PID_FILE = "broker.pid"
+SQL_URL_FILE = "sql.url"  # where a running `dev` keeps accepted turns: `publish` writes there too
 DEV_KEY_FILE = "dev-api-key"
+
+#: What `dev` says at start about the embedded broker (issue 12: say plainly what it keeps).
+EMBEDDED_BROKER_NOTE = (
+    "  kept      turns answered 202, or sent by `beliefstream publish`, stay in SQL until processed\n"
+    "  not kept  the embedded broker's log is in memory: DLQ, events and audit topics die with `dev`"
+)
 
 
 @dataclass
@@ -134,9 +145,23 @@ async def run_worker(
         await pipeline.recover()
         for topic in (topics.turns, topics.dlq, topics.events, topics.audit, topics.escalations):
             await topic.maybe_declare()
+        intake = SqlIntake.of(clients.store)
+        if settings.intake_republish_on_start or (settings.intake_republish_on_start is None and not settings.broker):
+            await republish_at_start(intake, clients.producer, settings.turns_topic)
         await app.start()
         tune_for_throughput()
         log.info("worker consuming %s from %s", settings.turns_topic, url)
+        offsets = ConsumerOffsets(bootstrap_servers(url), settings.app_id, settings.turns_topic)
+        reaper = asyncio.create_task(
+            run_periodically(
+                settings.intake_reap_interval_s,
+                IntakeReaper(intake, clients.producer, offsets, settings),
+                stop,
+                name="intake reaper",
+                initial_delay_s=settings.intake_reap_interval_s,
+            ),
+            name="intake reaper",
+        )
         decay = asyncio.create_task(
             run_periodically(
                 settings.decay_interval_s,
@@ -153,6 +178,8 @@ async def run_worker(
             pipeline.stopping = True
             await app.stop()
             await decay
+            await reaper
+            await offsets.close()
     finally:
         if embedder is not clients.embedder:
             await asyncio.to_thread(embedder.close)
@@ -168,6 +195,17 @@ def _measured(on_batch: Callable[[BatchReport], None] | None) -> Callable[[Batch
             on_batch(report)
 
     return observe
+
+
+async def republish_at_start(intake: SqlIntake, producer: RecordProducer, topic: str) -> None:
+    """Accepted turns the previous run did not finish go out again (the embedded broker lost them)."""
+    try:
+        republished = await republish_pending(intake, producer, topic)
+    except SinkUnavailableError as exc:
+        log.warning("re-publishing the intake at start failed (%s); the reaper will re-publish it", exc)
+        return
+    if republished:
+        log.warning("re-published %d accepted turn(s) that the previous run had not processed", republished)
 
 
 async def ingest_embedder(settings: Settings, clients: Clients) -> Embedder:
@@ -278,19 +316,38 @@ def recorded_broker_url(settings: Settings) -> str | None:
     return path.read_text().strip() if path.exists() else None
 
 
+def recorded_sql_url(settings: Settings) -> str | None:
+    """The SQL store of the running `beliefstream dev` (its intake), as it recorded under data_dir."""
+    path = settings.data_dir / SQL_URL_FILE
+    return path.read_text().strip() if path.exists() else None
+
+
+def _private_file(path: Path, text: str) -> None:
+    path.write_text(text + "\n")
+    path.chmod(0o600)  # a SQL URL may carry a password
+
+
 @contextlib.contextmanager
 def embedded_broker(settings: Settings):
-    """The embedded broker for `dev`, its URL recorded so `publish` and `recall` find it."""
+    """The embedded broker for `dev`, its URL, pid and the SQL URL recorded so `publish` and
+    `recall` find them; a broker a killed previous run left behind is stopped first."""
     if settings.broker:
         yield settings.broker
         return
+    pid_file = settings.data_dir / BROKER_PID_FILE
+    stale = stop_stale(pid_file)
+    if stale is not None:
+        log.warning("stopped the embedded broker (pid %d) a previous run left behind", stale)
     broker = EmbeddedBroker(log_path=settings.data_dir / "broker.log").start()
-    path: Path = settings.data_dir / BROKER_URL_FILE
-    path.write_text(broker.url + "\n")
+    recorded = [settings.data_dir / name for name in (BROKER_URL_FILE, BROKER_PID_FILE, SQL_URL_FILE)]
+    _private_file(pid_file, str(broker.pid))
+    _private_file(settings.data_dir / SQL_URL_FILE, settings.resolved_sql_url)
+    (settings.data_dir / BROKER_URL_FILE).write_text(broker.url + "\n")
     try:
         yield broker.url
     finally:
-        path.unlink(missing_ok=True)
+        for path in recorded:
+            path.unlink(missing_ok=True)
         broker.stop()
 
 
@@ -311,7 +368,8 @@ async def run_dev(settings: Settings, stop: asyncio.Event, announce: Callable[[s
                 f"  api key   {key}\n"
                 f"  broker    {url}   topic {settings.turns_topic}\n"
                 f"  data      {settings.data_dir.resolve()}\n"
-                f"Press Ctrl-C to stop."
+                + (f"{EMBEDDED_BROKER_NOTE}\n" if not settings.broker else "")
+                + "Press Ctrl-C to stop."
             )
             done, _ = await asyncio.wait({worker, sidecar}, return_when=asyncio.FIRST_EXCEPTION)
             stop.set()
@@ -325,8 +383,6 @@ async def run_dev(settings: Settings, stop: asyncio.Event, announce: Callable[[s
 async def open_maintenance(settings: Settings) -> AsyncIterator[tuple[SqlMemoryStore, VectorIndex | None, str | None]]:
     """Store and vector index for a one-shot job; the vectors are None (with a note) when a running
     `beliefstream dev` owns the embedded shard: recall reads SQL, so the SQL side alone is correct."""
-    from sinks.errors import SinkUnavailableError
-
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     store = sql_store(settings)
     await store.setup()

@@ -1,0 +1,132 @@
+"""Turns in the intake back onto the broker: all of them at start, stragglers periodically.
+
+At start of a worker on the embedded broker (whose log died with the previous process) every
+pending turn is re-published, in acceptance order. Then `IntakeReaper` runs in the worker's
+process: each pass reads the consumer group's committed offsets against the end offsets it saw
+at the previous pass (`agents.reaping`), re-publishes turns the consumer went past without
+finishing, fails them with a reason after `intake_max_attempts`, and drops turns whose job is
+finished. Re-publishing is harmless: the write path skips finished jobs by turn id.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from aiokafka import AIOKafkaConsumer, TopicPartition
+from aiokafka.errors import KafkaError
+
+from agents.reaping import OffsetSnapshot, caught_up, failure_reason, plan_reap
+from sinks.errors import SinkUnavailableError
+from sinks.sql.intake import IntakeRow, SqlIntake
+from streams.producer import OutRecord, RecordProducer
+from streams.records import utcnow
+from streams.settings import Settings
+
+log = logging.getLogger(__name__)
+
+PAGE = 1000
+
+
+def records_of(topic: str, rows: list[IntakeRow]) -> list[OutRecord]:
+    return [OutRecord(topic, row.key, row.value) for row in rows]
+
+
+async def republish_pending(intake: SqlIntake, producer: RecordProducer, topic: str) -> int:
+    """Publish every pending turn again, oldest first; answers how many."""
+    total, after, started = 0, None, utcnow()
+    while rows := await intake.page(after, PAGE, published_before=started):
+        await producer.send_many(records_of(topic, rows))
+        await intake.mark_published([row.job_id for row in rows], utcnow(), attempt=False)
+        total += len(rows)
+        after = (rows[-1].accepted_at, rows[-1].job_id)
+        if len(rows) < PAGE:
+            break
+    return total
+
+
+class ConsumerOffsets:
+    """End offsets of the turns topic and the worker group's committed offsets, read without joining
+    the group (a consumer that never subscribes does not take part in its rebalances)."""
+
+    def __init__(self, bootstrap: str, group_id: str, topic: str) -> None:
+        self.topic = topic
+        self._consumer = AIOKafkaConsumer(bootstrap_servers=bootstrap, group_id=group_id, enable_auto_commit=False)
+        self._started = False
+
+    async def _partitions(self) -> list[TopicPartition]:
+        if not self._started:
+            await self._consumer.start()
+            self._started = True
+        await self._consumer.topics()  # refreshes the metadata
+        return [TopicPartition(self.topic, p) for p in sorted(self._consumer.partitions_for_topic(self.topic) or ())]
+
+    async def ends(self) -> dict[int, int]:
+        partitions = await self._partitions()
+        ends = await self._consumer.end_offsets(partitions) if partitions else {}
+        return {tp.partition: offset for tp, offset in ends.items()}
+
+    async def committed(self) -> dict[int, int | None]:
+        return {tp.partition: await self._consumer.committed(tp) for tp in await self._partitions()}
+
+    async def close(self) -> None:
+        if self._started:
+            self._started = False
+            await self._consumer.stop()
+
+
+class IntakeReaper:
+    """One pass per call: re-publish or fail turns the consumer went past; drop finished ones."""
+
+    def __init__(
+        self, intake: SqlIntake, producer: RecordProducer, offsets: ConsumerOffsets, settings: Settings
+    ) -> None:
+        self.intake = intake
+        self.producer = producer
+        self.offsets = offsets
+        self.settings = settings
+        self._snapshot: OffsetSnapshot | None = None
+
+    async def __call__(self) -> tuple[int, int]:
+        """(re-published, failed) in this pass."""
+        await self.intake.purge_finished()
+        processed_before = await self._processed_before()
+        republished = failed = 0
+        if processed_before is None:
+            return republished, failed
+        now = utcnow()
+        after = None
+        while rows := await self.intake.page(after, PAGE, published_before=processed_before):
+            plan = plan_reap(
+                rows,
+                now=now,
+                processed_before=processed_before,
+                requeue_after_s=self.settings.intake_requeue_after_s,
+                max_attempts=self.settings.intake_max_attempts,
+            )
+            by_id = {row.job_id: row for row in rows}
+            for job_id in plan.fail:
+                await self.intake.fail([job_id], failure_reason(by_id[job_id].attempts), now)
+            if plan.republish:
+                await self.producer.send_many(records_of(self.settings.turns_topic, [by_id[i] for i in plan.republish]))
+                await self.intake.mark_published(plan.republish, utcnow(), attempt=True)
+            republished, failed = republished + len(plan.republish), failed + len(plan.fail)
+            after = (rows[-1].accepted_at, rows[-1].job_id)
+            if len(rows) < PAGE:
+                break
+        if republished or failed:
+            log.warning("intake reaper: %d turn(s) re-published, %d job(s) failed", republished, failed)
+        return republished, failed
+
+    async def _processed_before(self) -> datetime | None:
+        """The moment before which every published record was processed, if the consumer caught up
+        with the previous snapshot; takes the next snapshot."""
+        try:
+            committed = await self.offsets.committed() if self._snapshot is not None else {}
+            previous = self._snapshot
+            self._snapshot = OffsetSnapshot(utcnow(), await self.offsets.ends())
+        except (KafkaError, OSError) as exc:
+            raise SinkUnavailableError(f"reading the turns topic's offsets failed: {exc}") from exc
+        if previous is None or not caught_up(previous, committed):
+            return None
+        return previous.at
