@@ -151,7 +151,16 @@ def stop_stale(pid_file: Path, timeout: float = 5.0) -> int | None:
     with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)
     deadline = time.monotonic() + timeout
-    while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+    while running(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     pid_file.unlink(missing_ok=True)
     return pid
+
+
+def running(pid: int) -> bool:
+    """Is `pid` a live process (not gone, not a zombie waiting to be reaped)?"""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")

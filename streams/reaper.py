@@ -32,10 +32,11 @@ def records_of(topic: str, rows: list[IntakeRow]) -> list[OutRecord]:
     return [OutRecord(topic, row.key, row.value) for row in rows]
 
 
-async def republish_pending(intake: SqlIntake, producer: RecordProducer, topic: str) -> int:
-    """Publish every pending turn again, oldest first; answers how many."""
-    total, after, started = 0, None, utcnow()
-    while rows := await intake.page(after, PAGE, published_before=started):
+async def republish_pending(intake: SqlIntake, producer: RecordProducer, topic: str, before: datetime) -> int:
+    """Publish again every pending turn last published before `before` (this process's start: the
+    turns it accepted itself are on the broker already), oldest first; answers how many."""
+    total, after = 0, None
+    while rows := await intake.page(after, PAGE, published_before=before):
         await producer.send_many(records_of(topic, rows))
         await intake.mark_published([row.job_id for row in rows], utcnow(), attempt=False)
         total += len(rows)
@@ -51,13 +52,21 @@ class ConsumerOffsets:
 
     def __init__(self, bootstrap: str, group_id: str, topic: str) -> None:
         self.topic = topic
-        self._consumer = AIOKafkaConsumer(bootstrap_servers=bootstrap, group_id=group_id, enable_auto_commit=False)
-        self._started = False
+        self.bootstrap = bootstrap
+        self.group_id = group_id
+        self._consumer: AIOKafkaConsumer | None = None  # made at first use, inside the event loop
 
     async def _partitions(self) -> list[TopicPartition]:
-        if not self._started:
-            await self._consumer.start()
-            self._started = True
+        if self._consumer is None:
+            consumer = AIOKafkaConsumer(
+                bootstrap_servers=self.bootstrap, group_id=self.group_id, enable_auto_commit=False
+            )
+            try:
+                await consumer.start()
+            except BaseException:
+                await consumer.stop()
+                raise
+            self._consumer = consumer
         await self._consumer.topics()  # refreshes the metadata
         return [TopicPartition(self.topic, p) for p in sorted(self._consumer.partitions_for_topic(self.topic) or ())]
 
@@ -70,9 +79,9 @@ class ConsumerOffsets:
         return {tp.partition: await self._consumer.committed(tp) for tp in await self._partitions()}
 
     async def close(self) -> None:
-        if self._started:
-            self._started = False
-            await self._consumer.stop()
+        consumer, self._consumer = self._consumer, None
+        if consumer is not None:
+            await consumer.stop()
 
 
 class IntakeReaper:

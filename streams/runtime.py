@@ -15,6 +15,7 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 import uvicorn
@@ -41,6 +42,7 @@ from streams.gc_tuning import tune_for_throughput
 from streams.producer import KafkaRecordProducer, RecordProducer
 from streams.progress import IngestProgress
 from streams.reaper import ConsumerOffsets, IntakeReaper, republish_pending
+from streams.records import utcnow
 from streams.settings import Settings
 from streams.topics import declare_topics
 
@@ -134,6 +136,7 @@ async def run_worker(
     on_batch: Callable[[BatchReport], None] | None = None,
 ) -> None:
     """Consume turns until `stop` is set; finishes the batch in flight before returning."""
+    started = utcnow()  # turns accepted from now on are published by this process
     app = create_app(settings, url)
     topics = declare_topics(app, settings)
     embedder = await ingest_embedder(settings, clients)
@@ -147,7 +150,7 @@ async def run_worker(
             await topic.maybe_declare()
         intake = SqlIntake.of(clients.store)
         if settings.intake_republish_on_start or (settings.intake_republish_on_start is None and not settings.broker):
-            await republish_at_start(intake, clients.producer, settings.turns_topic)
+            await republish_at_start(intake, clients.producer, settings.turns_topic, started)
         await app.start()
         tune_for_throughput()
         log.info("worker consuming %s from %s", settings.turns_topic, url)
@@ -197,10 +200,10 @@ def _measured(on_batch: Callable[[BatchReport], None] | None) -> Callable[[Batch
     return observe
 
 
-async def republish_at_start(intake: SqlIntake, producer: RecordProducer, topic: str) -> None:
+async def republish_at_start(intake: SqlIntake, producer: RecordProducer, topic: str, started: datetime) -> None:
     """Accepted turns the previous run did not finish go out again (the embedded broker lost them)."""
     try:
-        republished = await republish_pending(intake, producer, topic)
+        republished = await republish_pending(intake, producer, topic, started)
     except SinkUnavailableError as exc:
         log.warning("re-publishing the intake at start failed (%s); the reaper will re-publish it", exc)
         return
