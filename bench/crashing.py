@@ -44,15 +44,16 @@ _VALUES = {
 }
 
 
-def make_turns(count: int, users: int = 50, prefix: str = "t") -> list[dict]:
-    """`count` user turns of our own over `users` users: facts the rules extractor keeps, and small talk."""
+def make_turns(count: int, prefix: str = "t") -> list[dict]:
+    """`count` user turns of our own: each user says each sentence once (facts the rules extractor
+    keeps, and small talk it skips), so two current memories of one user with one text can only
+    come from a turn processed twice."""
     turns = []
     for i in range(count):
-        template = _FACTS[i % len(_FACTS)]
-        values = {name: options[(i // len(_FACTS) + i) % len(options)] for name, options in _VALUES.items()}
-        turns.append(
-            {"turn_id": f"{prefix}-{i:06d}", "user_id": f"u-{i % users:03d}", "role": "user", "text": template.format(**values)}
-        )
+        user, template = divmod(i, len(_FACTS))
+        values = {name: options[(user + k) % len(options)] for k, (name, options) in enumerate(_VALUES.items())}
+        text = _FACTS[template].format(**values)
+        turns.append({"turn_id": f"{prefix}-{i:06d}", "user_id": f"{prefix}u-{user:05d}", "role": "user", "text": text})
     return turns
 
 
@@ -179,6 +180,30 @@ class RetainClient:
                 if stop_after is not None and sent >= stop_after:
                     return sent
         return sent
+
+
+    async def send_patiently(self, turns: Sequence[dict], timeout: float) -> int:
+        """Send every turn, retrying a refused or failed batch (same turn ids) until it gets 202;
+        answers how many answers were not 202 (refusals while a dependency was away)."""
+        refused = 0
+        headers = {"Authorization": f"Bearer {self.dev.key}"}
+        deadline = time.monotonic() + timeout
+        async with httpx.AsyncClient(base_url=self.dev.base, headers=headers, timeout=30) as http:
+            for start in range(0, len(turns), self.batch):
+                chunk = list(turns[start : start + self.batch])
+                while True:
+                    try:
+                        status = (await http.post("/v1/retain", json={"turns": chunk})).status_code
+                    except httpx.HTTPError:
+                        status = 0
+                    if status == 202:
+                        break
+                    refused += 1
+                    if time.monotonic() > deadline:
+                        return refused
+                    await asyncio.sleep(0.5)
+                self.acknowledged.extend(t["turn_id"] for t in chunk)
+        return refused
 
 
 def publish(dev: Dev, path: Path, timeout: float = 600.0) -> subprocess.CompletedProcess:
