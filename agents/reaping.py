@@ -2,9 +2,9 @@
 
 A turn still in the intake is lost only if the consumer has already gone past the place where it
 was published: while it is merely in the backlog, re-publishing it would only add load, and failing
-it would lose it. So the reaper keeps a snapshot of the topic's end offsets; once the consumer
-group's committed offsets reach that snapshot on every partition, everything published before the
-snapshot was processed (`caught_up`), and a turn published before then that is still pending was
+it would lose it. So the reaper keeps snapshots of the topic's end offsets, one per pass; once the
+consumer group's committed offsets reach one on every partition, everything published before that
+snapshot was processed (`caught_up`, `processed_before`), and a turn published before then that is still pending was
 lost on the way (a broker that died, a 503 after the SQL commit, a record the pipeline rejected).
 Such a turn is re-published, and after `max_attempts` re-publications its job fails with a reason.
 """
@@ -34,6 +34,13 @@ class OffsetSnapshot:
 def caught_up(snapshot: OffsetSnapshot, committed: Mapping[int, int | None]) -> bool:
     """Has the consumer group committed past every record the snapshot saw?"""
     return all((committed.get(p) or 0) >= end for p, end in snapshot.ends.items())
+
+
+def processed_before(snapshots: Sequence[OffsetSnapshot], committed: Mapping[int, int | None]) -> datetime | None:
+    """The time of the newest snapshot the consumer has caught up with: every record published
+    before it was processed. None when it has caught up with none (it is behind all of them)."""
+    passed = [s.at for s in snapshots if caught_up(s, committed)]
+    return max(passed) if passed else None
 
 
 @dataclass

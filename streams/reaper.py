@@ -11,12 +11,13 @@ finished. Re-publishing is harmless: the write path skips finished jobs by turn 
 from __future__ import annotations
 
 import logging
+from collections import deque
 from datetime import datetime
 
 from aiokafka import AIOKafkaConsumer, TopicPartition
 from aiokafka.errors import KafkaError
 
-from agents.reaping import OffsetSnapshot, caught_up, failure_reason, plan_reap
+from agents.reaping import OffsetSnapshot, failure_reason, plan_reap, processed_before
 from sinks.errors import SinkUnavailableError
 from sinks.sql.intake import IntakeRow, SqlIntake
 from streams.producer import OutRecord, RecordProducer
@@ -26,6 +27,9 @@ from streams.settings import Settings
 log = logging.getLogger(__name__)
 
 PAGE = 1000
+#: Snapshots of end offsets the reaper keeps (one per pass): a consumer that lags by up to this many
+#: passes still lets the reaper find the turns it went past.
+SNAPSHOTS = 20
 
 
 def records_of(topic: str, rows: list[IntakeRow]) -> list[OutRecord]:
@@ -44,6 +48,21 @@ async def republish_pending(intake: SqlIntake, producer: RecordProducer, topic: 
         if len(rows) < PAGE:
             break
     return total
+
+
+async def republish_at_start(settings: Settings, intake: SqlIntake, producer: RecordProducer, started: datetime) -> None:
+    """Accepted turns a previous run did not finish go out again, when the broker is the embedded one
+    (which lost them) or `intake_republish_on_start` says so."""
+    wanted = settings.intake_republish_on_start
+    if not (wanted or (wanted is None and not settings.broker)):
+        return
+    try:
+        republished = await republish_pending(intake, producer, settings.turns_topic, started)
+    except SinkUnavailableError as exc:
+        log.warning("re-publishing the intake at start failed (%s); the reaper will re-publish it", exc)
+        return
+    if republished:
+        log.warning("re-published %d accepted turn(s) that the previous run had not processed", republished)
 
 
 class ConsumerOffsets:
@@ -94,7 +113,7 @@ class IntakeReaper:
         self.producer = producer
         self.offsets = offsets
         self.settings = settings
-        self._snapshot: OffsetSnapshot | None = None
+        self._snapshots: deque[OffsetSnapshot] = deque(maxlen=SNAPSHOTS)
 
     async def __call__(self) -> tuple[int, int]:
         """(re-published, failed) in this pass."""
@@ -129,13 +148,11 @@ class IntakeReaper:
 
     async def _processed_before(self) -> datetime | None:
         """The moment before which every published record was processed, if the consumer caught up
-        with the previous snapshot; takes the next snapshot."""
+        with one of the earlier snapshots; takes the next snapshot."""
         try:
-            committed = await self.offsets.committed() if self._snapshot is not None else {}
-            previous = self._snapshot
-            self._snapshot = OffsetSnapshot(utcnow(), await self.offsets.ends())
+            committed = await self.offsets.committed() if self._snapshots else {}
+            before = processed_before(list(self._snapshots), committed)
+            self._snapshots.append(OffsetSnapshot(utcnow(), await self.offsets.ends()))
         except (KafkaError, OSError) as exc:
             raise SinkUnavailableError(f"reading the turns topic's offsets failed: {exc}") from exc
-        if previous is None or not caught_up(previous, committed):
-            return None
-        return previous.at
+        return before

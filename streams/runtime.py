@@ -15,7 +15,6 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 
 import uvicorn
@@ -31,7 +30,6 @@ from agents.metrics import ingest_metrics
 from agents.periodic import run_periodically
 from agents.pipeline import BatchReport, WritePipeline
 from sinks.base import MemoryStore, VectorIndex
-from sinks.errors import SinkUnavailableError
 from sinks.sql.intake import SqlIntake
 from sinks.sql.maintenance import MaintenanceStore
 from sinks.sql.store import SqlMemoryStore
@@ -41,7 +39,7 @@ from streams.broker import EmbeddedBroker, stop_stale
 from streams.gc_tuning import tune_for_throughput
 from streams.producer import KafkaRecordProducer, RecordProducer
 from streams.progress import IngestProgress
-from streams.reaper import ConsumerOffsets, IntakeReaper, republish_pending
+from streams.reaper import ConsumerOffsets, IntakeReaper, republish_at_start
 from streams.records import utcnow
 from streams.settings import Settings
 from streams.topics import declare_topics
@@ -134,11 +132,22 @@ async def run_worker(
     clients: Clients,
     stop: asyncio.Event,
     on_batch: Callable[[BatchReport], None] | None = None,
+    accepting: asyncio.Event | None = None,
 ) -> None:
-    """Consume turns until `stop` is set; finishes the batch in flight before returning."""
+    """Consume turns until `stop` is set; finishes the batch in flight before returning.
+
+    The intake is re-published before anything else and `accepting` is set after it, so a sidecar
+    that waits for it puts no new turn of a user ahead of that user's older ones.
+    """
     started = utcnow()  # turns accepted from now on are published by this process
     app = create_app(settings, url)
     topics = declare_topics(app, settings)
+    for topic in (topics.turns, topics.dlq, topics.events, topics.audit, topics.escalations):
+        await topic.maybe_declare()
+    intake = SqlIntake.of(clients.store)
+    await republish_at_start(settings, intake, clients.producer, started)
+    if accepting is not None:
+        accepting.set()
     embedder = await ingest_embedder(settings, clients)
     try:
         pipeline = WritePipeline(
@@ -146,11 +155,6 @@ async def run_worker(
         )
         register_ingest_agent(app, topics, pipeline, settings, _measured(on_batch))
         await pipeline.recover()
-        for topic in (topics.turns, topics.dlq, topics.events, topics.audit, topics.escalations):
-            await topic.maybe_declare()
-        intake = SqlIntake.of(clients.store)
-        if settings.intake_republish_on_start or (settings.intake_republish_on_start is None and not settings.broker):
-            await republish_at_start(intake, clients.producer, settings.turns_topic, started)
         await app.start()
         tune_for_throughput()
         log.info("worker consuming %s from %s", settings.turns_topic, url)
@@ -200,17 +204,6 @@ def _measured(on_batch: Callable[[BatchReport], None] | None) -> Callable[[Batch
     return observe
 
 
-async def republish_at_start(intake: SqlIntake, producer: RecordProducer, topic: str, started: datetime) -> None:
-    """Accepted turns the previous run did not finish go out again (the embedded broker lost them)."""
-    try:
-        republished = await republish_pending(intake, producer, topic, started)
-    except SinkUnavailableError as exc:
-        log.warning("re-publishing the intake at start failed (%s); the reaper will re-publish it", exc)
-        return
-    if republished:
-        log.warning("re-published %d accepted turn(s) that the previous run had not processed", republished)
-
-
 async def ingest_embedder(settings: Settings, clients: Clients) -> Embedder:
     """The worker's model: by default in a child process of its own, so the worker's Python and
     the model never wait for each other's GIL (`agents/embed_process.py`); else the process's."""
@@ -248,8 +241,15 @@ def recall_service(settings: Settings, clients: Clients):
     )
 
 
-async def run_sidecar(settings: Settings, clients: Clients, stop: asyncio.Event) -> None:
-    """Serve the HTTP sidecar until `stop` is set; retained turns go out on `clients.producer`."""
+async def run_sidecar(
+    settings: Settings, clients: Clients, stop: asyncio.Event, accepting: asyncio.Event | None = None
+) -> None:
+    """Serve the HTTP sidecar until `stop` is set; retained turns go out on `clients.producer`.
+    With `accepting`, serving starts once it is set (the worker re-published the intake)."""
+    if accepting is not None:
+        await _first_of(accepting, stop)
+        if stop.is_set():
+            return
     from sidecar.app import create_app as create_sidecar
     from sidecar.mcp_tools import McpTools
     from sidecar.publisher import TopicTurnPublisher
@@ -296,6 +296,15 @@ async def run_sidecar(settings: Settings, clients: Clients, stop: asyncio.Event)
         await recall.close()  # flushes access counts and audit records before the store closes
         if answerer is not None:
             await answerer.aclose()
+
+
+async def _first_of(*events: asyncio.Event) -> None:
+    waits = [asyncio.create_task(event.wait()) for event in events]
+    try:
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for wait in waits:
+            wait.cancel()
 
 
 def dev_api_key(settings: Settings) -> Settings:
@@ -362,8 +371,11 @@ async def run_dev(settings: Settings, stop: asyncio.Event, announce: Callable[[s
         url = broker_url(settings, url)
         async with open_clients(settings, url) as clients:
             progress = IngestProgress(announce)
-            worker = asyncio.create_task(run_worker(settings, url, clients, stop, progress), name="worker")
-            sidecar = asyncio.create_task(run_sidecar(settings, clients, stop), name="sidecar")
+            accepting = asyncio.Event()  # the intake is back on the broker: new turns may come in
+            worker = asyncio.create_task(
+                run_worker(settings, url, clients, stop, progress, accepting=accepting), name="worker"
+            )
+            sidecar = asyncio.create_task(run_sidecar(settings, clients, stop, accepting), name="sidecar")
             key = next(iter(settings.parsed_api_keys()))
             announce(
                 f"beliefstream is running\n"
@@ -386,6 +398,8 @@ async def run_dev(settings: Settings, stop: asyncio.Event, announce: Callable[[s
 async def open_maintenance(settings: Settings) -> AsyncIterator[tuple[SqlMemoryStore, VectorIndex | None, str | None]]:
     """Store and vector index for a one-shot job; the vectors are None (with a note) when a running
     `beliefstream dev` owns the embedded shard: recall reads SQL, so the SQL side alone is correct."""
+    from sinks.errors import SinkUnavailableError
+
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     store = sql_store(settings)
     await store.setup()

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from agents.reaping import OffsetSnapshot, caught_up, failure_reason, plan_reap
+from agents.reaping import OffsetSnapshot, caught_up, failure_reason, plan_reap, processed_before
 
 NOW = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
 
@@ -37,6 +37,14 @@ def ago(seconds: float) -> datetime:
 )
 def test_caught_up_needs_every_partition_past_the_snapshot(ends, committed, expected):
     assert caught_up(OffsetSnapshot(NOW, ends), committed) is expected
+
+
+def test_processed_before_is_the_newest_snapshot_the_consumer_passed():
+    snapshots = [OffsetSnapshot(ago(90), {0: 10}), OffsetSnapshot(ago(60), {0: 20}), OffsetSnapshot(ago(30), {0: 30})]
+    assert processed_before(snapshots, {0: 25}) == ago(60)  # lagging: past the older two only
+    assert processed_before(snapshots, {0: 30}) == ago(30)
+    assert processed_before(snapshots, {0: 5}) is None
+    assert processed_before([], {0: 5}) is None
 
 
 def test_nothing_is_reaped_while_the_consumer_has_not_caught_up():
