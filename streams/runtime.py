@@ -136,8 +136,9 @@ async def run_worker(
 ) -> None:
     """Consume turns until `stop` is set; finishes the batch in flight before returning.
 
-    The intake is re-published before anything else and `accepting` is set after it, so a sidecar
-    that waits for it puts no new turn of a user ahead of that user's older ones.
+    The intake is re-published before anything else, and `accepting` is set once the worker consumes:
+    a sidecar that waits for it puts no new turn of a user ahead of that user's older ones, and says
+    it is ready only when a turn it accepts is processed.
     """
     started = utcnow()  # turns accepted from now on are published by this process
     app = create_app(settings, url)
@@ -146,8 +147,6 @@ async def run_worker(
         await topic.maybe_declare()
     intake = SqlIntake.of(clients.store)
     await republish_at_start(settings, intake, clients.producer, started)
-    if accepting is not None:
-        accepting.set()
     embedder = await ingest_embedder(settings, clients)
     try:
         pipeline = WritePipeline(
@@ -158,6 +157,8 @@ async def run_worker(
         await app.start()
         tune_for_throughput()
         log.info("worker consuming %s from %s", settings.turns_topic, url)
+        if accepting is not None:
+            accepting.set()
         offsets = ConsumerOffsets(bootstrap_servers(url), settings.app_id, settings.turns_topic)
         reaper = asyncio.create_task(
             run_periodically(
@@ -245,7 +246,7 @@ async def run_sidecar(
     settings: Settings, clients: Clients, stop: asyncio.Event, accepting: asyncio.Event | None = None
 ) -> None:
     """Serve the HTTP sidecar until `stop` is set; retained turns go out on `clients.producer`.
-    With `accepting`, serving starts once it is set (the worker re-published the intake)."""
+    With `accepting`, serving starts once it is set (the worker re-published the intake and consumes)."""
     if accepting is not None:
         await _first_of(accepting, stop)
         if stop.is_set():
@@ -371,7 +372,7 @@ async def run_dev(settings: Settings, stop: asyncio.Event, announce: Callable[[s
         url = broker_url(settings, url)
         async with open_clients(settings, url) as clients:
             progress = IngestProgress(announce)
-            accepting = asyncio.Event()  # the intake is back on the broker: new turns may come in
+            accepting = asyncio.Event()  # the intake is back on the broker and the worker consumes
             worker = asyncio.create_task(
                 run_worker(settings, url, clients, stop, progress, accepting=accepting), name="worker"
             )
