@@ -69,7 +69,7 @@ class McpTools:
         turn_in = TurnIn(user_id=user_id, text=text, role=role, agent_id=agent_id, session_id=session_id)
         turn = scoped_turn(principal, turn_in, "turn", self._max_turn_bytes)
         [job] = queued_jobs([turn])
-        await self._store.enqueue_jobs([job])  # before publishing, so the job id is always readable
+        await self._store.enqueue_jobs([job], [turn])  # before publishing: the job is readable, the turn durable
         await self._publisher.publish([turn])
         return {"job_id": job.job_id}
 

@@ -201,8 +201,9 @@ class MemoryStore(Sink, Protocol):
 
     async def ack_events(self, seqs: Sequence[int]) -> None: ...
 
-    async def enqueue_jobs(self, jobs: Sequence[Job]) -> None:
-        """Record queued jobs (from `/v1/retain`) without touching jobs already further along."""
+    async def enqueue_jobs(self, jobs: Sequence[Job], turns: Sequence[Turn] = ()) -> None:
+        """Record queued jobs (from `/v1/retain`) without touching jobs already further along, and
+        keep `turns` (those of jobs still queued) until their job finishes: one transaction."""
 
     async def get_job(self, tenant_id: str, job_id: str) -> Job | None: ...
 

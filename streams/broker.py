@@ -2,6 +2,8 @@
 
 `beliefstream dev`, the integration tests and the benchmarks start it on a free loopback port
 and stop it when they are done. Production points `BELIEFSTREAM_BROKER` at a real cluster.
+The broker dies with the thread that started it (`streams.lifeline`), so a killed `dev` leaves
+no orphan; `stop_stale` ends one that a previous run recorded in a pid file, should it survive.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import time
 from pathlib import Path
 
 from streams.errors import BrokerError
+from streams.lifeline import die_with_parent_preexec
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -64,6 +67,12 @@ class EmbeddedBroker:
 
     def start(self, timeout: float = 15.0) -> EmbeddedBroker:
         """Spawn the broker and wait until it accepts connections."""
+        self._spawn()
+        self._wait_listening(timeout)
+        return self
+
+    def _spawn(self) -> None:
+        """Start the process from the calling thread, which its death signal is tied to."""
         listener = f"tcp://{self.host}:{self.port}"
         command = [tansu_binary(), "broker", "--listener-url", listener, "--advertised-listener-url", listener]
         if self.log_path is not None:
@@ -76,13 +85,18 @@ class EmbeddedBroker:
             stderr=subprocess.STDOUT if self._log_file else subprocess.DEVNULL,
             env=env,
             start_new_session=True,  # Ctrl-C in a terminal reaches us, and we stop it in order
+            preexec_fn=die_with_parent_preexec(),  # a SIGKILLed parent takes it along
         )
+
+    def _wait_listening(self, timeout: float) -> None:
+        if self._process is None:
+            raise BrokerError("the embedded broker was not started")
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self._process.poll() is not None:
                 raise BrokerError(f"the embedded broker exited at start with code {self._process.returncode}")
             with contextlib.suppress(OSError), socket.create_connection((self.host, self.port), timeout=0.5):
-                return self
+                return
             time.sleep(0.05)
         self.stop()
         raise BrokerError(f"the embedded broker did not listen on {self.bootstrap} within {timeout:.0f}s")
@@ -103,8 +117,10 @@ class EmbeddedBroker:
             self._log_file = None
 
     async def astart(self, timeout: float = 15.0) -> EmbeddedBroker:
-        """`start` without blocking the event loop."""
-        return await asyncio.to_thread(self.start, timeout)
+        """`start` without blocking the event loop (spawned on the loop's thread, waited for off it)."""
+        self._spawn()
+        await asyncio.to_thread(self._wait_listening, timeout)
+        return self
 
     async def astop(self) -> None:
         await asyncio.to_thread(self.stop)
@@ -114,3 +130,37 @@ class EmbeddedBroker:
 
     def __exit__(self, *exc_info: object) -> None:
         self.stop()
+
+
+def stop_stale(pid_file: Path, timeout: float = 5.0) -> int | None:
+    """Kill the broker a previous run recorded in `pid_file` if it still runs; answers its pid.
+
+    The pid counts only while `/proc` shows it running the Tansu binary, so a reused pid is left alone.
+    """
+    try:
+        pid = int(pid_file.read_text().strip())
+    except (OSError, ValueError):
+        return None
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].decode(errors="replace")
+    except OSError:
+        command = ""
+    if Path(command).name != Path(tansu_binary()).name:
+        pid_file.unlink(missing_ok=True)
+        return None
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + timeout
+    while running(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    pid_file.unlink(missing_ok=True)
+    return pid
+
+
+def running(pid: int) -> bool:
+    """Is `pid` a live process (not gone, not a zombie waiting to be reaped)?"""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")

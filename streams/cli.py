@@ -125,11 +125,21 @@ def cmd_migrate(args: argparse.Namespace) -> None:
 
 
 def cmd_publish(args: argparse.Namespace) -> None:
+    from streams.durable_publish import publish_file_durably
     from streams.publish import publish_file
+    from streams.runtime import recorded_sql_url
 
     settings = _settings(args)
     url = _require_broker(settings)
-    sent = asyncio.run(publish_file(Path(args.file), settings, url, tenant=args.tenant, show_progress=True))
+    path = Path(args.file)
+    if not path.is_file():
+        raise BeliefstreamError(f"no such file: {path}")
+    sql_url = None if settings.broker else recorded_sql_url(settings)
+    if sql_url:  # the embedded broker of a running `dev` keeps nothing: its SQL intake does
+        publishing = publish_file_durably(path, settings, url, sql_url, tenant=args.tenant, show_progress=True)
+    else:
+        publishing = publish_file(path, settings, url, tenant=args.tenant, show_progress=True)
+    sent = asyncio.run(publishing)
     print(f"published {sent.sent} turns to {settings.turns_topic} ({sent.unparsed} lines were not JSON "
           f"and go to the DLQ with a reason)")
 
@@ -279,7 +289,9 @@ def build_parser() -> argparse.ArgumentParser:
     publish = commands.add_parser("publish", help="publish turns from a JSON-lines file, with progress",
                                   description="Publish every line of FILE (one turn as JSON per line) to the "
                                   "turns topic, keyed tenant:user. Lines that are not valid turns still go out: "
-                                  "the pipeline sends them to the DLQ with the reason.")
+                                  "the pipeline sends them to the DLQ with the reason. Into a running `beliefstream "
+                                  "dev` (same --data-dir), turns are first kept in its SQL store, so a crash of dev "
+                                  "loses none of them; publishing the same file again never processes a turn twice.")
     publish.add_argument("file", help="a .jsonl file of turns (contract §1)")
     publish.add_argument("--tenant", help="tenant_id for lines that have none")
     data_dir(publish)

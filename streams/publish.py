@@ -21,6 +21,7 @@ CHUNK = 1000
 class PublishResult:
     sent: int
     unparsed: int  # lines that were not JSON objects; published as they are, for the DLQ
+    kept: int = 0  # turns kept in the SQL intake of a running `dev` (streams.durable_publish)
 
 
 def keyed_line(line: bytes, tenant: str | None) -> tuple[bytes | None, bytes, bool]:

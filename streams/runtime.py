@@ -30,21 +30,32 @@ from agents.metrics import ingest_metrics
 from agents.periodic import run_periodically
 from agents.pipeline import BatchReport, WritePipeline
 from sinks.base import MemoryStore, VectorIndex
+from sinks.sql.intake import SqlIntake
 from sinks.sql.maintenance import MaintenanceStore
 from sinks.sql.store import SqlMemoryStore
 from sinks.vectors import make_vector_index
 from streams.app import bootstrap_servers, broker_url, create_app
-from streams.broker import EmbeddedBroker
+from streams.broker import EmbeddedBroker, stop_stale
 from streams.gc_tuning import tune_for_throughput
 from streams.producer import KafkaRecordProducer, RecordProducer
 from streams.progress import IngestProgress
+from streams.reaper import ConsumerOffsets, IntakeReaper, republish_at_start
+from streams.records import utcnow
 from streams.settings import Settings
 from streams.topics import declare_topics
 
 log = logging.getLogger(__name__)
 
 BROKER_URL_FILE = "broker.url"
+BROKER_PID_FILE = "broker.pid"
+SQL_URL_FILE = "sql.url"  # where a running `dev` keeps accepted turns: `publish` writes there too
 DEV_KEY_FILE = "dev-api-key"
+
+#: What `dev` says at start about the embedded broker (issue 12: say plainly what it keeps).
+EMBEDDED_BROKER_NOTE = (
+    "  kept      turns answered 202, or sent by `beliefstream publish`, stay in SQL until processed\n"
+    "  not kept  the embedded broker's log is in memory: DLQ, events and audit topics die with `dev`"
+)
 
 
 @dataclass
@@ -121,10 +132,21 @@ async def run_worker(
     clients: Clients,
     stop: asyncio.Event,
     on_batch: Callable[[BatchReport], None] | None = None,
+    accepting: asyncio.Event | None = None,
 ) -> None:
-    """Consume turns until `stop` is set; finishes the batch in flight before returning."""
+    """Consume turns until `stop` is set; finishes the batch in flight before returning.
+
+    The intake is re-published before anything else, and `accepting` is set once the worker consumes:
+    a sidecar that waits for it puts no new turn of a user ahead of that user's older ones, and says
+    it is ready only when a turn it accepts is processed.
+    """
+    started = utcnow()  # turns accepted from now on are published by this process
     app = create_app(settings, url)
     topics = declare_topics(app, settings)
+    for topic in (topics.turns, topics.dlq, topics.events, topics.audit, topics.escalations):
+        await topic.maybe_declare()
+    intake = SqlIntake.of(clients.store)
+    await republish_at_start(settings, intake, clients.producer, started)
     embedder = await ingest_embedder(settings, clients)
     try:
         pipeline = WritePipeline(
@@ -132,11 +154,22 @@ async def run_worker(
         )
         register_ingest_agent(app, topics, pipeline, settings, _measured(on_batch))
         await pipeline.recover()
-        for topic in (topics.turns, topics.dlq, topics.events, topics.audit, topics.escalations):
-            await topic.maybe_declare()
         await app.start()
         tune_for_throughput()
         log.info("worker consuming %s from %s", settings.turns_topic, url)
+        if accepting is not None:
+            accepting.set()
+        offsets = ConsumerOffsets(bootstrap_servers(url), settings.app_id, settings.turns_topic)
+        reaper = asyncio.create_task(
+            run_periodically(
+                settings.intake_reap_interval_s,
+                IntakeReaper(intake, clients.producer, offsets, settings),
+                stop,
+                name="intake reaper",
+                initial_delay_s=settings.intake_reap_interval_s,
+            ),
+            name="intake reaper",
+        )
         decay = asyncio.create_task(
             run_periodically(
                 settings.decay_interval_s,
@@ -153,6 +186,8 @@ async def run_worker(
             pipeline.stopping = True
             await app.stop()
             await decay
+            await reaper
+            await offsets.close()
     finally:
         if embedder is not clients.embedder:
             await asyncio.to_thread(embedder.close)
@@ -207,8 +242,15 @@ def recall_service(settings: Settings, clients: Clients):
     )
 
 
-async def run_sidecar(settings: Settings, clients: Clients, stop: asyncio.Event) -> None:
-    """Serve the HTTP sidecar until `stop` is set; retained turns go out on `clients.producer`."""
+async def run_sidecar(
+    settings: Settings, clients: Clients, stop: asyncio.Event, accepting: asyncio.Event | None = None
+) -> None:
+    """Serve the HTTP sidecar until `stop` is set; retained turns go out on `clients.producer`.
+    With `accepting`, serving starts once it is set (the worker re-published the intake and consumes)."""
+    if accepting is not None:
+        await _first_of(accepting, stop)
+        if stop.is_set():
+            return
     from sidecar.app import create_app as create_sidecar
     from sidecar.mcp_tools import McpTools
     from sidecar.publisher import TopicTurnPublisher
@@ -257,6 +299,15 @@ async def run_sidecar(settings: Settings, clients: Clients, stop: asyncio.Event)
             await answerer.aclose()
 
 
+async def _first_of(*events: asyncio.Event) -> None:
+    waits = [asyncio.create_task(event.wait()) for event in events]
+    try:
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for wait in waits:
+            wait.cancel()
+
+
 def dev_api_key(settings: Settings) -> Settings:
     """Settings with an API key: `BELIEFSTREAM_API_KEYS` if set, else a dev key kept under data_dir."""
     if settings.api_keys:
@@ -278,19 +329,38 @@ def recorded_broker_url(settings: Settings) -> str | None:
     return path.read_text().strip() if path.exists() else None
 
 
+def recorded_sql_url(settings: Settings) -> str | None:
+    """The SQL store of the running `beliefstream dev` (its intake), as it recorded under data_dir."""
+    path = settings.data_dir / SQL_URL_FILE
+    return path.read_text().strip() if path.exists() else None
+
+
+def _private_file(path: Path, text: str) -> None:
+    path.write_text(text + "\n")
+    path.chmod(0o600)  # a SQL URL may carry a password
+
+
 @contextlib.contextmanager
 def embedded_broker(settings: Settings):
-    """The embedded broker for `dev`, its URL recorded so `publish` and `recall` find it."""
+    """The embedded broker for `dev`, its URL, pid and the SQL URL recorded so `publish` and
+    `recall` find them; a broker a killed previous run left behind is stopped first."""
     if settings.broker:
         yield settings.broker
         return
+    pid_file = settings.data_dir / BROKER_PID_FILE
+    stale = stop_stale(pid_file)
+    if stale is not None:
+        log.warning("stopped the embedded broker (pid %d) a previous run left behind", stale)
     broker = EmbeddedBroker(log_path=settings.data_dir / "broker.log").start()
-    path: Path = settings.data_dir / BROKER_URL_FILE
-    path.write_text(broker.url + "\n")
+    recorded = [settings.data_dir / name for name in (BROKER_URL_FILE, BROKER_PID_FILE, SQL_URL_FILE)]
+    _private_file(pid_file, str(broker.pid))
+    _private_file(settings.data_dir / SQL_URL_FILE, settings.resolved_sql_url)
+    (settings.data_dir / BROKER_URL_FILE).write_text(broker.url + "\n")
     try:
         yield broker.url
     finally:
-        path.unlink(missing_ok=True)
+        for path in recorded:
+            path.unlink(missing_ok=True)
         broker.stop()
 
 
@@ -302,8 +372,11 @@ async def run_dev(settings: Settings, stop: asyncio.Event, announce: Callable[[s
         url = broker_url(settings, url)
         async with open_clients(settings, url) as clients:
             progress = IngestProgress(announce)
-            worker = asyncio.create_task(run_worker(settings, url, clients, stop, progress), name="worker")
-            sidecar = asyncio.create_task(run_sidecar(settings, clients, stop), name="sidecar")
+            accepting = asyncio.Event()  # the intake is back on the broker and the worker consumes
+            worker = asyncio.create_task(
+                run_worker(settings, url, clients, stop, progress, accepting=accepting), name="worker"
+            )
+            sidecar = asyncio.create_task(run_sidecar(settings, clients, stop, accepting), name="sidecar")
             key = next(iter(settings.parsed_api_keys()))
             announce(
                 f"beliefstream is running\n"
@@ -311,7 +384,8 @@ async def run_dev(settings: Settings, stop: asyncio.Event, announce: Callable[[s
                 f"  api key   {key}\n"
                 f"  broker    {url}   topic {settings.turns_topic}\n"
                 f"  data      {settings.data_dir.resolve()}\n"
-                f"Press Ctrl-C to stop."
+                + (f"{EMBEDDED_BROKER_NOTE}\n" if not settings.broker else "")
+                + "Press Ctrl-C to stop."
             )
             done, _ = await asyncio.wait({worker, sidecar}, return_when=asyncio.FIRST_EXCEPTION)
             stop.set()

@@ -73,6 +73,16 @@ class Settings(BaseSettings):
         default=0.0, ge=0, description="days an episode (a turn kept as said) is kept after it was said; 0 = forever"
     )
     sink_retry_initial_s: float = 0.5
+    # the intake: accepted turns kept in SQL until processed (sinks/sql/intake.py, streams/reaper.py)
+    intake_republish_on_start: bool | None = Field(
+        default=None, description="re-publish every pending turn at worker start; unset = with the embedded broker"
+    )
+    intake_reap_interval_s: float = Field(default=30.0, gt=0, description="how often the reaper looks")
+    intake_requeue_after_s: float = Field(
+        default=120.0, ge=0, description="a turn queued this long after its publication, once the consumer has "
+        "caught up past it, is re-published"
+    )
+    intake_max_attempts: int = Field(default=3, ge=1, description="re-publications before the job fails with a reason")
     sink_retry_max_s: float = 30.0
 
     # the manage phase: decay scoring and consolidation

@@ -1,8 +1,11 @@
-"""`POST /v1/retain`: turns in, queued jobs recorded, turns published, job ids out at once.
+"""`POST /v1/retain`: turns in, queued jobs and the turns kept in SQL, turns published, job ids out.
 
-Jobs are recorded before the turns are published, so a job id the client holds is always readable.
-If publishing fails the jobs stay queued and the answer is 503: the retried POST (same turn ids)
-yields the same job ids and publishes again; the pipeline deduplicates by turn id.
+Jobs and turns are written to SQL (the intake, `sinks/sql/intake.py`) in one transaction before
+the turns are published, so a job id the client holds is always readable and a 202 is durable even
+though the embedded broker keeps nothing across a crash: the worker re-publishes the intake at
+start and its reaper re-publishes (or fails, with a reason) turns that stay queued. If publishing
+fails the answer is 503: the retried POST (same turn ids) yields the same job ids and publishes
+again; the pipeline deduplicates by turn id.
 """
 
 # No `from __future__ import annotations`: FastAPI must resolve the closures' annotations at runtime.
@@ -78,7 +81,7 @@ def retain_routes(
             named = [("turn", body)]
         turns = [scoped_turn(principal, turn, where, max_turn_bytes) for where, turn in named]
         jobs = queued_jobs(turns)
-        await store.enqueue_jobs(jobs)
+        await store.enqueue_jobs(jobs, turns)
         await publisher.publish(turns)
         return RetainAccepted(job_ids=[job.job_id for job in jobs])
 

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from agents import loops
 from sinks.base import ErasureReport, PendingEvent, PendingVector, TurnOutcome, WriteResult
 from sinks.recall import Currency, KeywordHit, OpenContest, RecallScope
-from sinks.sql import contested_queries, episode_queries, governance, queries, recall_queries
+from sinks.sql import contested_queries, episode_queries, governance, intake, queries, recall_queries
 from sinks.sql.contested import ContestedSlot
 from sinks.sql.convert import (
     decode_cursor,
@@ -34,7 +34,7 @@ from sinks.sql.migrate import upgrade
 from sinks.sql.plan import BeliefView, WritePlan, check_outcome, plan_write, slot_key, text_key
 from sinks.sql.reader import READERS, RecallReader
 from sinks.sql.tables import contested_slots, jobs, memories, outbox
-from streams.records import Job, JobState, Memory, MemoryState, RecallAudit, utcnow
+from streams.records import Job, JobState, Memory, MemoryState, RecallAudit, Turn, utcnow
 
 #: Longest supersession chain `memory_history` follows (a guard against a corrupt cycle).
 MAX_HISTORY = 1000
@@ -105,6 +105,7 @@ class SqlMemoryStore(EpisodeStoreMixin):
                 outcomes, known_jobs=known_jobs, existing_ids=existing, view=view, now=utcnow(), book=book
             )
             await self._apply(conn, plan)
+            await intake.remove(conn, [job.job_id for job in plan.jobs] + plan.replayed_job_ids)
         return WriteResult(
             inserted=[memory for memory, _ in plan.inserts.values()],
             changed=list(plan.updates.values()),
@@ -157,6 +158,7 @@ class SqlMemoryStore(EpisodeStoreMixin):
                     contested_slots.c.tenant_id == tenant_id, contested_slots.c.user_id == user_id
                 )
             )
+            await intake.erase_user(conn, tenant_id, user_id)
             report = await governance.erase_user(conn, tenant_id, user_id)
             episode_ids = await episode_queries.erase_user(conn, tenant_id, user_id)
         return ErasureReport(report.memory_ids, report.job_count, episode_ids)
@@ -231,11 +233,12 @@ class SqlMemoryStore(EpisodeStoreMixin):
                 found |= set((await conn.scalars(stmt)).all())
         return found
 
-    async def enqueue_jobs(self, jobs_: Sequence[Job]) -> None:
-        if not jobs_:
+    async def enqueue_jobs(self, jobs_: Sequence[Job], turns: Sequence[Turn] = ()) -> None:
+        """Queued jobs and, in the same transaction, their turns into the intake (`sinks.sql.intake`)."""
+        if not jobs_ and not turns:
             return
         async with unavailable_on_outage("enqueue_jobs"), write_transaction(self._engine) as conn:
-            await queries.insert_jobs_if_absent(conn, [job_row(job) for job in jobs_])
+            await intake.accept(conn, [job_row(job) for job in jobs_], turns, utcnow())
 
     # -- the vector and event outboxes --------------------------------------------------------------
 

@@ -316,3 +316,23 @@ UNMANAGED = frozenset(
 def include_name(name: str | None, type_: str, parent_names: dict) -> bool:
     """Alembic's `include_name`: schema comparison leaves the backend-specific search objects alone."""
     return name not in UNMANAGED
+
+# -- the intake (migration 0007) ----------------------------------------------------------------------
+
+#: Accepted turns not yet processed: a row leaves in the transaction that finishes its job.
+#: `published_at` is the last time it went to the broker; `attempts` counts the reaper's re-publications.
+intake = sa.Table(
+    "intake",
+    metadata,
+    sa.Column("job_id", ID, primary_key=True),
+    sa.Column("tenant_id", ID, nullable=False),
+    sa.Column("user_id", ID, nullable=False),
+    sa.Column("turn_id", ID, nullable=False),
+    sa.Column("record_key", sa.String(600), nullable=False),
+    sa.Column("value", sa.LargeBinary, nullable=False),
+    sa.Column("accepted_at", UtcDateTime, nullable=False),
+    sa.Column("published_at", UtcDateTime, nullable=False),
+    sa.Column("attempts", sa.Integer, nullable=False),
+)
+sa.Index("ix_intake_order", intake.c.accepted_at, intake.c.job_id)
+sa.Index("ix_intake_user", intake.c.tenant_id, intake.c.user_id)

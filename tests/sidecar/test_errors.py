@@ -55,7 +55,7 @@ async def test_store_outage_is_503(client, store):
 
 
 async def test_store_backpressure_is_503_with_retry_after(client, store):
-    async def full(jobs) -> None:
+    async def full(jobs, turns=()) -> None:
         raise BackpressureError("queue full", retry_after=2.4)
 
     store.enqueue_jobs = full
