@@ -1,6 +1,8 @@
 """`POST /v1/retain`: turns in, queued jobs recorded, turns published, job ids out at once.
 
-Jobs are recorded before the turns are published, so a job id the client holds is always readable.
+Every turn of the body is validated and built before anything is written: a bad field anywhere is
+a 4xx and no job is recorded. Jobs are recorded before the turns are published, so a job id the
+client holds is always readable.
 If publishing fails the jobs stay queued and the answer is 503: the retried POST (same turn ids)
 yields the same job ids and publishes again; the pipeline deduplicates by turn id.
 """
@@ -11,9 +13,10 @@ from collections.abc import Sequence
 from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends
+from pydantic import ValidationError
 
 from sidecar.auth import ApiKeyAuthenticator, Principal
-from sidecar.errors import BadRequest, Forbidden, PayloadTooLarge
+from sidecar.errors import BadRequest, Forbidden, PayloadTooLarge, describe_validation_errors
 from sidecar.publisher import TurnPublisher
 from sidecar.schemas import ERROR_RESPONSES, RetainAccepted, RetainBatch, RetainBody, TurnIn
 from sinks.base import MemoryStore
@@ -33,13 +36,16 @@ def scoped_turn(principal: Principal, turn: TurnIn, where: str, max_turn_bytes: 
     if size > max_turn_bytes:
         raise PayloadTooLarge(f"{where}.text is {size} bytes; the limit is {max_turn_bytes} bytes (UTF-8)")
     fields = turn.model_dump(exclude={"tenant_id", "turn_id", "ts", "agent_id"})
-    return Turn(
-        **fields,
-        tenant_id=principal.tenant_id,
-        agent_id=principal.agent_id or turn.agent_id,
-        turn_id=turn.turn_id or uuid.uuid4().hex,
-        ts=turn.ts or utcnow(),
-    )
+    try:
+        return Turn(
+            **fields,
+            tenant_id=principal.tenant_id,
+            agent_id=principal.agent_id or turn.agent_id,
+            turn_id=turn.turn_id or uuid.uuid4().hex,
+            ts=turn.ts or utcnow(),
+        )
+    except ValidationError as exc:  # TurnIn checks the same bounds; this is the last line, never a 500
+        raise BadRequest(f"{where}: {describe_validation_errors(exc.errors())}") from exc
 
 
 def queued_jobs(turns: Sequence[Turn]) -> list[Job]:
