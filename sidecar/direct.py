@@ -1,6 +1,7 @@
 """The direct insert (`POST /v1/memories`): its body, and the memory that body becomes.
 
-A direct insert skips extraction, not governance. The body is a claim as an extractor would state
+A direct insert skips extraction, not governance: a secret in the text or the slot is refused (as
+extraction drops any claim touching one) and the evidence is redacted, like every write path. The body is a claim as an extractor would state
 it, so the memory is built by the write path's own `memory_from_claim`: the same trust rule (only
 the user's confident words are trusted), the same half-lives, the same scope. The tenant comes from
 the API key; an agent-bound key writes as its agent. Confidence and importance have no defaults: a
@@ -19,6 +20,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from agents.prepare import claim_key, memory_from_claim
+from agents.secrets import redact_secrets
 from sidecar.auth import Principal
 from sidecar.errors import BadRequest, Forbidden
 from sidecar.schemas import Identifier, StorableText
@@ -111,6 +113,10 @@ def direct_memory(principal: Principal, body: MemoryIn, now: datetime) -> Memory
     agent_id = principal.agent_id or body.agent_id
     if body.visibility is Visibility.AGENT and agent_id is None:
         raise BadRequest("visibility 'agent' needs an agent_id (or an agent-bound key)")
+    for name in ("text", "value", "entity", "context"):
+        if kinds := redact_secrets(getattr(body, name) or "")[1]:
+            raise BadRequest(f"{name} holds a secret ({', '.join(kinds)}); secrets are never stored as memories")
+    body = body.model_copy(update={"evidence": redact_secrets(body.evidence)[0]})
     said_at = as_utc(body.valid_from) if body.valid_from else now
     if body.expires_at is not None and as_utc(body.expires_at) <= said_at:
         raise BadRequest(
