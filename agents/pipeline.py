@@ -224,7 +224,7 @@ class WritePipeline:
         prepared = [clean_turn(turn, self.settings.strip_patterns) for turn in turns]
         claims = await extract_claims(prepared, self.extractor)
         now = utcnow()
-        memories = [memories_from_claims(p.turn, c, now) for p, c in zip(prepared, claims, strict=True)]
+        memories = [memories_from_claims(p.turn, c, now, p.text) for p, c in zip(prepared, claims, strict=True)]
         texts = [m.text for per_turn in memories for m in per_turn]
         embedding = (
             asyncio.ensure_future(self._retrying("embedder", self.embedder.aembed, texts, outages_only=True))

@@ -1,7 +1,8 @@
 """The text steps of the write path, turn by turn: strip → redact → classify junk → (extract) → memories.
 
 Each step is a plain function; `prepare_batch` runs them over a micro-batch and hands the
-extractor only the turns worth reading, with their cleaned text.
+extractor only the turns worth reading, with their cleaned text. A memory's trust is decided
+here: the role and the claim's confidence, capped by its provenance (`agents.provenance`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from datetime import datetime
 from agents.attributes import DEFAULT_HALF_LIFE_BY_TYPE, attribute_spec
 from agents.extract.base import Extractor
 from agents.junk import classify_junk
+from agents.provenance import Provenance, Reading, read
 from agents.secrets import redact_secrets
 from agents.strip import strip_injected
 from streams.records import (
@@ -38,6 +40,10 @@ class PreparedTurn:
     text: str
     skip_reason: str | None = None
     redacted: tuple[str, ...] = ()
+
+    def reading(self) -> Reading:
+        """The provenance analysis of the cleaned text (`.of_turn()` is the turn's, for its episode)."""
+        return read(self.turn, self.text)
 
 
 def clean_turn(turn: Turn, extra_patterns: Sequence[str] = ()) -> PreparedTurn:
@@ -79,10 +85,16 @@ def _half_life(claim: Claim) -> float:
     return spec.half_life_days if spec else DEFAULT_HALF_LIFE_BY_TYPE[claim.type]
 
 
-def memory_from_claim(turn: Turn, claim: Claim, now: datetime) -> Memory:
-    """Give a claim its scope, provenance, trust and deterministic id."""
+def memory_from_claim(turn: Turn, claim: Claim, now: datetime, provenance: Provenance | None = None) -> Memory:
+    """Give a claim its scope, provenance, trust and deterministic id.
+
+    Trust: only the user's confident words are trusted, and never above what the claim's
+    provenance allows (quoted, injected or third-person content is untrusted).
+    """
     trusted = turn.role is Role.USER and claim.confidence >= TRUSTED_CONFIDENCE
     trust = Trust.TRUSTED if trusted else (Trust.CAUTION if turn.role is Role.USER else Trust.UNTRUSTED)
+    if provenance is not None:
+        trust = provenance.cap(trust)
     said_at = claim.valid_from or turn.ts
     return Memory(
         id=memory_id_for(turn.tenant_id, turn.turn_id, claim_key(claim)),
@@ -116,10 +128,16 @@ def memory_from_claim(turn: Turn, claim: Claim, now: datetime) -> Memory:
     )
 
 
-def memories_from_claims(turn: Turn, claims: Sequence[Claim], now: datetime) -> list[Memory]:
-    """At most one memory per distinct claim of a turn."""
+def memories_from_claims(
+    turn: Turn, claims: Sequence[Claim], now: datetime, text: str | None = None
+) -> list[Memory]:
+    """At most one memory per distinct claim of a turn; `text` is the cleaned text the claims
+    were read from (the turn's own text when not given), which decides each claim's provenance."""
+    if not claims:
+        return []
+    reading = read(turn, turn.text if text is None else text)
     memories: dict[str, Memory] = {}
     for claim in claims:
-        memory = memory_from_claim(turn, claim, now)
+        memory = memory_from_claim(turn, claim, now, reading.of_claim(claim.evidence))
         memories.setdefault(memory.id, memory)
     return list(memories.values())
