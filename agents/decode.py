@@ -1,7 +1,9 @@
 """Decoding raw Kafka values into turns, or into a rejection that names what is wrong.
 
 Bad input never stops the stream: a value that is not UTF-8, not JSON, misses a field, names an
-unknown role or carries too much text becomes a `Rejection` bound for the DLQ.
+unknown role, carries too much text, a lone surrogate or NUL, or metadata past its bounds
+(`streams.bounds`) becomes a `Rejection` bound for the DLQ. `decode_turn` never raises: a value
+no rule foresaw is still one rejected record.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 
+from streams.bounds import MAX_ID_LENGTH, metadata_violation, text_violation, unencodable_violation
 from streams.records import Role, Turn, utcnow
 
 
@@ -43,7 +46,8 @@ _ROLES = ", ".join(role.value for role in Role)
 def _ids(document: dict) -> dict[str, str | None]:
     def text_or_none(name: str) -> str | None:
         value = document.get(name)
-        return value if isinstance(value, str) and 0 < len(value) <= 256 else None
+        readable = isinstance(value, str) and 0 < len(value) <= MAX_ID_LENGTH
+        return value if readable and text_violation(value, name) is None else None
 
     return {name: text_or_none(name) for name in ("tenant_id", "user_id", "turn_id")}
 
@@ -59,8 +63,23 @@ def _validation_reason(error: ValidationError) -> tuple[str, str]:
     return "invalid_field", f"{field}: {first['msg']}"
 
 
+def _no_constants(name: str) -> float:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _parse(text: str) -> object:
+    return json.loads(text, parse_constant=_no_constants)
+
+
 def decode_turn(raw: RawTurn, max_text_bytes: int) -> Turn | Rejection:
     """The turn in `raw`, or the reason it cannot be one."""
+    try:
+        return _decode(raw, max_text_bytes)
+    except Exception as exc:  # noqa: BLE001 - one value no rule foresaw is still one bad record
+        return Rejection(raw, "undecodable", f"the value could not be read: {type(exc).__name__}: {exc}"[:500])
+
+
+def _decode(raw: RawTurn, max_text_bytes: int) -> Turn | Rejection:
     if raw.value is None:
         return Rejection(raw, "empty_value", "the message has no value (a tombstone?)")
     try:
@@ -68,16 +87,24 @@ def decode_turn(raw: RawTurn, max_text_bytes: int) -> Turn | Rejection:
     except UnicodeDecodeError as exc:
         return Rejection(raw, "invalid_utf8", f"value is not valid UTF-8: {exc.reason} at byte {exc.start}")
     try:
-        document = json.loads(text)
+        document = _parse(text)
     except json.JSONDecodeError as exc:
         return Rejection(raw, "invalid_json", f"value is not JSON: {exc.msg} at line {exc.lineno} col {exc.colno}")
+    except RecursionError:
+        return Rejection(raw, "too_deep", "value is nested too deeply to be a turn")
+    except ValueError as exc:  # NaN/Infinity, or an integer with more digits than Python reads
+        return Rejection(raw, "invalid_json", f"value is not strict JSON: {exc}"[:300])
     if not isinstance(document, dict):
         return Rejection(raw, "not_an_object", f"a turn is a JSON object, got {type(document).__name__}")
     ids = _ids(document)
+    if violation := unencodable_violation(document, "value"):
+        return Rejection(raw, violation.reason, violation.detail.removeprefix("value."), **ids)
     body = document.get("text")
     if isinstance(body, str) and len(body.encode("utf-8")) > max_text_bytes:
         size = len(body.encode("utf-8"))
         return Rejection(raw, "text_too_large", f"text is {size} bytes, the limit is {max_text_bytes}", **ids)
+    if violation := metadata_violation(document.get("metadata")):
+        return Rejection(raw, violation.reason, violation.detail, **ids)
     if document.get("ts") is None:
         document = {**document, "ts": utcnow().isoformat()}  # `ts` defaults to the time of arrival
     try:

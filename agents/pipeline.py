@@ -17,6 +17,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+import sqlalchemy.exc as sa_exc
+
 from agents.decode import RawTurn, Rejection, decode_turn
 from agents.embed import Embedder
 from agents.errors import EmbedderUnavailableError
@@ -88,6 +90,24 @@ def embedded_texts(memories: Sequence[list[Memory]], episodes: Sequence[Episode 
     return [m.text for per_turn in memories for m in per_turn] + [e.text for e in episodes if e is not None]
 
 
+def _is_data_error(exc: Exception) -> bool:
+    """An error the record itself causes (a value the database or an encoder refuses)."""
+    return isinstance(exc, ValueError | TypeError | RecursionError | OverflowError | sa_exc.StatementError)
+
+
+def _merged(results: Sequence[WriteResult]) -> WriteResult:
+    merged = WriteResult()
+    for result in results:
+        merged.inserted.extend(result.inserted)
+        merged.changed.extend(result.changed)
+        merged.events.extend(result.events)
+        merged.jobs.extend(result.jobs)
+        merged.replayed_job_ids.extend(result.replayed_job_ids)
+        merged.episodes.extend(result.episodes)
+        merged.episode_events.extend(result.episode_events)
+    return merged
+
+
 def dead_letter(rejection: Rejection) -> DeadLetter:
     """The DLQ record of a rejected value: the reason, and the original bytes kept readable."""
     raw = rejection.raw
@@ -148,7 +168,7 @@ class WritePipeline:
         """SQL (the authority) first, then vectors, events and the DLQ, each retried until it succeeds."""
         if batch.read is not None:
             await self._finish_embedding(batch)
-        result = await self._retrying("sql", self.store.write, batch.outcomes)
+        result = await self._write_sql(batch)
         report = batch.report
         await self._retrying("vectors", self._sync_vectors, result, batch.outcomes)
         await self._retrying("events", self._publish_events)
@@ -158,6 +178,42 @@ class WritePipeline:
             report.dlq_reasons[rejection.reason] = report.dlq_reasons.get(rejection.reason, 0) + 1
         report.seconds = time.perf_counter() - batch.started
         return report
+
+    async def _write_sql(self, batch: PreparedBatch) -> WriteResult:
+        """The batch in one transaction; if the store refuses it (not an outage), turn by turn.
+
+        A turn whose own write fails with a data error goes to the DLQ and its job fails; if every
+        turn of the batch fails alike the fault is not in one record, and the batch is retried whole.
+        """
+        try:
+            return await self._retrying("sql", self.store.write, batch.outcomes, outages_only=True)
+        except Exception:
+            if self.stopping:
+                raise
+            log.exception("the store refused a batch of %d turns; writing turn by turn", len(batch.outcomes))
+        results: list[WriteResult] = []
+        refused: list[tuple[TurnOutcome, Exception]] = []
+        for outcome in batch.outcomes:
+            try:
+                results.append(await self._retrying("sql", self.store.write, [outcome], outages_only=True))
+            except Exception as exc:  # noqa: BLE001 - judged below: one record, or the store
+                refused.append((outcome, exc))
+        systemic = bool(refused) and len(refused) == len(batch.outcomes) and (len(refused) > 1 or not _is_data_error(refused[0][1]))
+        if refused and systemic:
+            return await self._retrying("sql", self.store.write, batch.outcomes)  # loud retry, never dropped
+        for outcome, exc in refused:
+            log.error("turn %s of tenant %s refused by the store: %s", outcome.turn.turn_id,
+                      outcome.turn.tenant_id, type(exc).__name__)
+            detail = f"the store refused the turn: {type(exc).__name__}: {exc}"[:500]
+            raw = RawTurn(value=outcome.turn.model_dump_json().encode(), key=outcome.turn.key.encode())
+            turn = outcome.turn
+            batch.rejections.append(Rejection(raw, "write_error", detail, turn.tenant_id, turn.user_id, turn.turn_id))
+            failed = self._failed(turn, "write_error: the store refused this turn; see the DLQ")
+            try:
+                results.append(await self._retrying("sql", self.store.write, [failed], outages_only=True))
+            except Exception:  # noqa: BLE001 - the DLQ still has the turn
+                log.exception("could not record the failed job of turn %s", turn.turn_id)
+        return _merged(results)
 
     def discard(self, batch: PreparedBatch) -> None:
         """Stop the embedding of a batch that will not be written (the worker is stopping)."""
@@ -186,7 +242,7 @@ class WritePipeline:
         prepared = [clean_turn(turn, self.settings.strip_patterns) for turn in turns]
         claims = await extract_claims(prepared, self.extractor)
         now = utcnow()
-        memories = [memories_from_claims(p.turn, c, now) for p, c in zip(prepared, claims, strict=True)]
+        memories = [memories_from_claims(p.turn, c, now, p.text) for p, c in zip(prepared, claims, strict=True)]
         episodes = [p.episode(now, self.settings.episode_retention_days) for p in prepared]
         texts = embedded_texts(memories, episodes)
         embedding = (

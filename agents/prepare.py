@@ -2,7 +2,8 @@
 
 Each step is a plain function; `prepare_batch` runs them over a micro-batch and hands the
 extractor only the turns worth reading, with their cleaned text. The cleaned text (never the raw
-one) is also what an episode keeps (`agents.episode`).
+one) is also what an episode keeps (`agents.episode`). A memory's trust is decided here: the role
+and the claim's confidence, capped by its provenance (`agents.provenance`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from agents.episode import content_free_reason, episode_of
 from agents.extract.base import Extractor
 from agents.junk import classify_junk
 from agents.normalize import normalize_claim
+from agents.provenance import Provenance, Reading, read
 from agents.secrets import redact_secrets
 from agents.sensitivity import sensitivity_of
 from agents.strip import strip_injected
@@ -54,6 +56,10 @@ class PreparedTurn:
         if self.episode_skip_reason is not None:
             return None
         return episode_of(self.turn, self.text, self.skip_reason, now, retention_days)
+
+    def reading(self) -> Reading:
+        """The provenance analysis of the cleaned text (`.of_turn()` is the turn's, for its episode)."""
+        return read(self.turn, self.text)
 
 
 def clean_turn(turn: Turn, extra_patterns: Sequence[str] = ()) -> PreparedTurn:
@@ -96,17 +102,21 @@ def _half_life(claim: Claim) -> float:
     return spec.half_life_days if spec else DEFAULT_HALF_LIFE_BY_TYPE[claim.type]
 
 
-def memory_from_claim(turn: Turn, claim: Claim, now: datetime) -> Memory:
+def memory_from_claim(turn: Turn, claim: Claim, now: datetime, provenance: Provenance | None = None) -> Memory:
     """Give a claim its scope, provenance, trust, sensitivity and deterministic id.
 
     The id comes from the claim as extracted; the memory carries it normalised (`agents.normalize`),
     so reconcile compares one spelling of every attribute and value, whichever extractor spoke.
+    Trust: only the user's confident words are trusted, and never above what the claim's
+    provenance allows (quoted, injected or third-person content is untrusted).
     """
     memory_id = memory_id_for(turn.tenant_id, turn.turn_id, claim_key(claim))
     claim = normalize_claim(claim, frozenset({turn.speaker} if turn.speaker else ()))
     sensitivity = sensitivity_of(claim.attribute, claim.value, claim.text)
     trusted = turn.role is Role.USER and claim.confidence >= TRUSTED_CONFIDENCE
     trust = Trust.TRUSTED if trusted else (Trust.CAUTION if turn.role is Role.USER else Trust.UNTRUSTED)
+    if provenance is not None:
+        trust = provenance.cap(trust)
     said_at = claim.valid_from or turn.ts
     return Memory(
         id=memory_id,
@@ -142,10 +152,16 @@ def memory_from_claim(turn: Turn, claim: Claim, now: datetime) -> Memory:
     )
 
 
-def memories_from_claims(turn: Turn, claims: Sequence[Claim], now: datetime) -> list[Memory]:
-    """At most one memory per distinct claim of a turn."""
+def memories_from_claims(
+    turn: Turn, claims: Sequence[Claim], now: datetime, text: str | None = None
+) -> list[Memory]:
+    """At most one memory per distinct claim of a turn; `text` is the cleaned text the claims
+    were read from (the turn's own text when not given), which decides each claim's provenance."""
+    if not claims:
+        return []
+    reading = read(turn, turn.text if text is None else text)
     memories: dict[str, Memory] = {}
     for claim in claims:
-        memory = memory_from_claim(turn, claim, now)
+        memory = memory_from_claim(turn, claim, now, reading.of_claim(claim.evidence))
         memories.setdefault(memory.id, memory)
     return list(memories.values())

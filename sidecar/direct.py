@@ -1,6 +1,7 @@
 """The direct insert (`POST /v1/memories`): its body, and the memory that body becomes.
 
-A direct insert skips extraction, not governance. The body is a claim as an extractor would state
+A direct insert skips extraction, not governance: a secret in the text or the slot is refused (as
+extraction drops any claim touching one) and the evidence is redacted, like every write path. The body is a claim as an extractor would state
 it, so the memory is built by the write path's own `memory_from_claim`: the same trust rule (only
 the user's confident words are trusted), the same half-lives, the same scope. The tenant comes from
 the API key; an agent-bound key writes as its agent. Confidence and importance have no defaults: a
@@ -19,9 +20,19 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from agents.prepare import claim_key, memory_from_claim
+from agents.secrets import redact_secrets
 from sidecar.auth import Principal
 from sidecar.errors import BadRequest, Forbidden
-from sidecar.schemas import Identifier
+from sidecar.schemas import Identifier, StorableText
+from streams.bounds import (
+    MAX_EVIDENCE_CHARS,
+    MAX_MEMORY_TEXT_CHARS,
+    MAX_NAME_LENGTH,
+    MAX_SOURCE_TURN_IDS,
+    MAX_TOPIC_CHARS,
+    MAX_TRIGGER_CHARS,
+    MAX_TRIGGER_ITEMS,
+)
 from streams.records import (
     Claim,
     Memory,
@@ -38,10 +49,8 @@ from streams.records import (
 #: The turn component of a direct memory's id: no turn said it, so the scope takes its place.
 DIRECT_SCOPE = "direct"
 
-#: Longest structured name (entity, attribute, context): the SQL column's width.
-MAX_NAME_LENGTH = 256
-
-Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME_LENGTH)]
+Name = Annotated[StorableText, Field(min_length=1, max_length=MAX_NAME_LENGTH)]
+TriggerPart = Annotated[StorableText, Field(min_length=1, max_length=MAX_TRIGGER_CHARS)]
 
 
 class MemoryIn(BaseModel):
@@ -56,25 +65,29 @@ class MemoryIn(BaseModel):
     user_id: Identifier
     agent_id: Identifier | None = Field(default=None, description="an agent-bound key writes as its agent")
     visibility: Visibility = Visibility.USER
-    text: str = Field(min_length=1, max_length=2000, description="one or two self-contained sentences")
+    text: StorableText = Field(
+        min_length=1, max_length=MAX_MEMORY_TEXT_CHARS, description="one or two self-contained sentences"
+    )
     type: MemoryType
-    topic: str = Field(min_length=1, max_length=64)
+    topic: StorableText = Field(min_length=1, max_length=MAX_TOPIC_CHARS)
     importance: float = Field(ge=0.0, le=1.0)
     confidence: float = Field(ge=0.0, le=1.0)
     entity: Name | None = None
     attribute: Name | None = None
-    value: str | None = Field(default=None, min_length=1, max_length=2000)
+    value: StorableText | None = Field(default=None, min_length=1, max_length=MAX_MEMORY_TEXT_CHARS)
     context: Name | None = None
     polarity: Polarity = Field(
         default=Polarity.POSITIVE, description="negative: the slot does not (or no longer) hold the value"
     )
     recall_semantics: RecallSemantics = RecallSemantics.DEFAULT
-    trigger: dict[str, str] | None = Field(default=None, description="constraints only: {action, domain}")
+    trigger: dict[TriggerPart, TriggerPart] | None = Field(
+        default=None, max_length=MAX_TRIGGER_ITEMS, description="constraints only: {action, domain}"
+    )
     profile: bool = False
     source_role: Role = Field(default=Role.USER, description="who said it; decides trust with confidence")
     source_session: Identifier | None = None
-    source_turn_ids: list[Identifier] = Field(default_factory=list, max_length=100)
-    evidence: str = Field(default="", max_length=4000)
+    source_turn_ids: list[Identifier] = Field(default_factory=list, max_length=MAX_SOURCE_TURN_IDS)
+    evidence: StorableText = Field(default="", max_length=MAX_EVIDENCE_CHARS)
     valid_from: datetime | None = Field(default=None, description="when it became true; default now")
     expires_at: datetime | None = None
     half_life_days: float | None = Field(default=None, gt=0)
@@ -104,6 +117,10 @@ def direct_memory(principal: Principal, body: MemoryIn, now: datetime) -> Memory
     agent_id = principal.agent_id or body.agent_id
     if body.visibility is Visibility.AGENT and agent_id is None:
         raise BadRequest("visibility 'agent' needs an agent_id (or an agent-bound key)")
+    for name in ("text", "value", "entity", "context"):
+        if kinds := redact_secrets(getattr(body, name) or "")[1]:
+            raise BadRequest(f"{name} holds a secret ({', '.join(kinds)}); secrets are never stored as memories")
+    body = body.model_copy(update={"evidence": redact_secrets(body.evidence)[0]})
     said_at = as_utc(body.valid_from) if body.valid_from else now
     if body.expires_at is not None and as_utc(body.expires_at) <= said_at:
         raise BadRequest(

@@ -1,16 +1,39 @@
-"""A request body size limit as ASGI middleware: over the limit is a 413 JSON error, before any route runs.
+"""Bounds on every request body as ASGI middleware, before any route runs.
 
-`Content-Length` is checked first, so an honest oversize request is refused without reading it; then
-the streamed body is counted chunk by chunk, so a chunked or lying client is cut off at the limit too.
-The body (at most `max_body_bytes`) is buffered and replayed to the app, which needs all of it anyway.
+Size: over the limit is a 413. `Content-Length` is checked first, so an honest oversize request is
+refused without reading it; then the streamed body is counted chunk by chunk, so a chunked or lying
+client is cut off at the limit too. The body (at most `max_body_bytes`) is buffered and replayed to
+the app, which needs all of it anyway.
+
+Text: a JSON body holding an escaped lone surrogate (`"\\ud800"`) parses into a Python string no
+encoder or store accepts; it is a 422 naming the field, on every route, before anything is written.
 """
 
 from __future__ import annotations
+
+import json
+import re
 
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sidecar.errors import error_response
+from streams.bounds import unencodable_violation
+
+# any escaped surrogate, paired or not; only then is the body parsed here to find a lone one
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def lone_surrogate_problem(body: bytes) -> str | None:
+    """Where the JSON `body` holds a lone surrogate, as `body.field: ...`; None when it holds none."""
+    if not _SURROGATE_ESCAPE.search(body):
+        return None
+    try:
+        document = json.loads(body)
+    except (ValueError, RecursionError):
+        return None  # not JSON: the route's own validation answers that
+    violation = unencodable_violation(document, "body")
+    return violation.detail if violation else None
 
 
 class BodySizeLimitMiddleware:
@@ -43,6 +66,11 @@ class BodySizeLimitMiddleware:
                 return
             if not message.get("more_body", False):
                 break
+        if problem := lone_surrogate_problem(bytes(body)):
+            location = problem.split(" contains ", 1)[0]
+            details = [{"loc": location.replace(" (a key)", "").split("."), "msg": problem}]
+            await error_response(422, "invalid_request", problem, extra={"details": details})(scope, receive, send)
+            return
         await self.app(scope, _replay(bytes(body), receive), send)
 
     async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:

@@ -1,7 +1,9 @@
 """Request and response bodies of the sidecar (contract §3), validated at the HTTP edge.
 
 Request models forbid unknown fields: a misspelt `agent_id` must fail loudly, not silently widen
-scope. Memories go out exactly as contract §2 defines them (`streams.records.Memory`).
+scope. Every field is bounded (`streams.bounds`), with the same checks the pipeline applies to a
+turn from Kafka, so a turn accepted here is never rejected there. Memories go out exactly as
+contract §2 defines them (`streams.records.Memory`).
 """
 
 from __future__ import annotations
@@ -9,13 +11,33 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
+from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationInfo
 
-from streams.records import MAX_ID_LENGTH, Episode, JobState, Memory, Role
+from streams.bounds import (
+    MAX_ID_LENGTH,
+    MAX_TURNS_PER_REQUEST,
+    metadata_violation,
+    text_violation,
+)
+from streams.records import Episode, JobState, Memory, Role
 
-MAX_TURNS_PER_REQUEST = 1000
 
-Identifier = Annotated[str, Field(min_length=1, max_length=MAX_ID_LENGTH)]
+def storable(value: str | None, info: ValidationInfo) -> str | None:
+    """Refuse NUL (and a lone surrogate, which the body middleware already catches)."""
+    if value is not None and (violation := text_violation(value, info.field_name or "value")):
+        raise ValueError(violation.detail)
+    return value
+
+
+def bounded_metadata(value: dict[str, Any]) -> dict[str, Any]:
+    if violation := metadata_violation(value):
+        raise ValueError(violation.detail)
+    return value
+
+
+#: Text every store can keep: no NUL, no lone surrogate.
+StorableText = Annotated[str, AfterValidator(storable)]
+Identifier = Annotated[str, Field(min_length=1, max_length=MAX_ID_LENGTH), AfterValidator(storable)]
 
 
 class TurnIn(BaseModel):
@@ -34,9 +56,12 @@ class TurnIn(BaseModel):
     agent_id: Identifier | None = None
     session_id: Identifier | None = None
     role: Role
-    text: str
+    text: StorableText
     ts: datetime | None = Field(default=None, description="when it was said; now (UTC) when absent")
-    metadata: dict[str, Any] = Field(default_factory=dict)
+    metadata: Annotated[dict[str, Any], AfterValidator(bounded_metadata)] = Field(
+        default_factory=dict,
+        description="free-form JSON; `speaker` (a name) at most 128 characters; at most 16 KiB, 8 levels deep",
+    )
 
 
 class RetainBatch(BaseModel):

@@ -130,6 +130,8 @@ def cmd_publish(args: argparse.Namespace) -> None:
     from streams.runtime import recorded_sql_url
 
     settings = _settings(args)
+    if not Path(args.file).is_file():
+        raise BeliefstreamError(f"no such file: {args.file}")
     url = _require_broker(settings)
     path = Path(args.file)
     if not path.is_file():
@@ -141,7 +143,8 @@ def cmd_publish(args: argparse.Namespace) -> None:
         publishing = publish_file(path, settings, url, tenant=args.tenant, show_progress=True)
     sent = asyncio.run(publishing)
     print(f"published {sent.sent} turns to {settings.turns_topic} ({sent.unparsed} lines were not JSON "
-          f"and go to the DLQ with a reason)")
+          f"and go to the DLQ with a reason; {sent.dead_lettered} lines too large for the broker went "
+          f"to {settings.dlq_topic} directly)")
 
 
 def _api_key(settings: Settings, given: str | None) -> str:
@@ -289,9 +292,11 @@ def build_parser() -> argparse.ArgumentParser:
     publish = commands.add_parser("publish", help="publish turns from a JSON-lines file, with progress",
                                   description="Publish every line of FILE (one turn as JSON per line) to the "
                                   "turns topic, keyed tenant:user. Lines that are not valid turns still go out: "
-                                  "the pipeline sends them to the DLQ with the reason. Into a running `beliefstream "
-                                  "dev` (same --data-dir), turns are first kept in its SQL store, so a crash of dev "
-                                  "loses none of them; publishing the same file again never processes a turn twice.")
+                                  "the pipeline sends them to the DLQ with the reason; a line too large for "
+                                  "the broker goes to the DLQ directly. No line stops the run. Into a running "
+                                  "`beliefstream dev` (same --data-dir), turns are first kept in its SQL store, so a "
+                                  "crash of dev loses none of them; publishing the same file again never processes "
+                                  "a turn twice.")
     publish.add_argument("file", help="a .jsonl file of turns (contract §1)")
     publish.add_argument("--tenant", help="tenant_id for lines that have none")
     data_dir(publish)

@@ -1,4 +1,9 @@
-"""Publishing turns from a JSON-lines file (`beliefstream publish`), with a progress bar."""
+"""Publishing turns from a JSON-lines file (`beliefstream publish`), with a progress bar.
+
+Every line goes out and none stops the run: a line that is not a turn is published as it is and
+the pipeline sends it to the DLQ with the reason; a line too large for the broker goes straight
+to the DLQ (its start kept, with the reason), since the turns topic could never carry it.
+"""
 
 from __future__ import annotations
 
@@ -12,9 +17,14 @@ from aiokafka import AIOKafkaProducer
 from tqdm import tqdm
 
 from streams.app import bootstrap_servers
+from streams.records import DeadLetter
 from streams.settings import Settings
 
 CHUNK = 1000
+#: The producer's request limit (aiokafka's default); a longer line cannot be published as a turn.
+MAX_RECORD_BYTES = 1024 * 1024
+#: How much of a too-large line its dead letter keeps.
+DEAD_LETTER_KEEP_BYTES = 4096
 
 
 @dataclass(frozen=True)
@@ -22,22 +32,36 @@ class PublishResult:
     sent: int
     unparsed: int  # lines that were not JSON objects; published as they are, for the DLQ
     kept: int = 0  # turns kept in the SQL intake of a running `dev` (streams.durable_publish)
+    dead_lettered: int = 0  # lines too large for the turns topic, sent to the DLQ directly
 
 
 def keyed_line(line: bytes, tenant: str | None) -> tuple[bytes | None, bytes, bool]:
     """(key, value, parsed): a turn keyed `tenant:user`; a line that is not a JSON object goes as is."""
     try:
         document = json.loads(line)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, too deep, an unreadable number
         return None, line, False
     if not isinstance(document, dict):
         return None, line, False
     if tenant and not document.get("tenant_id"):
         document["tenant_id"] = tenant
-        line = json.dumps(document, ensure_ascii=False).encode()
+        line = json.dumps(document, ensure_ascii=True).encode()  # a lone surrogate stays escaped
     tenant_id, user_id = document.get("tenant_id"), document.get("user_id")
-    key = f"{tenant_id}:{user_id}".encode() if isinstance(tenant_id, str) and isinstance(user_id, str) else None
-    return key, line, True
+    if not (isinstance(tenant_id, str) and isinstance(user_id, str)):
+        return None, line, True
+    return f"{tenant_id}:{user_id}".encode("utf-8", errors="replace"), line, True
+
+
+def too_large_letter(line: bytes, key: bytes | None, topic: str) -> bytes:
+    """The dead letter of a line the broker could not carry: why, and how it began."""
+    letter = DeadLetter(
+        reason="too_large",
+        detail=f"the line is {len(line)} bytes; a turn record is at most {MAX_RECORD_BYTES} bytes",
+        raw=line[:DEAD_LETTER_KEEP_BYTES].decode("utf-8", errors="replace"),
+        key=key.decode("utf-8", errors="replace") if key is not None else None,
+        source_topic=topic,
+    )
+    return letter.model_dump_json().encode()
 
 
 def _lines(path: Path) -> Iterator[bytes]:
@@ -80,14 +104,21 @@ async def publish_file(
     """Publish every non-empty line of `path` to the turns topic."""
     total = sum(1 for _ in _lines(path))
     unparsed = 0
+    dead: list[tuple[bytes | None, bytes]] = []
 
     def records() -> Iterator[tuple[bytes | None, bytes]]:
         nonlocal unparsed
         for line in _lines(path):
             key, value, parsed = keyed_line(line, tenant)
+            if len(value) + len(key or b"") > MAX_RECORD_BYTES - 1024:  # headroom for the batch header
+                dead.append((key, too_large_letter(value, key, settings.turns_topic)))
+                continue
             unparsed += not parsed
             yield key, value
 
+    bootstrap = bootstrap_servers(url)
     with tqdm(total=total, unit="turn", desc="publishing", disable=not show_progress) as progress:
-        sent = await publish_records(records(), bootstrap_servers(url), settings.turns_topic, progress)
-    return PublishResult(sent=sent, unparsed=unparsed)
+        sent = await publish_records(records(), bootstrap, settings.turns_topic, progress)
+        if dead:
+            await publish_records(dead, bootstrap, settings.dlq_topic, progress)
+    return PublishResult(sent=sent, unparsed=unparsed, dead_lettered=len(dead))

@@ -16,10 +16,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from streams.bounds import MAX_ID_LENGTH, metadata_violation, text_violation
+
 #: Namespace of every deterministic id beliefstream derives (memory ids, job ids).
 ID_NAMESPACE = uuid.UUID("5d0f3c1e-8d0b-4f43-9a57-4f1c6f1f2b11")
 
-MAX_ID_LENGTH = 256
 
 
 def utcnow() -> datetime:
@@ -131,6 +132,21 @@ class Turn(BaseModel):
     @classmethod
     def _utc(cls, value: datetime) -> datetime:
         return as_utc(value)
+
+    @field_validator("turn_id", "tenant_id", "user_id", "agent_id", "session_id", "text")
+    @classmethod
+    def _storable_text(cls, value: str | None, info: Any) -> str | None:
+        """No lone surrogate, no NUL: every store and the JSON encoder can keep the text."""
+        if value is not None and (violation := text_violation(value, info.field_name)):
+            raise ValueError(violation.detail)
+        return value
+
+    @field_validator("metadata")
+    @classmethod
+    def _bounded_metadata(cls, value: dict[str, Any]) -> dict[str, Any]:
+        if violation := metadata_violation(value):
+            raise ValueError(violation.detail)
+        return value
 
     @property
     def key(self) -> str:

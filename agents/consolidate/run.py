@@ -24,6 +24,7 @@ from agents.consolidate.diff import ConsolidationDiff, DiffGroup, DiffMember
 from agents.consolidate.merge import Merger, OfflineMerger, canonical_memory, consolidated, lead_order
 from agents.embed import Embedder
 from agents.prompts.merge_memories import MergeContext, MergeItem
+from agents.secrets import redact_secrets
 from sinks.base import VectorIndex, VectorPoint, vector_payload
 from sinks.errors import SinkError
 from sinks.sql.consolidation import MergeWrite
@@ -58,7 +59,7 @@ async def consolidate(
     merges: list[tuple[MergeWrite, DiffGroup]] = []
     for group, vecs in found:
         merged = await merger.merge(merge_context(topic, group))
-        canonical = canonical_memory(group, merged.text, now)
+        canonical = canonical_memory(group, redact_secrets(merged.text)[0], now)  # a model may echo one
         diff = DiffGroup(
             canonical_id=canonical.id,
             canonical_text=canonical.text,

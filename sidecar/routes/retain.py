@@ -1,11 +1,12 @@
 """`POST /v1/retain`: turns in, queued jobs and the turns kept in SQL, turns published, job ids out.
 
-Jobs and turns are written to SQL (the intake, `sinks/sql/intake.py`) in one transaction before
-the turns are published, so a job id the client holds is always readable and a 202 is durable even
-though the embedded broker keeps nothing across a crash: the worker re-publishes the intake at
-start and its reaper re-publishes (or fails, with a reason) turns that stay queued. If publishing
-fails the answer is 503: the retried POST (same turn ids) yields the same job ids and publishes
-again; the pipeline deduplicates by turn id.
+Every turn of the body is validated and built before anything is written: a bad field anywhere is
+a 4xx and no job is recorded. Jobs and turns are then written to SQL (the intake,
+`sinks/sql/intake.py`) in one transaction before the turns are published, so a job id the client
+holds is always readable and a 202 is durable even though the embedded broker keeps nothing across
+a crash: the worker re-publishes the intake at start and its reaper re-publishes (or fails, with a
+reason) turns that stay queued. If publishing fails the answer is 503: the retried POST (same turn
+ids) yields the same job ids and publishes again; the pipeline deduplicates by turn id.
 """
 
 # No `from __future__ import annotations`: FastAPI must resolve the closures' annotations at runtime.
@@ -14,9 +15,10 @@ from collections.abc import Sequence
 from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends
+from pydantic import ValidationError
 
 from sidecar.auth import ApiKeyAuthenticator, Principal
-from sidecar.errors import BadRequest, Forbidden, PayloadTooLarge
+from sidecar.errors import BadRequest, Forbidden, PayloadTooLarge, describe_validation_errors
 from sidecar.publisher import TurnPublisher
 from sidecar.schemas import ERROR_RESPONSES, RetainAccepted, RetainBatch, RetainBody, TurnIn
 from sinks.base import MemoryStore
@@ -36,13 +38,16 @@ def scoped_turn(principal: Principal, turn: TurnIn, where: str, max_turn_bytes: 
     if size > max_turn_bytes:
         raise PayloadTooLarge(f"{where}.text is {size} bytes; the limit is {max_turn_bytes} bytes (UTF-8)")
     fields = turn.model_dump(exclude={"tenant_id", "turn_id", "ts", "agent_id"})
-    return Turn(
-        **fields,
-        tenant_id=principal.tenant_id,
-        agent_id=principal.agent_id or turn.agent_id,
-        turn_id=turn.turn_id or uuid.uuid4().hex,
-        ts=turn.ts or utcnow(),
-    )
+    try:
+        return Turn(
+            **fields,
+            tenant_id=principal.tenant_id,
+            agent_id=principal.agent_id or turn.agent_id,
+            turn_id=turn.turn_id or uuid.uuid4().hex,
+            ts=turn.ts or utcnow(),
+        )
+    except ValidationError as exc:  # TurnIn checks the same bounds; this is the last line, never a 500
+        raise BadRequest(f"{where}: {describe_validation_errors(exc.errors())}") from exc
 
 
 def queued_jobs(turns: Sequence[Turn]) -> list[Job]:

@@ -104,3 +104,46 @@ def test_random_secrets_in_random_sentences_never_survive() -> None:
         text = rng.choice(sentences).format(value)
         redacted, kinds = redact_secrets(text)
         assert value not in redacted and kinds
+
+
+# Ordinary sentences with numbers, dates, versions, ids and secret-ish words: nothing to redact.
+NEGATIVES = [
+    "I was born on 1990-05-17.", "My order #123456789 arrived on 2024-03-02.", "I upgraded to Python 3.12.1 last week.",
+    "Call me at +1 555 123 4567.", "My flight is LH 1234 at 10:30.", "I ran 5 km in 25:13.",
+    "Version 2.4.11 broke my build.", "ISBN 978-3-16-148410-0 is the book.", "My password is expired.",
+    "I changed my password yesterday.", "The key to success is consistency.", "I love key lime pie.",
+    "My keyboard is a Keychron K2.", "The token ring network was old.", "My account is with Chase.",
+    "I use a YubiKey for 2FA.", "Tracking number 1Z999AA10123456784 shipped.", "Invoice INV-2024-000123 is paid.",
+    "I live at 221B Baker Street, London NW1 6XE.", "My user name on GitHub is octocat.", "My login is slow today.",
+    "I was user number 1000000 on the forum.", "The meeting is 2024-05-07 10:30-11:30.", "Lat 52.520008, long 13.404954.",
+    "My credit score is 780.", "I have 2 kids and 3 cats.", "The password manager I use is 1Password.",
+    "I keep my passwords in Bitwarden.", "My PIN code changed last week.", "the internationalization2024 project",
+    "UUID 123e4567-e89b-12d3-a456-426614174000 is the id", "The commit 9fceb02d0ae598e95dc970b74767f19372d61af8 fixed it",
+    "Account number 12345678 sort code 12-34-56", "My phone is 07700 900123", "We shipped release v10.2.3-beta.4 today",
+    "https://example.com/path?id=123456789012", "Check https://docs.python.org/3.12/library/re.html",
+    "I use user/pass auth at work", "My username is ana_dev", "I pass through Leeds on my way home.",
+    "Pin it to the top of the channel.", "The secret to good bread is time.", "My salary is 85,000 a year.",
+    "Room 1204, building 7, floor 12.", "We sold 4,000,000 units in 2023.", "Call 0800 123 4567 for support.",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("text", NEGATIVES)
+def test_ordinary_sentences_with_numbers_survive(text: str) -> None:
+    assert redact_secrets(text) == (text, [])
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("My pw is CorrectHorse99!", "CorrectHorse99!"),
+        ("My login is admin / S3cretSauce!", "S3cretSauce!"),
+        ("card 4111.1111.1111.1111", "4111.1111.1111.1111"),
+        ("iban de89 3704 0044 0532 0130 00 thanks", "de89 3704 0044 0532 0130 00"),
+        ("key sk_live_4eC39HqLyjWDarjtT1zdp7dc", "sk_live_4eC39HqLyjWDarjtT1zdp7dc"),
+        ("my SSN is 536-90-4399", "536-90-4399"),
+        ("DATABASE_URL=postgres://app:Sup3rS3cret@db:5432/app", "Sup3rS3cret"),
+        ("My AWS secret access key is wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG"),
+    ],
+)
+def test_the_forms_issue_12_found_stored_verbatim(text: str, secret: str) -> None:
+    assert secret not in redact_secrets(text)[0]
