@@ -58,6 +58,8 @@ def queued_jobs(turns: Sequence[Turn]) -> list[Job]:
             state=JobState.QUEUED,
             created_at=now,
             updated_at=now,
+            agent_id=turn.agent_id,
+            visibility=turn.visibility,
         )
     return list(jobs.values())
 
