@@ -81,11 +81,14 @@ class MemoryWithHistory(Memory):
 
 
 class ErasureView(BaseModel):
-    """What `DELETE /v1/users/{user_id}` removed in the key's tenant."""
+    """What `DELETE /v1/users/{user_id}` removed in the key's tenant: the deletion receipt."""
 
     user_id: str
     memories_deleted: int = Field(description="memory rows deleted, with their vector points")
     jobs_deleted: int = Field(description="job rows of the user's retained turns deleted")
+    receipt_id: str = Field(description="the id of the receipt kept in `erasure_receipts` (all the erasure keeps)")
+    erased_at: datetime
+    counts: dict[str, int] = Field(description="rows removed per kind: memories, embeddings, vector_points, jobs, ...")
 
 
 class ErrorDetail(BaseModel):

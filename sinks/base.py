@@ -40,10 +40,17 @@ class WriteResult:
 
 @dataclass(frozen=True)
 class ErasureReport:
-    """What erasing one user removed from SQL; the caller deletes these ids' vector points."""
+    """What erasing one user removed from SQL; the caller deletes these ids' vector points.
+
+    `counts` is the deletion receipt's count per kind of row (`memories`, `jobs`, ...); the receipt
+    itself (`receipt_id`, `erased_at`) is the one trace the erasure leaves.
+    """
 
     memory_ids: list[str] = field(default_factory=list)
     job_count: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+    receipt_id: str | None = None
+    erased_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -180,7 +187,7 @@ class MemoryStore(Sink, Protocol):
     async def revoke(self, tenant_id: str, memory_id: str, at: datetime) -> Memory | None:
         """Revoke one memory of the tenant (idempotent; one `revoked` event); None when not in scope."""
 
-    async def erase_user(self, tenant_id: str, user_id: str) -> ErasureReport:
-        """Delete every memory, job and unpublished event of the user in one transaction."""
+    async def erase_user(self, tenant_id: str, user_id: str, key_id: str | None = None) -> ErasureReport:
+        """Delete every row of the user in one transaction, leaving only a deletion receipt."""
 
     async def ping(self) -> bool: ...
