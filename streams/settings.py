@@ -87,7 +87,7 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8080
     api_keys: str | None = Field(
-        default=None, description="key1=tenantA,key2=tenantB:agentX,key3=tenantA/retain+recall (sidecar.auth)"
+        default=None, description="key=tenant[:agent][/cap+cap], comma-separated; capabilities: sidecar/auth.py"
     )
     max_body_bytes: int = 1024 * 1024
     rate_limit_per_s: float = Field(default=200.0, gt=0, description="requests per second per API key")
