@@ -99,7 +99,7 @@ def create_app(
         app.include_router(consolidate_routes(authenticate, consolidator))
     if vectors is not None:
         app.include_router(revoke_routes(authenticate, store, vectors))
-        app.include_router(erasure_routes(authenticate, store, vectors))
+        app.include_router(erasure_routes(authenticate, store, vectors, recall.flush if recall is not None else None))
         if embedder is not None:
             app.include_router(direct_routes(authenticate, store, vectors, embedder))
             if hasattr(store, "resolve_contested"):  # contradiction loops: the SQL store keeps them

@@ -9,6 +9,7 @@ the two steps are deleted after. What lives outside SQL and the index (the turns
 events already published) is kept only as long as those topics' retention.
 """
 
+from collections.abc import Awaitable, Callable
 from typing import Annotated
 
 from fastapi import APIRouter, Depends
@@ -35,7 +36,13 @@ async def memory_ids_of(store: MemoryStore, tenant_id: str, user_id: str) -> lis
             return ids
 
 
-def erasure_routes(authenticate: ApiKeyAuthenticator, store: MemoryStore, vectors: VectorIndex) -> APIRouter:
+def erasure_routes(
+    authenticate: ApiKeyAuthenticator,
+    store: MemoryStore,
+    vectors: VectorIndex,
+    flush_reads: Callable[[], Awaitable[None]] | None = None,
+) -> APIRouter:
+    """`flush_reads` writes out what recall still buffers (its audit rows), so none lands after the erasure."""
     router = APIRouter(tags=["governance"], responses=ERROR_RESPONSES)
 
     @router.delete("/v1/users/{user_id}", response_model=ErasureView)
@@ -44,6 +51,8 @@ def erasure_routes(authenticate: ApiKeyAuthenticator, store: MemoryStore, vector
         principal.require(Capability.ERASE, "erasing a user")
         if principal.agent_id is not None:
             raise Forbidden("erasing a user is a tenant-level operation; this API key is bound to an agent")
+        if flush_reads is not None:
+            await flush_reads()
         known = await memory_ids_of(store, principal.tenant_id, user_id)
         await delete_points(vectors, known)
         report = await store.erase_user(principal.tenant_id, user_id, principal.key_id)
