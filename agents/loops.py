@@ -56,9 +56,14 @@ def pair_of(memory: Memory) -> Pair | None:
     return (memory.tenant_id, memory.user_id, memory.entity, memory.attribute)
 
 
-def contested_id(pair: Pair) -> str:
-    """Deterministic id of a pair's contested slot: the same loop found twice is one slot."""
-    return str(uuid.uuid5(ID_NAMESPACE, "contested\x1f" + "\x1f".join(pair)))
+def contested_id(pair: Pair, private_to: str | None = None) -> str:
+    """Deterministic id of a pair's contested slot: the same loop found twice is one slot.
+
+    A loop in one agent's private beliefs (`private_to`) is a slot of its own, apart from the
+    user's shared one.
+    """
+    scope = "" if private_to is None else f"\x1fagent\x1f{private_to}"
+    return str(uuid.uuid5(ID_NAMESPACE, "contested\x1f" + "\x1f".join(pair) + scope))
 
 
 def can_loop(memory: Memory) -> bool:
@@ -110,14 +115,20 @@ def value_history(existing: Sequence[dict[str, Any]], memories: Iterable[Memory]
     return sorted([*existing, *added], key=lambda e: (e["at"], e["memory_id"]))
 
 
-def input_required(slot_id: str, pair: Pair, history: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """The escalation a person (or a supervisor agent) answers with `POST /v1/contested/{id}/resolve`."""
+def input_required(
+    slot_id: str, pair: Pair, history: Sequence[dict[str, Any]], agent_id: str | None = None
+) -> dict[str, Any]:
+    """The escalation a person (or a supervisor agent) answers with `POST /v1/contested/{id}/resolve`.
+
+    `agent_id` names the agent whose private beliefs loop (None: the user's shared beliefs).
+    """
     tenant_id, user_id, entity, attribute = pair
     return {
         "kind": "input_required",
         "contested_id": slot_id,
         "tenant_id": tenant_id,
         "user_id": user_id,
+        "agent_id": agent_id,
         "entity": entity,
         "attribute": attribute,
         "value_history": list(history),

@@ -29,7 +29,6 @@ from streams.records import (
     Role,
     Trust,
     Turn,
-    Visibility,
     memory_id_for,
 )
 
@@ -88,13 +87,6 @@ def claim_key(claim: Claim) -> str:
     return f"{claim.entity or ''}|{claim.attribute or ''}|{claim.context or ''}|{text}"
 
 
-def _visibility(turn: Turn) -> Visibility:
-    requested = turn.metadata.get("visibility")
-    if requested == Visibility.AGENT.value and turn.agent_id:
-        return Visibility.AGENT
-    return Visibility.USER
-
-
 def _half_life(claim: Claim) -> float:
     if claim.half_life_days is not None:
         return claim.half_life_days
@@ -123,7 +115,7 @@ def memory_from_claim(turn: Turn, claim: Claim, now: datetime, provenance: Prove
         tenant_id=turn.tenant_id,
         user_id=turn.user_id,
         agent_id=turn.agent_id,
-        visibility=_visibility(turn),
+        visibility=turn.visibility,
         text=claim.text,
         type=claim.type,
         topic=claim.topic,

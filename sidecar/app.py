@@ -69,7 +69,7 @@ def create_app(
     insert needs the embedder as well. With `mcp_tools`, the MCP server answers at `/mcp` (same keys);
     its session manager is the one thing the app runs in its own lifespan.
     """
-    keys = settings.parsed_api_keys()
+    keys = settings.parsed_api_key_grants()
     if not keys:
         logger.warning("no API keys configured (BELIEFSTREAM_API_KEYS): every authenticated call is a 401")
     limiter = RateLimiter(settings.rate_limit_per_s, settings.rate_limit_burst)
@@ -102,7 +102,7 @@ def create_app(
     if vectors is not None:
         app.include_router(revoke_routes(authenticate, store, vectors))
         app.include_router(episode_revoke_routes(authenticate, store, vectors))
-        app.include_router(erasure_routes(authenticate, store, vectors))
+        app.include_router(erasure_routes(authenticate, store, vectors, recall.flush if recall is not None else None))
         if embedder is not None:
             app.include_router(direct_routes(authenticate, store, vectors, embedder))
             if hasattr(store, "resolve_contested"):  # contradiction loops: the SQL store keeps them

@@ -8,6 +8,12 @@ the API key; an agent-bound key writes as its agent. Confidence and importance h
 memory written without saying how sure it is would get everything's default, which is the failure
 this schema exists to prevent.
 
+Caller-supplied `confidence` and `source_role` are compatibility signals, not authority: a direct
+insert needs the `manage` capability, and without `admin` the memory is stored `caution` with its
+confidence capped at `UNVERIFIED_CONFIDENCE` (at most), so it is recalled as weaker evidence and
+can never supersede, contest or strengthen a trusted belief. Only a key holding `admin` writes a
+trusted memory directly (migrations, seeding).
+
 The id is deterministic from (tenant, user, agent, `memory_key` or the normalized claim), so a
 retried POST finds the memory it stored instead of storing it twice.
 """
@@ -21,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from agents.prepare import claim_key, memory_from_claim
 from agents.secrets import redact_secrets
-from sidecar.auth import Principal
+from sidecar.auth import Capability, Principal
 from sidecar.errors import BadRequest, Forbidden
 from sidecar.schemas import Identifier, StorableText
 from streams.bounds import (
@@ -40,6 +46,7 @@ from streams.records import (
     Polarity,
     RecallSemantics,
     Role,
+    Trust,
     Turn,
     Visibility,
     as_utc,
@@ -51,6 +58,10 @@ DIRECT_SCOPE = "direct"
 
 Name = Annotated[StorableText, Field(min_length=1, max_length=MAX_NAME_LENGTH)]
 TriggerPart = Annotated[StorableText, Field(min_length=1, max_length=MAX_TRIGGER_CHARS)]
+
+#: Highest confidence a direct insert keeps without the `admin` capability: above recall's floor
+#: (0.4), below what the write path trusts (`agents.prepare.TRUSTED_CONFIDENCE`).
+UNVERIFIED_CONFIDENCE = 0.5
 
 
 class MemoryIn(BaseModel):
@@ -109,12 +120,11 @@ class MemoryIn(BaseModel):
 
 
 def direct_memory(principal: Principal, body: MemoryIn, now: datetime) -> Memory:
-    """The memory `body` asks for, in the key's scope; `Forbidden`/`BadRequest` when it cannot be."""
+    """The memory `body` asks for, in the key's scope and authority; `Forbidden`/`BadRequest` when it cannot be."""
+    principal.require(Capability.MANAGE, "a direct insert")
     if body.tenant_id is not None and body.tenant_id != principal.tenant_id:
         raise Forbidden("tenant_id is not the tenant of this API key")
-    if principal.agent_id is not None and body.agent_id not in (None, principal.agent_id):
-        raise Forbidden("agent_id is not the agent this API key is bound to")
-    agent_id = principal.agent_id or body.agent_id
+    agent_id = principal.acting_agent(body.agent_id)
     if body.visibility is Visibility.AGENT and agent_id is None:
         raise BadRequest("visibility 'agent' needs an agent_id (or an agent-bound key)")
     for name in ("text", "value", "entity", "context"):
@@ -146,12 +156,21 @@ def direct_memory(principal: Principal, body: MemoryIn, now: datetime) -> Memory
     )
     scope = "\x1f".join((DIRECT_SCOPE, body.user_id, agent_id or ""))
     memory = memory_from_claim(turn, claim, now)
-    return memory.model_copy(
+    memory = memory.model_copy(
         update={
             "id": memory_id_for(principal.tenant_id, scope, body.memory_key or claim_key(claim)),
             "visibility": body.visibility,
             "source_turn_ids": list(body.source_turn_ids),
         }
+    )
+    return memory if principal.can(Capability.ADMIN) else unverified(memory)
+
+
+def unverified(memory: Memory) -> Memory:
+    """A caller's claim without authority: at most `caution`, confidence at most `UNVERIFIED_CONFIDENCE`."""
+    trust = Trust.CAUTION if memory.trust is Trust.TRUSTED else memory.trust
+    return memory.model_copy(
+        update={"trust": trust, "confidence": min(memory.confidence, UNVERIFIED_CONFIDENCE)}
     )
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from agents.consolidate import Consolidator
-from sidecar.auth import Principal
-from sidecar.errors import Forbidden, Unavailable
+from sidecar.auth import Capability, Principal
+from sidecar.errors import Unavailable
 from sidecar.publisher import TurnPublisher
 from sidecar.recall.models import ActionIn, RecallRequest, RecallResult
 from sidecar.recall.service import RecallService
@@ -105,12 +105,16 @@ class McpTools:
         dry_run: bool = False,
         user_id: str | None = None,
     ) -> JsonObject:
-        if principal.agent_id is not None:
-            raise Forbidden("consolidation needs a tenant key; this API key is bound to one agent")
+        principal.require(Capability.MANAGE, "consolidation")
         if self._consolidator is None:
             raise Unavailable("consolidation is not configured on this server")
         diff = await self._consolidator(
-            principal.tenant_id, topic, user_id=user_id, threshold=similarity_threshold, dry_run=dry_run
+            principal.tenant_id,
+            topic,
+            user_id=user_id,
+            threshold=similarity_threshold,
+            dry_run=dry_run,
+            reach=principal.reach,
         )
         return diff.model_dump(mode="json")
 

@@ -114,12 +114,17 @@ class MemoryWithHistory(Memory):
 
 
 class ErasureView(BaseModel):
-    """What `DELETE /v1/users/{user_id}` removed in the key's tenant."""
+    """What `DELETE /v1/users/{user_id}` removed in the key's tenant: the deletion receipt."""
 
     user_id: str
     memories_deleted: int = Field(description="memory rows deleted, with their vector points")
     jobs_deleted: int = Field(description="job rows of the user's retained turns deleted")
     episodes_deleted: int = Field(default=0, description="episode rows deleted, with their vector points")
+    receipt_id: str = Field(description="the id of the receipt kept in `erasure_receipts` (all the erasure keeps)")
+    erased_at: datetime
+    counts: dict[str, int] = Field(
+        description="rows removed per kind: memories, embeddings, episodes, vector_points, jobs, intake_turns, ..."
+    )
 
 
 class ErrorDetail(BaseModel):

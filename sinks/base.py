@@ -58,11 +58,18 @@ class WriteResult:
 
 @dataclass(frozen=True)
 class ErasureReport:
-    """What erasing one user removed from SQL; the caller deletes these ids' vector points."""
+    """What erasing one user removed from SQL; the caller deletes these ids' vector points.
+
+    `counts` is the deletion receipt's count per kind of row (`memories`, `jobs`, ...); the receipt
+    itself (`receipt_id`, `erased_at`) is the one trace the erasure leaves.
+    """
 
     memory_ids: list[str] = field(default_factory=list)
     job_count: int = 0
-    episode_ids: list[str] = field(default_factory=list)
+    episode_ids: list[str] = field(default_factory=list)  # their points go too
+    counts: dict[str, int] = field(default_factory=dict)
+    receipt_id: str | None = None
+    erased_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -244,7 +251,8 @@ class MemoryStore(Sink, Protocol):
     async def revoke_episode(self, tenant_id: str, episode_id: str, at: datetime) -> Episode | None:
         """Revoke one episode of the tenant (idempotent; one `episode_revoked` event); None when absent."""
 
-    async def erase_user(self, tenant_id: str, user_id: str) -> ErasureReport:
-        """Delete every memory, episode, job and unpublished event of the user in one transaction."""
+    async def erase_user(self, tenant_id: str, user_id: str, key_id: str | None = None) -> ErasureReport:
+        """Delete every row of the user (memories, episodes, jobs, intake, contested slots, audit,
+        unpublished events) in one transaction, leaving only a deletion receipt."""
 
     async def ping(self) -> bool: ...

@@ -154,6 +154,13 @@ class Turn(BaseModel):
         return f"{self.tenant_id}:{self.user_id}"
 
     @property
+    def visibility(self) -> Visibility:
+        """`agent` when an agent asks for private working memory (`metadata.visibility`), else `user`."""
+        if self.metadata.get("visibility") == Visibility.AGENT.value and self.agent_id:
+            return Visibility.AGENT
+        return Visibility.USER
+
+    @property
     def speaker(self) -> str | None:
         """Who is speaking when several humans share a conversation (`metadata.speaker`)."""
         speaker = self.metadata.get("speaker")
@@ -231,6 +238,14 @@ class Memory(BaseModel):
     def is_current(self) -> bool:
         """The current belief: active, not superseded, not revoked."""
         return self.state is MemoryState.ACTIVE and self.valid_until is None and self.revoked_at is None
+
+    @property
+    def private_to(self) -> str | None:
+        """The agent whose private working memory this is ("" if it names none), or None when shared.
+
+        A write only ever reconciles, contests or merges memories of its own `private_to`.
+        """
+        return (self.agent_id or "") if self.visibility is Visibility.AGENT else None
 
 
 class MemoryEvent(BaseModel):
@@ -347,6 +362,13 @@ class Job(BaseModel):
     episode_id: str | None = None  # the turn kept as an episode (also when no memory was extracted)
     created_at: datetime
     updated_at: datetime
+    agent_id: str | None = None  # the agent of the turn
+    visibility: Visibility = Visibility.USER  # `agent`: a private turn, its job that agent's alone
+
+    @property
+    def private_to(self) -> str | None:
+        """The agent whose private turn this was, or None for a shared one."""
+        return self.agent_id if self.visibility is Visibility.AGENT else None
 
 
 class DeadLetter(BaseModel):

@@ -99,7 +99,9 @@ class Settings(BaseSettings):
     recall_preset: Literal["balanced", "precise", "recent"] = "balanced"
     host: str = "127.0.0.1"
     port: int = 8080
-    api_keys: str | None = Field(default=None, description="key1=tenantA,key2=tenantB:agentX")
+    api_keys: str | None = Field(
+        default=None, description="key=tenant[:agent][/cap+cap], comma-separated; capabilities: sidecar/auth.py"
+    )
     max_body_bytes: int = 1024 * 1024
     rate_limit_per_s: float = Field(default=200.0, gt=0, description="requests per second per API key")
     rate_limit_burst: int = Field(default=400, ge=1, description="requests an idle key may make at once")
@@ -124,19 +126,29 @@ class Settings(BaseSettings):
         return self.data_dir / "vectors"
 
     def parsed_api_keys(self) -> dict[str, tuple[str, str | None]]:
-        """`key=tenant[:agent]` pairs as {key: (tenant, agent)}."""
+        """`key=tenant[:agent][/cap+cap]` entries as {key: (tenant, agent)} (capabilities left out)."""
+        return {key: (tenant, agent) for key, (tenant, agent, _) in self.parsed_api_key_grants().items()}
+
+    def parsed_api_key_grants(self) -> dict[str, tuple[str, str | None, tuple[str, ...] | None]]:
+        """`key=tenant[:agent][/cap+cap]` entries as {key: (tenant, agent, capability names or None)}.
+
+        None means the entry names no capabilities (the defaults of `sidecar.auth` apply); the names
+        are checked there.
+        """
         if not self.api_keys:
             return {}
-        keys: dict[str, tuple[str, str | None]] = {}
+        keys: dict[str, tuple[str, str | None, tuple[str, ...] | None]] = {}
         for item in self.api_keys.split(","):
             item = item.strip()
             if not item:
                 continue
-            key, sep, scope = item.partition("=")
-            if not sep or not key.strip() or not scope.strip():
+            key, sep, grant = item.partition("=")
+            scope, slash, names = grant.strip().partition("/")
+            capabilities = tuple(n.strip() for n in names.split("+") if n.strip()) if slash else None
+            if not sep or not key.strip() or not scope.strip() or capabilities == ():
                 raise ConfigurationError(
-                    f"BELIEFSTREAM_API_KEYS entry {item!r} is not of the form key=tenant[:agent]"
+                    f"BELIEFSTREAM_API_KEYS entry {item!r} is not of the form key=tenant[:agent][/cap+cap]"
                 )
             tenant, _, agent = scope.strip().partition(":")
-            keys[key.strip()] = (tenant, agent or None)
+            keys[key.strip()] = (tenant, agent or None, capabilities)
         return keys

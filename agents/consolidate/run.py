@@ -27,6 +27,7 @@ from agents.prompts.merge_memories import MergeContext, MergeItem
 from agents.secrets import redact_secrets
 from sinks.base import VectorIndex, VectorPoint, vector_payload
 from sinks.errors import SinkError
+from sinks.reach import EVERY_AGENT, Reach
 from sinks.sql.consolidation import MergeWrite
 from sinks.sql.maintenance import MaintenanceStore
 from streams.records import EventKind, Memory, MemoryEvent, MemoryState, utcnow
@@ -48,12 +49,17 @@ async def consolidate(
     dry_run: bool = True,
     merger: Merger | None = None,
     now: datetime | None = None,
+    reach: Reach = EVERY_AGENT,
 ) -> ConsolidationDiff:
-    """Consolidate one topic of one tenant (one user's memories, or each user's in turn)."""
+    """Consolidate one topic of one tenant (one user's memories, or each user's in turn).
+
+    Scope on writes: only memories within `reach` are loaded, so a caller never merges (or sees in
+    the diff) another agent's private memories; partitions keep each agent's apart from the shared.
+    """
     check_threshold(threshold)
     merger = merger or OfflineMerger()
     now = now or utcnow()
-    loaded = await store.consolidation_candidates(tenant_id, topic, user_id)
+    loaded = await store.consolidation_candidates(tenant_id, topic, user_id, reach)
     members, embeddings = await _with_embeddings(loaded, embedder)
     found = find_groups(members, embeddings, threshold)
     merges: list[tuple[MergeWrite, DiffGroup]] = []

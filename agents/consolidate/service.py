@@ -11,6 +11,7 @@ from agents.consolidate.merge import Merger, OfflineMerger
 from agents.consolidate.run import consolidate
 from agents.embed import Embedder
 from sinks.base import VectorIndex
+from sinks.reach import EVERY_AGENT, Reach
 from sinks.sql.maintenance import MaintenanceStore
 
 log = logging.getLogger(__name__)
@@ -49,7 +50,9 @@ class Consolidator:
         user_id: str | None = None,
         threshold: float | None = None,
         dry_run: bool = True,
+        reach: Reach = EVERY_AGENT,
     ) -> ConsolidationDiff:
+        """Consolidate one topic; only memories within `reach` (a caller's view) are loaded at all."""
         return await consolidate(
             self.store,
             self.vectors,
@@ -60,6 +63,7 @@ class Consolidator:
             threshold=self.threshold if threshold is None else threshold,
             dry_run=dry_run,
             merger=self.merger,
+            reach=reach,
         )
 
     async def consolidate_everywhere(

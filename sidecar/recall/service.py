@@ -22,8 +22,7 @@ from datetime import datetime
 
 from agents.attributes import ATTRIBUTES, is_single_valued
 from agents.embed import Embedder
-from sidecar.auth import Principal
-from sidecar.errors import Forbidden
+from sidecar.auth import Capability, Principal
 from sidecar.recall.access import AccessRecorder
 from sidecar.recall.audit import AuditSink, query_digest
 from sidecar.recall.config import BALANCED, RecallConfig, preset
@@ -51,12 +50,11 @@ def resolve_scope(principal: Principal, request: RecallRequest) -> RecallScope:
     `request.topic` is not pushed into the candidate queries: it narrows in `select`
     (`policy.outside_topic`), where a value of a context the topic names is still seen.
     """
-    if principal.agent_id is not None and request.agent_id not in (None, principal.agent_id):
-        raise Forbidden("agent_id is not the agent this API key is bound to")
+    principal.require(Capability.RECALL, "recall")
     return RecallScope(
         tenant_id=principal.tenant_id,
         user_id=request.user_id,
-        agent_id=principal.agent_id or request.agent_id,
+        agent_id=principal.acting_agent(request.agent_id),
     )
 
 

@@ -1,8 +1,9 @@
 """`POST /v1/consolidate`: merge near-duplicate memories of a topic; a dry run (the default)
 answers the diff and writes nothing.
 
-The tenant comes from the key. Consolidation rewrites memories of every agent of a user, so an
-agent-bound key may not run it (403): it is an operator's action, not an agent's.
+The tenant comes from the key; consolidating needs the `manage` capability (agent-bound keys lack
+it by default), and it only ever merges memories the key could see: shared ones and the private
+ones within its reach (`sidecar.auth`).
 """
 
 # No `from __future__ import annotations`: FastAPI must resolve the closures' annotations at runtime.
@@ -12,8 +13,7 @@ from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.consolidate import ConsolidationDiff, Consolidator
-from sidecar.auth import ApiKeyAuthenticator, Principal
-from sidecar.errors import Forbidden
+from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
 from sidecar.schemas import ERROR_RESPONSES, Identifier
 
 
@@ -36,14 +36,14 @@ def consolidate_routes(authenticate: ApiKeyAuthenticator, consolidator: Consolid
         principal: Annotated[Principal, Depends(authenticate)], body: ConsolidateBody
     ) -> ConsolidationDiff:
         """Groups of near-duplicates, each with its proposed (or written) canonical memory."""
-        if principal.agent_id is not None:
-            raise Forbidden("consolidation needs a tenant key; this API key is bound to one agent")
+        principal.require(Capability.MANAGE, "consolidation")
         return await consolidator(
             principal.tenant_id,
             body.topic,
             user_id=body.user_id,
             threshold=body.similarity_threshold,
             dry_run=body.dry_run,
+            reach=principal.reach,
         )
 
     return router

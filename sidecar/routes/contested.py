@@ -4,6 +4,10 @@ A pair whose value kept flipping stops being auto-resolved (`agents.loops`); a p
 one value, or a value per context plus a default. The answer is stored as high-importance,
 high-confidence meta-memories that recall honours; SQL commits first, then their vector points
 and the payloads of the contested memories they close (`sidecar.mirror`).
+
+Contested pairs are scoped like memories: a loop in one agent's private beliefs is listed to that
+agent (and to tenant keys with `agents`) only, and another key resolving it gets a 404. Listing
+needs `recall`; resolving needs `manage`, which agent-bound keys lack by default.
 """
 
 from collections.abc import Mapping, Sequence
@@ -15,11 +19,12 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from agents import loops
 from agents.embed import Embedder
-from sidecar.auth import ApiKeyAuthenticator, Principal
+from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
 from sidecar.errors import Conflict, NotFound
 from sidecar.mirror import mirror
 from sidecar.schemas import ERROR_RESPONSES, ErrorBody
 from sinks.base import MemoryStore, VectorIndex, VectorPoint, WriteResult, vector_payload
+from sinks.reach import EVERY_AGENT, Reach
 from sinks.sql.contested import ContestedSlot
 from sinks.sql.errors import ContestedResolvedError
 from streams.records import MAX_ID_LENGTH, Memory, utcnow
@@ -30,10 +35,17 @@ ContextName = Annotated[str, Field(min_length=1, max_length=128)]
 
 class ContestedStore(MemoryStore, Protocol):
     async def list_contested(
-        self, tenant_id: str, user_id: str | None = None, status: str | None = "open", limit: int = 100
+        self,
+        tenant_id: str,
+        user_id: str | None = None,
+        status: str | None = "open",
+        limit: int = 100,
+        reach: Reach = EVERY_AGENT,
     ) -> list[ContestedSlot]: ...
 
-    async def get_contested(self, tenant_id: str, contested_id: str) -> ContestedSlot | None: ...
+    async def get_contested(
+        self, tenant_id: str, contested_id: str, reach: Reach = EVERY_AGENT
+    ) -> ContestedSlot | None: ...
 
     async def resolve_contested(
         self,
@@ -46,6 +58,7 @@ class ContestedStore(MemoryStore, Protocol):
         at: datetime | None = None,
         resolved_by: str = "api",
         embeddings: Mapping[str, Sequence[float]] | None = None,
+        reach: Reach = EVERY_AGENT,
     ) -> tuple[ContestedSlot, WriteResult] | None: ...
 
 
@@ -67,6 +80,7 @@ class ResolveIn(BaseModel):
 class ContestedOut(BaseModel):
     id: str
     user_id: str
+    agent_id: str | None = Field(default=None, description="the agent whose private beliefs loop; null: shared")
     entity: str
     attribute: str
     status: Literal["open", "resolved"]
@@ -80,6 +94,7 @@ class ContestedOut(BaseModel):
         return cls(
             id=slot.id,
             user_id=slot.user_id,
+            agent_id=slot.agent_id,
             entity=slot.entity,
             attribute=slot.attribute,
             status=slot.status,
@@ -111,9 +126,10 @@ def contested_routes(
         status: Literal["open", "resolved", "all"] = "open",
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     ) -> ContestedList:
-        """Entity/attribute pairs in a contradiction loop (this key's tenant), with their value history."""
+        """Entity/attribute pairs in a contradiction loop (this key's tenant and reach), with their value history."""
+        principal.require(Capability.RECALL, "listing contested pairs")
         slots = await store.list_contested(
-            principal.tenant_id, user_id, None if status == "all" else status, limit
+            principal.tenant_id, user_id, None if status == "all" else status, limit, principal.reach
         )
         return ContestedList(contested=[ContestedOut.of(slot) for slot in slots])
 
@@ -126,7 +142,8 @@ def contested_routes(
         principal: Annotated[Principal, Depends(authenticate)], contested_id: str, body: ResolveIn
     ) -> ResolvedOut:
         """Decide a loop: one value, or values by context plus a default."""
-        slot = await store.get_contested(principal.tenant_id, contested_id)
+        principal.require(Capability.MANAGE, "resolving a contested pair")
+        slot = await store.get_contested(principal.tenant_id, contested_id, principal.reach)
         if slot is None:
             raise NotFound("no such contested pair")
         if not slot.is_open:
@@ -144,6 +161,7 @@ def contested_routes(
                 at=utcnow(),
                 resolved_by=principal.key_id or "api",
                 embeddings=dict(zip(texts, vectors_, strict=True)),
+                reach=principal.reach,
             )
         except ContestedResolvedError as exc:  # resolved concurrently
             raise Conflict("this contested pair is already resolved") from exc

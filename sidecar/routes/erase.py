@@ -1,21 +1,25 @@
-"""`DELETE /v1/users/{user_id}`: erasure of every memory, episode, job and vector of one user in the tenant.
+"""`DELETE /v1/users/{user_id}`: erasure of every row (memories, episodes, jobs, ...) and vector of one user in the tenant.
 
-Erasure is a tenant-level operation: a key bound to an agent gets a 403. The vector points of the
+Erasure needs the `erase` capability and a key not bound to an agent (it removes every agent's
+private state too): otherwise a 403. The answer is a deletion receipt (counts per kind, when, a
+receipt id); the receipt row is all that SQL keeps of the erasure (`sinks.sql.governance`). The vector points of the
 user's memories are deleted before the SQL rows, so a failure leaves the rows (and a retry finds
 them) rather than orphaned points nobody can name any more; points of memories written between
 the two steps are deleted after. What lives outside SQL and the index (the turns and DLQ topics,
 events already published) is kept only as long as those topics' retention.
 """
 
+from collections.abc import Awaitable, Callable
 from typing import Annotated
 
 from fastapi import APIRouter, Depends
 
-from sidecar.auth import ApiKeyAuthenticator, Principal
+from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
 from sidecar.errors import Forbidden
 from sidecar.mirror import delete_points
 from sidecar.schemas import ERROR_RESPONSES, ErasureView
 from sinks.base import MemoryStore, VectorIndex
+from streams.records import utcnow
 
 #: Page size when collecting the ids of the memories to erase.
 PAGE = 1000
@@ -43,18 +47,28 @@ async def memory_ids_of(store: MemoryStore, tenant_id: str, user_id: str) -> lis
             return ids
 
 
-def erasure_routes(authenticate: ApiKeyAuthenticator, store: MemoryStore, vectors: VectorIndex) -> APIRouter:
+def erasure_routes(
+    authenticate: ApiKeyAuthenticator,
+    store: MemoryStore,
+    vectors: VectorIndex,
+    flush_reads: Callable[[], Awaitable[None]] | None = None,
+) -> APIRouter:
+    """`flush_reads` writes out what recall still buffers (its audit rows), so none lands after the erasure."""
     router = APIRouter(tags=["governance"], responses=ERROR_RESPONSES)
 
     @router.delete("/v1/users/{user_id}", response_model=ErasureView)
     async def erase_user(principal: Annotated[Principal, Depends(authenticate)], user_id: str) -> ErasureView:
-        """Delete the user's memories and episodes (and their vectors) and jobs; a user with none answers zeros."""
+        """Delete every row and vector point of the user (memories and episodes included); answers the
+        receipt (zeros for a user with none)."""
+        principal.require(Capability.ERASE, "erasing a user")
         if principal.agent_id is not None:
             raise Forbidden("erasing a user is a tenant-level operation; this API key is bound to an agent")
+        if flush_reads is not None:
+            await flush_reads()
         known = await memory_ids_of(store, principal.tenant_id, user_id)
         known += await episode_ids_of(store, principal.tenant_id, user_id)
         await delete_points(vectors, known)
-        report = await store.erase_user(principal.tenant_id, user_id)
+        report = await store.erase_user(principal.tenant_id, user_id, principal.key_id)
         already = set(known)
         await delete_points(vectors, [i for i in [*report.memory_ids, *report.episode_ids] if i not in already])
         return ErasureView(
@@ -62,6 +76,9 @@ def erasure_routes(authenticate: ApiKeyAuthenticator, store: MemoryStore, vector
             memories_deleted=len(report.memory_ids),
             jobs_deleted=report.job_count,
             episodes_deleted=len(report.episode_ids),
+            receipt_id=report.receipt_id or "",
+            erased_at=report.erased_at or utcnow(),
+            counts=report.counts,
         )
 
     return router

@@ -1,27 +1,26 @@
 """`GET /v1/users/{user_id}/memories` and `GET /v1/memories/{id}`: the belief state as stored.
 
-Reads are scoped by the key's tenant in the store. An agent-bound key additionally never sees
-another agent's private (`visibility=agent`) memories; out of scope reads as not found.
+Reads are scoped by the key's tenant in the store and need the `recall` capability. An agent-bound
+key never sees another agent's private (`visibility=agent`) memories, nor does a tenant key without
+the `agents` capability; out of scope reads as not found.
 """
 
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 
-from sidecar.auth import ApiKeyAuthenticator, Principal
+from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
 from sidecar.errors import BadRequest, NotFound
 from sidecar.schemas import ERROR_RESPONSES, MemoryPage, MemoryWithHistory
 from sinks.base import MemoryStore
-from streams.records import Memory, MemoryState, Visibility
+from streams.records import Memory, MemoryState
 
 STATE_CHOICES = ", ".join(["all", *(state.value for state in MemoryState)])
 
 
 def visible_to(principal: Principal, memory: Memory) -> bool:
-    """Private working memory of one agent stays with that agent when the key is agent-bound."""
-    if principal.agent_id is None or memory.visibility is not Visibility.AGENT:
-        return True
-    return memory.agent_id in (None, principal.agent_id)
+    """Private working memory of one agent stays with that agent (and tenant keys with `agents`)."""
+    return principal.reach.sees(memory.private_to)
 
 
 def parse_state(state: str) -> MemoryState | None:
@@ -46,6 +45,7 @@ def memory_routes(authenticate: ApiKeyAuthenticator, store: MemoryStore) -> APIR
         cursor: Annotated[str | None, Query(description="`next_cursor` of the previous page")] = None,
     ) -> MemoryPage:
         """The user's memories in the store's stable order, one page at a time."""
+        principal.require(Capability.RECALL, "reading memories")
         wanted = parse_state(state)
         try:
             memories, next_cursor = await store.list_memories(
@@ -63,6 +63,7 @@ def memory_routes(authenticate: ApiKeyAuthenticator, store: MemoryStore) -> APIR
         principal: Annotated[Principal, Depends(authenticate)], memory_id: str
     ) -> MemoryWithHistory:
         """One memory and its supersession chain; another tenant's memory is a 404."""
+        principal.require(Capability.RECALL, "reading memories")
         memory = await store.get_memory(principal.tenant_id, memory_id)
         if memory is None or not visible_to(principal, memory):
             raise NotFound(f"no memory {memory_id!r}")

@@ -17,7 +17,7 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Depends
 from pydantic import ValidationError
 
-from sidecar.auth import ApiKeyAuthenticator, Principal
+from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
 from sidecar.errors import BadRequest, Forbidden, PayloadTooLarge, describe_validation_errors
 from sidecar.publisher import TurnPublisher
 from sidecar.schemas import ERROR_RESPONSES, RetainAccepted, RetainBatch, RetainBody, TurnIn
@@ -30,10 +30,10 @@ def scoped_turn(principal: Principal, turn: TurnIn, where: str, max_turn_bytes: 
 
     `where` names the turn in error messages (`turns[3]`, or `turn` for a single-turn body).
     """
+    principal.require(Capability.RETAIN, "retaining turns")
     if turn.tenant_id is not None and turn.tenant_id != principal.tenant_id:
         raise Forbidden(f"{where}.tenant_id is not the tenant of this API key")
-    if principal.agent_id is not None and turn.agent_id not in (None, principal.agent_id):
-        raise Forbidden(f"{where}.agent_id is not the agent this API key is bound to")
+    agent_id = principal.acting_agent(turn.agent_id, f"{where}.agent_id")
     size = len(turn.text.encode("utf-8"))
     if size > max_turn_bytes:
         raise PayloadTooLarge(f"{where}.text is {size} bytes; the limit is {max_turn_bytes} bytes (UTF-8)")
@@ -42,7 +42,7 @@ def scoped_turn(principal: Principal, turn: TurnIn, where: str, max_turn_bytes: 
         return Turn(
             **fields,
             tenant_id=principal.tenant_id,
-            agent_id=principal.agent_id or turn.agent_id,
+            agent_id=agent_id,
             turn_id=turn.turn_id or uuid.uuid4().hex,
             ts=turn.ts or utcnow(),
         )
@@ -66,6 +66,8 @@ def queued_jobs(turns: Sequence[Turn]) -> list[Job]:
             state=JobState.QUEUED,
             created_at=now,
             updated_at=now,
+            agent_id=turn.agent_id,
+            visibility=turn.visibility,
         )
     return list(jobs.values())
 

@@ -2,15 +2,16 @@
 
 Revocation keeps the row (state `revoked`, `revoked_at`, its interval closed) so the history says
 what was withdrawn and when; the vector point's payload turns `revoked`, so no active-only search
-returns it. An agent-bound key may revoke what it can see; another agent's private memory, like
-another tenant's, is a 404. Revoking twice answers the same memory and writes no second event.
+returns it. Revoking needs the `manage` capability, except that an agent forgets its own private
+memories with `retain`; another agent's private memory, like another tenant's, is a 404. Revoking
+twice answers the same memory and writes no second event.
 """
 
 from typing import Annotated
 
 from fastapi import APIRouter, Depends
 
-from sidecar.auth import ApiKeyAuthenticator, Principal
+from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
 from sidecar.errors import NotFound
 from sidecar.mirror import mirror
 from sidecar.routes.memories import visible_to
@@ -24,6 +25,8 @@ async def revoke_memory(store: MemoryStore, vectors: VectorIndex, principal: Pri
     memory = await store.get_memory(principal.tenant_id, memory_id)
     if memory is None or not visible_to(principal, memory):
         raise NotFound(f"no memory {memory_id!r}")
+    own = principal.agent_id is not None and memory.private_to == principal.agent_id
+    principal.require(Capability.RETAIN if own else Capability.MANAGE, "revoking this memory")
     revoked = await store.revoke(principal.tenant_id, memory_id, utcnow())
     if revoked is None:  # erased in between
         raise NotFound(f"no memory {memory_id!r}")

@@ -16,6 +16,7 @@ from datetime import datetime
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from sinks.reach import EVERY_AGENT, Reach
 from sinks.sql import queries
 from sinks.sql.convert import decode_embedding, memory_changes, row_memory
 from sinks.sql.errors import InvalidRequestError
@@ -46,10 +47,10 @@ def _active(tenant_id: str) -> list[sa.ColumnElement[bool]]:
 
 
 async def load_candidates(
-    conn: AsyncConnection, tenant_id: str, topic: str, user_id: str | None
+    conn: AsyncConnection, tenant_id: str, topic: str, user_id: str | None, reach: Reach = EVERY_AGENT
 ) -> list[tuple[Memory, list[float] | None]]:
-    """Active memories of the topic (one user's, or every user's of the tenant), with embeddings."""
-    criteria = [*_active(tenant_id), memories.c.topic == topic]
+    """Active memories of the topic (one user's, or every user's of the tenant) within `reach`, with embeddings."""
+    criteria = [*_active(tenant_id), memories.c.topic == topic, *queries.within_reach(memories, reach)]
     if user_id is not None:
         criteria.append(memories.c.user_id == user_id)
     stmt = (

@@ -1,7 +1,9 @@
 """Contested slots in a write plan: when a claim joins a contradiction loop instead of resolving it.
 
 `LoopBook` holds, for the pairs (tenant, user, entity, attribute) of one batch, their recent
-supersessions and contested slot, loaded by the store before planning. `plan_write` asks it about
+supersessions and contested slot, loaded by the store before planning. Everything is kept per
+scope (`ScopedPair`): a loop in one agent's private beliefs is not the user's shared loop, and the
+supersessions of one never count towards the other. `plan_write` asks it about
 each claim before applying reconcile's decision; a claim on an open slot, or the one that makes a
 loop (`agents.loops`), is stored `contested` together with the pair's current memories, and the
 book keeps counting as the batch supersedes. Pure: no I/O here.
@@ -21,6 +23,9 @@ from streams.records import Memory, MemoryState
 
 Status = Literal["open", "resolved"]
 
+#: A pair and whose beliefs it is about: None = the user's shared ones, else one agent's private ones.
+ScopedPair = tuple[Pair, str | None]
+
 
 @dataclass(frozen=True)
 class ContestedSlot:
@@ -36,10 +41,15 @@ class ContestedSlot:
     opened_at: datetime
     resolved_at: datetime | None = None
     resolution: dict[str, Any] | None = None
+    agent_id: str | None = None  # the agent whose private beliefs loop; None = the user's shared ones
 
     @property
     def pair(self) -> Pair:
         return (self.tenant_id, self.user_id, self.entity, self.attribute)
+
+    @property
+    def key(self) -> ScopedPair:
+        return (self.pair, self.agent_id)
 
     @property
     def is_open(self) -> bool:
@@ -60,8 +70,8 @@ class Contest:
 class LoopBook:
     """Recent supersessions and contested slots of a batch's pairs, kept current while planning."""
 
-    superseded: dict[Pair, list[Memory]] = field(default_factory=dict)  # in the window, with valid_until
-    slots: dict[Pair, ContestedSlot] = field(default_factory=dict)
+    superseded: dict[ScopedPair, list[Memory]] = field(default_factory=dict)  # in the window, with valid_until
+    slots: dict[ScopedPair, ContestedSlot] = field(default_factory=dict)
     threshold: int = loops.DEFAULT_THRESHOLD
     window_days: float = loops.DEFAULT_WINDOW_DAYS
 
@@ -70,8 +80,13 @@ class LoopBook:
         pair = loops.pair_of(new)
         if pair is None or not new.is_current:
             return None
-        slot = self.slots.get(pair)
-        family = [m for m in candidates if m.is_current and loops.pair_of(m) == pair and m.id != new.id]
+        key = (pair, new.private_to)
+        slot = self.slots.get(key)
+        family = [
+            m
+            for m in candidates
+            if m.is_current and loops.pair_of(m) == pair and m.private_to == new.private_to and m.id != new.id
+        ]
         if slot is not None and slot.is_open:
             return self._contest(slot, new, family, opened=False)
         disputed = {m.id for m in loops.contends(new, family)}
@@ -80,13 +95,13 @@ class LoopBook:
         if not disputed:
             return None
         since = slot.resolved_at if slot is not None else None
-        times = loops.counted_supersessions(self._times(pair), since)
+        times = loops.counted_supersessions(self._times(key), since)
         if not loops.is_contradiction_loop([*times, new.valid_from], new.valid_from, self.threshold, self.window_days):
             return None
         window = new.valid_from - timedelta(days=self.window_days)
-        recent = [m for m in self.superseded.get(pair, []) if m.valid_until and m.valid_until > window]
+        recent = [m for m in self.superseded.get(key, []) if m.valid_until and m.valid_until > window]
         opened = ContestedSlot(
-            id=loops.contested_id(pair),
+            id=loops.contested_id(pair, new.private_to),
             tenant_id=pair[0],
             user_id=pair[1],
             entity=pair[2],
@@ -94,6 +109,7 @@ class LoopBook:
             status="open",
             value_history=loops.value_history([], [m for m in recent if since is None or m.valid_until > since]),
             opened_at=new.valid_from,
+            agent_id=new.private_to,
         )
         return self._contest(opened, new, family, opened=True)
 
@@ -101,16 +117,16 @@ class LoopBook:
         """A memory of the batch closed by reconcile: it counts towards its pair's loop."""
         pair = loops.pair_of(closed)
         if pair is not None:
-            self.superseded.setdefault(pair, []).append(closed)
+            self.superseded.setdefault((pair, closed.private_to), []).append(closed)
 
-    def _times(self, pair: Pair) -> list[datetime]:
-        return [m.valid_until for m in self.superseded.get(pair, []) if m.valid_until is not None]
+    def _times(self, key: ScopedPair) -> list[datetime]:
+        return [m.valid_until for m in self.superseded.get(key, []) if m.valid_until is not None]
 
     def _contest(self, slot: ContestedSlot, new: Memory, family: Iterable[Memory], opened: bool) -> Contest:
         contested = [_contested(m) for m in family]
         claim = _contested(new)
         slot = replace(slot, value_history=loops.value_history(slot.value_history, [*contested, claim]))
-        self.slots[slot.pair] = slot
+        self.slots[slot.key] = slot
         return Contest(memory=claim, contest=contested, slot=slot, opened=opened)
 
 

@@ -14,10 +14,11 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from agents import loops
 from agents.attributes import attribute_spec
 from agents.loops import Pair
+from sinks.reach import EVERY_AGENT, Reach
 from sinks.sql import queries
 from sinks.sql.contested import ContestedSlot, LoopBook
 from sinks.sql.tables import contested_slots, memories
-from streams.records import EventKind, Memory, MemoryEvent, MemoryState, MemoryType, memory_id_for
+from streams.records import EventKind, Memory, MemoryEvent, MemoryState, MemoryType, Visibility, memory_id_for
 
 
 def slot_row(slot: ContestedSlot) -> dict[str, Any]:
@@ -32,6 +33,7 @@ def slot_row(slot: ContestedSlot) -> dict[str, Any]:
         "opened_at": slot.opened_at,
         "resolved_at": slot.resolved_at,
         "resolution": slot.resolution,
+        "agent_id": slot.agent_id,
     }
 
 
@@ -47,25 +49,28 @@ def row_slot(row: Mapping[str, Any]) -> ContestedSlot:
         opened_at=row["opened_at"],
         resolved_at=row["resolved_at"],
         resolution=row["resolution"],
+        agent_id=row["agent_id"],
     )
 
 
 async def load_loop_book(
     conn: AsyncConnection, batch: Sequence[Memory], threshold: int, window_days: float
 ) -> LoopBook:
-    """The contested slots and recent supersessions of the pairs `batch` may flip."""
-    pairs = list(dict.fromkeys(p for m in batch if loops.can_loop(m) and (p := loops.pair_of(m)) is not None))
+    """The contested slots and recent supersessions of the pairs `batch` may flip, in the scope of
+    each claim (shared, or one agent's private beliefs)."""
+    keyed = [(p, m.private_to) for m in batch if loops.can_loop(m) and (p := loops.pair_of(m)) is not None]
     book = LoopBook(threshold=threshold, window_days=window_days)
-    if not pairs:
+    if not keyed:
         return book
     since = min(m.valid_from for m in batch) - timedelta(days=window_days)
-    wanted = set(pairs)
+    wanted = set(keyed)
+    pairs = list(dict.fromkeys(pair for pair, _ in keyed))
     for part in queries.chunked(pairs):
         scope = _pair_filter(contested_slots, part)
         for row in (await conn.execute(sa.select(contested_slots).where(*scope))).mappings():
             slot = row_slot(row)
-            if slot.pair in wanted:
-                book.slots[slot.pair] = slot
+            if slot.key in wanted:
+                book.slots[slot.key] = slot
         closed = await queries.memories_where(
             conn,
             *_pair_filter(memories, part),
@@ -73,9 +78,9 @@ async def load_loop_book(
             memories.c.valid_until >= since,
         )
         for memory in closed:
-            pair = loops.pair_of(memory)
-            if pair in wanted:
-                book.superseded.setdefault(pair, []).append(memory)
+            key = (loops.pair_of(memory), memory.private_to)
+            if key in wanted:
+                book.superseded.setdefault(key, []).append(memory)
     return book
 
 
@@ -91,9 +96,14 @@ async def upsert_slots(conn: AsyncConnection, slots: Sequence[ContestedSlot]) ->
 
 
 async def list_slots(
-    conn: AsyncConnection, tenant_id: str, user_id: str | None, status: str | None, limit: int
+    conn: AsyncConnection,
+    tenant_id: str,
+    user_id: str | None,
+    status: str | None,
+    limit: int,
+    reach: Reach = EVERY_AGENT,
 ) -> list[ContestedSlot]:
-    criteria = [contested_slots.c.tenant_id == tenant_id]
+    criteria = [contested_slots.c.tenant_id == tenant_id, *queries.within_reach(contested_slots, reach)]
     if user_id is not None:
         criteria.append(contested_slots.c.user_id == user_id)
     if status is not None:
@@ -107,23 +117,31 @@ async def list_slots(
     return [row_slot(row) for row in (await conn.execute(stmt)).mappings()]
 
 
-async def get_slot(conn: AsyncConnection, tenant_id: str, slot_id: str) -> ContestedSlot | None:
+async def get_slot(
+    conn: AsyncConnection, tenant_id: str, slot_id: str, reach: Reach = EVERY_AGENT
+) -> ContestedSlot | None:
     stmt = sa.select(contested_slots).where(
-        contested_slots.c.tenant_id == tenant_id, contested_slots.c.id == slot_id
+        contested_slots.c.tenant_id == tenant_id,
+        contested_slots.c.id == slot_id,
+        *queries.within_reach(contested_slots, reach),
     )
     row = (await conn.execute(stmt)).mappings().first()
     return row_slot(row) if row is not None else None
 
 
 async def slot_memories(conn: AsyncConnection, slot: ContestedSlot) -> list[Memory]:
-    """The pair's contested and current memories: what a resolution closes."""
-    return await queries.memories_where(
+    """The pair's contested and current memories of the slot's scope: what a resolution closes.
+
+    A shared slot closes shared memories only; an agent's private slot only that agent's.
+    """
+    found = await queries.memories_where(
         conn,
         *_pair_filter(memories, [slot.pair]),
         memories.c.valid_until.is_(None),
         memories.c.state.in_([MemoryState.CONTESTED.value, MemoryState.ACTIVE.value]),
         order=(memories.c.created_at, memories.c.id),
     )
+    return [m for m in found if m.private_to == slot.agent_id]
 
 
 def plan_resolution(
@@ -146,6 +164,8 @@ def plan_resolution(
             id=memory_id_for(slot.tenant_id, f"contested:{slot.id}", f"{at.isoformat()}\x1f{context or ''}"),
             tenant_id=slot.tenant_id,
             user_id=slot.user_id,
+            agent_id=slot.agent_id,
+            visibility=Visibility.USER if slot.agent_id is None else Visibility.AGENT,
             text=text,
             type=spec.type if spec else (template.type if template else MemoryType.PREFERENCE),
             topic=spec.topic if spec else (template.topic if template else "personal"),
@@ -192,6 +212,7 @@ def resolved_event(slot: ContestedSlot) -> dict[str, Any]:
         "user_id": slot.user_id,
         "entity": slot.entity,
         "attribute": slot.attribute,
+        "agent_id": slot.agent_id,
         "resolution": slot.resolution,
     }
 

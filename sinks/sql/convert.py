@@ -103,11 +103,16 @@ def row_episode(row: Mapping[str, Any]) -> Episode:
 def job_row(job: Job) -> dict[str, Any]:
     row = job.model_dump(mode="python")
     row["state"] = job.state.value
+    row["visibility"] = job.visibility.value
     return row
 
 
 def row_job(row: Mapping[str, Any]) -> Job:
-    return Job.model_validate({name: row[name] for name in Job.model_fields})
+    """A job row as a record; a row written before migration 0009 (no visibility) is a shared turn's."""
+    fields = {name: row[name] for name in Job.model_fields}
+    if fields["visibility"] is None:
+        del fields["visibility"]
+    return Job.model_validate(fields)
 
 
 def encode_cursor(created_at: datetime, memory_id: str) -> str:

@@ -2,13 +2,18 @@
 
 Each function runs inside a write transaction the store opens, so a change and the event that
 describes it commit together. Revocation is one conditional UPDATE: of two concurrent revokes only
-one changes the row, so only one `revoked` event is ever written. Erasure deletes rows outright
-(memories, jobs, unpublished events): a user who is erased leaves nothing in SQL to recall.
+one changes the row, so only one `revoked` event is ever written. Erasure deletes every row of the
+user outright (memories and their embeddings, jobs, contested pairs with their value history, the
+recall audit, unpublished events) and leaves one deletion receipt in `erasure_receipts`: counts per
+kind, when, by which key, and the user only as a digest. A table that gains rows of a user adds one
+line to `USER_TABLES`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+import uuid
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -19,8 +24,25 @@ from sinks.base import ErasureReport, TurnOutcome
 from sinks.sql import queries
 from sinks.sql.contested import LoopBook
 from sinks.sql.plan import BeliefView, WritePlan, check_outcome, plan_write, slot_key, text_key
-from sinks.sql.tables import UtcDateTime, has_embedding, jobs, memories, memory_embeddings, outbox
+from sinks.sql.tables import (
+    UtcDateTime,
+    contested_slots,
+    erasure_receipts,
+    has_embedding,
+    jobs,
+    memories,
+    memory_embeddings,
+    outbox,
+    recall_audit,
+)
 from streams.records import EpisodeEvent, EventKind, JobState, Memory, MemoryEvent, MemoryState, Turn
+
+#: Tables keyed by (tenant_id, user_id) whose rows erasure deletes, by the kind its receipt counts.
+USER_TABLES: dict[str, sa.Table] = {
+    "jobs": jobs,
+    "contested_slots": contested_slots,  # with their value_history
+    "recall_audit": recall_audit,
+}
 
 #: Prefix of the synthetic turn id a direct insert cites in its events when it names no turn.
 DIRECT_TURN_PREFIX = "direct:"
@@ -108,15 +130,49 @@ async def revoke_memory(
     return memory, event
 
 
-async def erase_user(conn: AsyncConnection, tenant_id: str, user_id: str) -> ErasureReport:
-    """Delete the user's memories, jobs and not yet published events; the deleted memory ids."""
+def user_digest(tenant_id: str, user_id: str) -> str:
+    """What a receipt keeps of the user: sha256 of (tenant, user), matchable by whoever knows the id."""
+    return hashlib.sha256(f"{tenant_id}\x1f{user_id}".encode()).hexdigest()
+
+
+async def erase_user(
+    conn: AsyncConnection,
+    tenant_id: str,
+    user_id: str,
+    now: datetime,
+    key_id: str | None = None,
+    removed: Mapping[str, int] | None = None,
+) -> ErasureReport:
+    """Delete every row of the user (see the module docstring) and write the deletion receipt.
+
+    `vector_points` counts the points of the deleted memories, which the caller deletes from the index.
+    """
     mine = (memories.c.tenant_id == tenant_id, memories.c.user_id == user_id)
     memory_ids = list((await conn.scalars(sa.select(memories.c.id).where(*mine))).all())
+    counts = {"memories": len(memory_ids), "embeddings": 0, "vector_points": len(memory_ids)}
     for part in queries.chunked(memory_ids):
-        await conn.execute(sa.delete(memory_embeddings).where(memory_embeddings.c.memory_id.in_(part)))
+        deleted = await conn.execute(sa.delete(memory_embeddings).where(memory_embeddings.c.memory_id.in_(part)))
+        counts["embeddings"] += deleted.rowcount
     await conn.execute(sa.delete(memories).where(*mine))
-    deleted_jobs = await conn.execute(
-        sa.delete(jobs).where(jobs.c.tenant_id == tenant_id, jobs.c.user_id == user_id)
+    for kind, table in USER_TABLES.items():
+        deleted = await conn.execute(sa.delete(table).where(table.c.tenant_id == tenant_id, table.c.user_id == user_id))
+        counts[kind] = deleted.rowcount
+    events = await conn.execute(sa.delete(outbox).where(outbox.c.key == f"{tenant_id}:{user_id}"))
+    counts["outbox_events"] = events.rowcount
+    for kind, n in (removed or {}).items():  # rows the caller deleted in the same transaction
+        counts[kind] = n
+    counts["vector_points"] += counts.get("episodes", 0)
+    receipt_id = uuid.uuid4().hex
+    await conn.execute(
+        sa.insert(erasure_receipts).values(
+            id=receipt_id,
+            tenant_id=tenant_id,
+            user_digest=user_digest(tenant_id, user_id),
+            key_id=key_id,
+            erased_at=now,
+            counts=counts,
+        )
     )
-    await conn.execute(sa.delete(outbox).where(outbox.c.key == f"{tenant_id}:{user_id}"))
-    return ErasureReport(memory_ids=memory_ids, job_count=deleted_jobs.rowcount)
+    return ErasureReport(
+        memory_ids=memory_ids, job_count=counts["jobs"], counts=counts, receipt_id=receipt_id, erased_at=now
+    )

@@ -13,6 +13,7 @@ from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from sinks.reach import EVERY_AGENT, Reach
 from sinks.sql import consolidation, decay, episode_queries
 from sinks.sql.consolidation import MergeWrite
 from sinks.sql.decay import DecayRows
@@ -78,11 +79,11 @@ class MaintenanceStore:
     # -- consolidation ----------------------------------------------------------------------------
 
     async def consolidation_candidates(
-        self, tenant_id: str, topic: str, user_id: str | None = None
+        self, tenant_id: str, topic: str, user_id: str | None = None, reach: Reach = EVERY_AGENT
     ) -> list[tuple[Memory, list[float] | None]]:
-        """Active memories of a topic with their stored embeddings (None where never embedded)."""
+        """Active memories of a topic within `reach`, with their stored embeddings (None where never embedded)."""
         async with unavailable_on_outage("consolidation load"), self._engine.connect() as conn:
-            return await consolidation.load_candidates(conn, tenant_id, topic, user_id)
+            return await consolidation.load_candidates(conn, tenant_id, topic, user_id, reach)
 
     async def consolidation_scopes(self, tenant_id: str | None = None) -> list[tuple[str, str, str]]:
         """(tenant, user, topic) triples holding at least two active memories."""

@@ -56,12 +56,18 @@ class KnownJob:
 
 
 class BeliefView:
-    """The current memories a batch can collide with, indexed by slot and by normalized text."""
+    """The current memories a batch can collide with, indexed by scope, then slot or normalized text.
+
+    Scope on writes: a memory's candidates are only memories of its own `private_to` (the user's
+    shared beliefs, or one agent's private ones). The store may load a superset (it looks rows up
+    by slot and text alone); an agent's private turn never confirms, supersedes or contests a
+    shared belief, and a shared turn never touches an agent's private one.
+    """
 
     def __init__(self, memories: Iterable[Memory] = ()) -> None:
         self._memories: dict[str, Memory] = {}
-        self._by_slot: dict[SlotKey, set[str]] = {}
-        self._by_text: dict[TextKey, set[str]] = {}
+        self._by_slot: dict[tuple[str | None, SlotKey], set[str]] = {}
+        self._by_text: dict[tuple[str | None, TextKey], set[str]] = {}
         for memory in memories:
             self.put(memory)
 
@@ -69,24 +75,26 @@ class BeliefView:
         return self._memories[memory_id]
 
     def candidates(self, memory: Memory) -> list[Memory]:
-        """Current memories sharing `memory`'s slot or normalized text."""
-        ids = set(self._by_text.get(text_key(memory), ()))
+        """Current memories of `memory`'s scope sharing its slot or normalized text."""
+        owner = memory.private_to
+        ids = set(self._by_text.get((owner, text_key(memory)), ()))
         key = slot_key(memory)
         if key is not None:
-            ids |= self._by_slot.get(key, set())
-        return [self._memories[i] for i in ids]
+            ids |= self._by_slot.get((owner, key), set())
+        return [self._memories[i] for i in sorted(ids)]
 
     def put(self, memory: Memory) -> None:
         """Add or replace a memory; one that is no longer current stops being a candidate."""
         self._memories[memory.id] = memory
+        owner = memory.private_to
         key = slot_key(memory)
         for index, k in ((self._by_slot, key), (self._by_text, text_key(memory))):
             if k is None:
                 continue
             if memory.is_current:
-                index.setdefault(k, set()).add(memory.id)
+                index.setdefault((owner, k), set()).add(memory.id)
             else:
-                index.get(k, set()).discard(memory.id)
+                index.get((owner, k), set()).discard(memory.id)
 
 
 @dataclass
@@ -166,6 +174,8 @@ def plan_write(
                 episode_id=episode.id if episode is not None else None,
                 created_at=known.created_at if known is not None else now,
                 updated_at=now,
+                agent_id=turn.agent_id,
+                visibility=turn.visibility,
             )
         )
     return plan
@@ -233,7 +243,7 @@ def _apply_contest(
     slot = contest.slot
     plan.contested[slot.id] = slot
     if contest.opened:
-        plan.escalations.append(loops.input_required(slot.id, slot.pair, slot.value_history))
+        plan.escalations.append(loops.input_required(slot.id, slot.pair, slot.value_history, slot.agent_id))
 
 
 def _change(plan: WritePlan, view: BeliefView, memory: Memory) -> None:

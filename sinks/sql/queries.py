@@ -10,6 +10,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from sinks.reach import Reach
 from sinks.sql.convert import MUTABLE_FIELDS, embedding_row, memory_row, row_memory
 from sinks.sql.plan import KnownJob, SlotKey, TextKey
 from sinks.sql.tables import (
@@ -20,7 +21,7 @@ from sinks.sql.tables import (
     memory_embeddings,
     outbox,
 )
-from streams.records import JobState, Memory
+from streams.records import JobState, Memory, Visibility
 
 T = TypeVar("T")
 
@@ -40,6 +41,23 @@ MEMORY_COLUMNS = [memories.c[name] for name in Memory.model_fields]
 def chunked(items: Sequence[T], size: int = CHUNK) -> Iterator[Sequence[T]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
+
+
+def within_reach(table: sa.Table, reach: Reach) -> list[sa.ColumnElement[bool]]:
+    """Criteria keeping the rows of `table` that `reach` sees: shared ones and its agent's private ones.
+
+    A table with a `visibility` column (memories, jobs) is private where it says `agent`; one
+    without (contested slots) is private where `agent_id` is set.
+    """
+    if reach.every_agent:
+        return []
+    if "visibility" in table.c:
+        shared = sa.or_(table.c.visibility.is_(None), table.c.visibility != Visibility.AGENT.value)
+    else:
+        shared = table.c.agent_id.is_(None)
+    if reach.agent_id is None:
+        return [shared]
+    return [sa.or_(shared, table.c.agent_id == reach.agent_id)]
 
 
 def dialect_insert(conn: AsyncConnection, table: sa.Table):

@@ -332,17 +332,27 @@ def _open_contests_statement(with_agent: bool) -> sa.Select:
             contested_slots.c.entity,
             contested_slots.c.attribute,
             contested_slots.c.opened_at,
+            contested_slots.c.agent_id,
         )
         .where(
             contested_slots.c.tenant_id == sa.bindparam("tenant"),
             contested_slots.c.user_id == sa.bindparam("user"),
             contested_slots.c.status == "open",
+            sa.or_(contested_slots.c.agent_id.is_(None), contested_slots.c.agent_id == sa.bindparam("agent"))
+            if with_agent
+            else contested_slots.c.agent_id.is_(None),
         )
         .order_by(contested_slots.c.opened_at, contested_slots.c.id)
         .limit(sa.bindparam("limit", type_=sa.Integer))
         .subquery("slot")
     )
-    same_pair = sa.and_(memories.c.entity == slots.c.entity, memories.c.attribute == slots.c.attribute)
+    private = memories.c.visibility == Visibility.AGENT.value
+    same_scope = sa.or_(
+        sa.and_(slots.c.agent_id.is_(None), ~private), sa.and_(private, memories.c.agent_id == slots.c.agent_id)
+    )
+    same_pair = sa.and_(
+        memories.c.entity == slots.c.entity, memories.c.attribute == slots.c.attribute, same_scope
+    )
     return (
         sa.select(slots.c.id.label("contested_id"), *(memories.c[f] for f in _FIELDS))
         .select_from(slots.join(memories, same_pair))

@@ -9,12 +9,14 @@ read is scoped by tenant in the query itself. Episode reads and revocation: `epi
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 
 import sqlalchemy as sa
 
 from agents import loops
 from sinks.base import ErasureReport, PendingEvent, PendingVector, TurnOutcome, WriteResult
+from sinks.reach import EVERY_AGENT, Reach
 from sinks.recall import Currency, KeywordHit, OpenContest, RecallScope
 from sinks.sql import contested_queries, episode_queries, governance, intake, queries, recall_queries
 from sinks.sql.contested import ContestedSlot
@@ -33,7 +35,7 @@ from sinks.sql.errors import ContestedResolvedError, InvalidRequestError
 from sinks.sql.migrate import upgrade
 from sinks.sql.plan import BeliefView, WritePlan, check_outcome, plan_write, slot_key, text_key
 from sinks.sql.reader import READERS, RecallReader
-from sinks.sql.tables import contested_slots, jobs, memories, outbox
+from sinks.sql.tables import jobs, memories, outbox
 from streams.records import Job, JobState, Memory, MemoryState, RecallAudit, Turn, utcnow
 
 #: Longest supersession chain `memory_history` follows (a guard against a corrupt cycle).
@@ -151,31 +153,38 @@ class SqlMemoryStore(EpisodeStoreMixin):
                 await queries.insert_outbox(conn, [governance.event_row(self.events_topic, event, utcnow())])
         return memory
 
-    async def erase_user(self, tenant_id: str, user_id: str) -> ErasureReport:
+    async def erase_user(self, tenant_id: str, user_id: str, key_id: str | None = None) -> ErasureReport:
+        """Every row of the user goes in one transaction; the deletion receipt is what stays."""
         async with unavailable_on_outage("erase_user"), write_transaction(self._engine) as conn:
-            await conn.execute(
-                sa.delete(contested_slots).where(
-                    contested_slots.c.tenant_id == tenant_id, contested_slots.c.user_id == user_id
-                )
-            )
-            await intake.erase_user(conn, tenant_id, user_id)
-            report = await governance.erase_user(conn, tenant_id, user_id)
+            pending = await intake.erase_user(conn, tenant_id, user_id)
             episode_ids = await episode_queries.erase_user(conn, tenant_id, user_id)
-        return ErasureReport(report.memory_ids, report.job_count, episode_ids)
+            removed = {"episodes": len(episode_ids), "intake_turns": pending}
+            report = await governance.erase_user(conn, tenant_id, user_id, utcnow(), key_id, removed)
+        return replace(report, episode_ids=episode_ids)
 
     # -- contradiction loops (sinks.sql.contested_queries) -------------------------------------------
 
     async def list_contested(
-        self, tenant_id: str, user_id: str | None = None, status: str | None = "open", limit: int = 100
+        self,
+        tenant_id: str,
+        user_id: str | None = None,
+        status: str | None = "open",
+        limit: int = 100,
+        reach: Reach = EVERY_AGENT,
     ) -> list[ContestedSlot]:
+        """Slots of the tenant within `reach`: shared ones, and agents' private ones it sees."""
         if limit < 1:
             raise InvalidRequestError(f"limit must be at least 1, got {limit}")
         async with unavailable_on_outage("list_contested"), self._engine.connect() as conn:
-            return await contested_queries.list_slots(conn, tenant_id, user_id, status, min(limit, MAX_PAGE))
+            return await contested_queries.list_slots(
+                conn, tenant_id, user_id, status, min(limit, MAX_PAGE), reach
+            )
 
-    async def get_contested(self, tenant_id: str, contested_id: str) -> ContestedSlot | None:
+    async def get_contested(
+        self, tenant_id: str, contested_id: str, reach: Reach = EVERY_AGENT
+    ) -> ContestedSlot | None:
         async with unavailable_on_outage("get_contested"), self._engine.connect() as conn:
-            return await contested_queries.get_slot(conn, tenant_id, contested_id)
+            return await contested_queries.get_slot(conn, tenant_id, contested_id, reach)
 
     async def resolve_contested(
         self,
@@ -188,10 +197,13 @@ class SqlMemoryStore(EpisodeStoreMixin):
         at: datetime | None = None,
         resolved_by: str = "api",
         embeddings: Mapping[str, Sequence[float]] | None = None,
+        reach: Reach = EVERY_AGENT,
     ) -> tuple[ContestedSlot, WriteResult] | None:
         """Decide an open slot: meta-memories per context (and the default) replace its contested memories.
 
-        None when the slot is not this tenant's; `ContestedResolvedError` when it is already decided.
+        None when the slot is not this tenant's or not within `reach`; `ContestedResolvedError` when
+        it is already decided. A shared slot closes shared memories and writes shared meta-memories;
+        an agent's private slot, that agent's private ones.
         `embeddings` maps a meta-memory's text to its vector (see `agents.loops.resolution_text`).
         """
         try:
@@ -200,7 +212,7 @@ class SqlMemoryStore(EpisodeStoreMixin):
             raise InvalidRequestError(str(exc)) from exc
         at = at or utcnow()
         async with unavailable_on_outage("resolve_contested"), write_transaction(self._engine) as conn:
-            slot = await contested_queries.get_slot(conn, tenant_id, contested_id)
+            slot = await contested_queries.get_slot(conn, tenant_id, contested_id, reach)
             if slot is None:
                 return None
             if not slot.is_open:

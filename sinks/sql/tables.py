@@ -161,6 +161,8 @@ jobs = sa.Table(
     sa.Column("created_at", UtcDateTime, nullable=False),
     sa.Column("updated_at", UtcDateTime, nullable=False),
     sa.Column("episode_id", ID),  # migration 0005
+    sa.Column("agent_id", ID),  # migration 0009: the agent of the turn
+    sa.Column("visibility", ENUM),  # 0009: `agent` = that agent's private turn; null or `user` = shared
 )
 
 outbox = sa.Table(
@@ -219,6 +221,7 @@ contested_slots = sa.Table(
     sa.Column("opened_at", UtcDateTime, nullable=False),
     sa.Column("resolved_at", UtcDateTime),
     sa.Column("resolution", sa.JSON),
+    sa.Column("agent_id", ID),  # migration 0009: the agent whose private beliefs loop; null = shared
 )
 sa.Index(
     "ix_contested_slots_pair",
@@ -292,6 +295,20 @@ def episode_has_embedding() -> sa.Exists:
     """True for an episode row with an embedding, i.e. one that has a vector point to keep in step."""
     return sa.exists().where(_EMBEDDING_OF_EPISODE)
 
+# -- erasure (migration 0009) -----------------------------------------------------------------------
+
+#: What an erasure leaves: counts per kind of row removed, when, by which key; the user only as a digest.
+erasure_receipts = sa.Table(
+    "erasure_receipts",
+    metadata,
+    sa.Column("id", ID, primary_key=True),
+    sa.Column("tenant_id", ID, nullable=False),
+    sa.Column("user_digest", sa.String(64), nullable=False),
+    sa.Column("key_id", sa.String(64)),
+    sa.Column("erased_at", UtcDateTime, nullable=False),
+    sa.Column("counts", sa.JSON, nullable=False),
+)
+sa.Index("ix_erasure_receipts_user", erasure_receipts.c.tenant_id, erasure_receipts.c.user_digest)
 
 #: Keyword-search objects that exist on one backend only and are not in this metadata.
 UNMANAGED = frozenset(

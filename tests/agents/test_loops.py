@@ -123,7 +123,7 @@ def test_input_required_names_the_pair_and_its_history():
     history = value_history([], [mem("a", "morning")])
     event = input_required("slot", ("t", "u", "user", "preferred_meeting_time"), history)
     assert event == {
-        "kind": "input_required", "contested_id": "slot", "tenant_id": "t", "user_id": "u",
+        "kind": "input_required", "contested_id": "slot", "tenant_id": "t", "user_id": "u", "agent_id": None,
         "entity": "user", "attribute": "preferred_meeting_time", "value_history": history,
     }
 

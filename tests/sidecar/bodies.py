@@ -7,6 +7,7 @@ from sinks.base import VectorFilter
 ACME = {"Authorization": "Bearer key-acme"}
 OTHER = {"Authorization": "Bearer key-other"}
 BOT = {"Authorization": "Bearer key-bot"}
+BOT_MANAGER = {"Authorization": "Bearer key-bot-manager"}  # agent bot, granted `manage`
 
 
 def editor(value: str = "vim", **fields) -> dict:

@@ -1,7 +1,8 @@
 """Fixtures of the sidecar tests: the app over a real store, a recording publisher, an HTTP client.
 
-Keys: `key-acme` (tenant acme), `key-other` (tenant other), `key-bot` (tenant acme, bound to agent
-bot). The publisher is a recording fake (the broker path is tested with the publisher itself).
+Keys: `key-acme` (tenant acme, `admin`: direct inserts with authority), `key-other` (tenant other,
+default capabilities), `key-bot` (tenant acme, bound to agent bot, default capabilities) and
+`key-bot-manager` (the same agent, granted `manage`). The publisher is a recording fake (the broker path is tested with the publisher itself).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from streams.records import (
 )
 from streams.settings import Settings
 
-API_KEYS = "key-acme=acme,key-other=other,key-bot=acme:bot"
+API_KEYS = "key-acme=acme/admin,key-other=other,key-bot=acme:bot,key-bot-manager=acme:bot/retain+recall+manage"
 MAX_BODY_BYTES = 64 * 1024
 MAX_TURN_BYTES = 1024
 

@@ -72,7 +72,10 @@ async def test_store_memories_forget_and_forget_user(memory):
     assert (await memory.memory(stored[1]["id"]))["history"][0]["id"] == stored[1]["id"]
 
     erased = await memory.forget_user("u-1")
-    assert erased == {"user_id": "u-1", "memories_deleted": 5, "jobs_deleted": 0, "episodes_deleted": 0}
+    assert {k: erased[k] for k in ("user_id", "memories_deleted", "jobs_deleted")} == {
+        "user_id": "u-1", "memories_deleted": 5, "jobs_deleted": 0
+    }
+    assert erased["counts"]["memories"] == 5 and erased["receipt_id"]
     assert await memory.memories("u-1", state="all") == []
 
 
@@ -192,7 +195,8 @@ def test_sync_client_against_a_real_server(tmp_path, settings, publisher):
         with pytest.raises(MemoryClientError) as missing:
             client.recall("u-1", "anything")  # not mounted in this app: a clean 404, not a crash
         assert missing.value.status == 404
-        assert client.forget_user("u-1") == {"user_id": "u-1", "memories_deleted": 3, "jobs_deleted": 2, "episodes_deleted": 0}
+        receipt = client.forget_user("u-1")
+        assert (receipt["memories_deleted"], receipt["jobs_deleted"], receipt["counts"]["jobs"]) == (3, 2, 2)
         assert client.memories("u-1", state="all") == []
 
 

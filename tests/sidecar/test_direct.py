@@ -9,7 +9,7 @@ import sqlalchemy as sa
 
 from sinks.sql.tables import jobs, outbox
 from streams.records import Memory, MemoryState, Trust, Visibility
-from tests.sidecar.bodies import ACME, BOT, OTHER, active_hits, editor
+from tests.sidecar.bodies import ACME, BOT, BOT_MANAGER, OTHER, active_hits, editor
 
 
 async def test_insert_answers_201_with_the_stored_record_and_indexes_it(
@@ -125,9 +125,11 @@ async def test_tenant_comes_from_the_key(governed, store):
 
 
 async def test_an_agent_bound_key_writes_only_as_its_agent(governed):
-    own = await governed.post("/v1/memories", json=editor(visibility="agent"), headers=BOT)
-    foreign = await governed.post("/v1/memories", json=editor(agent_id="other-bot"), headers=BOT)
+    refused = await governed.post("/v1/memories", json=editor(visibility="agent"), headers=BOT)
+    own = await governed.post("/v1/memories", json=editor(visibility="agent"), headers=BOT_MANAGER)
+    foreign = await governed.post("/v1/memories", json=editor(agent_id="other-bot"), headers=BOT_MANAGER)
 
+    assert refused.status_code == 403  # a direct insert needs `manage`, which agent keys lack by default
     assert own.status_code == 201
     assert (own.json()["agent_id"], own.json()["visibility"]) == ("bot", "agent")
     assert foreign.status_code == 403

@@ -8,7 +8,7 @@ import sqlalchemy as sa
 
 from sinks.sql.tables import outbox
 from streams.records import MemoryState
-from tests.sidecar.bodies import ACME, BOT, OTHER, active_hits, editor
+from tests.sidecar.bodies import ACME, BOT, BOT_MANAGER, OTHER, active_hits, editor
 
 
 async def revoked_events(store) -> list[dict]:
@@ -76,11 +76,13 @@ async def test_an_agent_key_revokes_what_it_sees_but_not_another_agents_private_
         )
     ).json()
 
-    hidden = await governed.post(f"/v1/memories/{private['id']}/revoke", headers=BOT)
-    allowed = await governed.post(f"/v1/memories/{shared['id']}/revoke", headers=BOT)
+    hidden = await governed.post(f"/v1/memories/{private['id']}/revoke", headers=BOT_MANAGER)
+    refused = await governed.post(f"/v1/memories/{shared['id']}/revoke", headers=BOT)
+    allowed = await governed.post(f"/v1/memories/{shared['id']}/revoke", headers=BOT_MANAGER)
 
     assert hidden.status_code == 404
     assert (await store.get_memory("acme", private["id"])).state is MemoryState.ACTIVE
+    assert refused.status_code == 403  # a shared memory: revoking it needs `manage`
     assert allowed.status_code == 200
 
 

@@ -11,12 +11,13 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
+from sinks.reach import SHARED_ONLY
 from sinks.recall import Currency, RecallScope
 from sinks.sql import SqlMemoryStore
 from sinks.sql.convert import encode_embedding, memory_row
 from sinks.sql.engine import create_engine
 from sinks.sql.migrate import alembic_config, upgrade
-from sinks.sql.tables import include_name, memories, metadata
+from sinks.sql.tables import contested_slots, include_name, jobs, memories, metadata
 from streams.records import Polarity
 from tests.sidecar.recall.seeding import NOW, mem
 
@@ -194,3 +195,31 @@ async def test_0006_reads_existing_memories_as_positive_and_ordinary(isolated_sq
     assert old is not None and (old.polarity, old.sensitivity) == (Polarity.POSITIVE, None)
     assert [hit.id for hit in hits] == [row["id"]]
     assert back is not None and (back.polarity, back.sensitivity) == (Polarity.NEGATIVE, "location")
+
+
+async def test_0009_keeps_older_jobs_and_slots_readable_as_shared(isolated_sql_url: str, tenant: str) -> None:
+    """Jobs and contested slots written before 0009 have no agent scope: they read as shared."""
+    engine = create_engine(isolated_sql_url)
+    await upgrade(engine, "0007")  # the revision before 0009
+    job = {"job_id": "j-1", "tenant_id": tenant, "user_id": "u1", "turn_id": "t-1", "state": "done",
+           "memory_ids": [], "reason": None, "created_at": NOW, "updated_at": NOW}  # fmt: skip
+    slot = {"id": "s-1", "tenant_id": tenant, "user_id": "u1", "entity": "user", "attribute": "preferred_theme",
+            "status": "open", "value_history": [], "opened_at": NOW}  # fmt: skip
+    async with engine.begin() as conn:
+        await conn.execute(sa.insert(_columns_before_0009(jobs, "agent_id", "visibility")), [job])
+        await conn.execute(sa.insert(_columns_before_0009(contested_slots, "agent_id")), [slot])
+    await upgrade(engine)
+    await engine.dispose()
+
+    store = SqlMemoryStore(isolated_sql_url)
+    try:
+        stored = await store.get_job(tenant, "j-1")
+        slots = await store.list_contested(tenant, "u1", reach=SHARED_ONLY)
+    finally:
+        await store.close()
+    assert stored is not None and stored.private_to is None
+    assert [s.id for s in slots] == ["s-1"] and slots[0].agent_id is None
+
+
+def _columns_before_0009(table: sa.Table, *added: str) -> sa.Table:
+    return sa.Table(table.name, sa.MetaData(), *(sa.Column(c.name, c.type) for c in table.columns if c.name not in added))

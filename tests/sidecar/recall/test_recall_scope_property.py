@@ -103,3 +103,73 @@ async def test_recall_never_leaves_the_scope_or_the_present(world, specs, reques
         assert memory.tenant_id == tenant_of[tenant] and memory.user_id == user
         assert memory.visibility is not Visibility.AGENT or (agent is not None and memory.agent_id == agent)
         assert change is None, f"{change} memory recalled"
+
+
+# -- writes: an agent's private writes never change another agent's recall ---------------------------
+
+#: Slots and values X's private writes and the shared beliefs fight over (single- and multi-valued).
+SLOTS = (
+    ("preferred_theme", ("dark", "light", "solarized")),
+    ("preferred_meeting_time", ("morning", "afternoon")),
+    ("allergy", ("shellfish", "peanuts")),
+)
+private_writes = st.lists(
+    st.tuples(
+        st.integers(0, len(SLOTS) - 1),
+        st.integers(0, 2),  # the value (modulo the slot's values)
+        st.sampled_from(("x", "x", "y", None)),  # whose private belief it is: mostly X's
+        st.booleans(),  # the same text as a shared memory (a duplicate) rather than a slot claim
+    ),
+    min_size=1,
+    max_size=8,
+)
+
+
+def claim(tenant: str, slot: int, value: int, days_ago: float, **fields) -> Memory:
+    attribute, values = SLOTS[slot]
+    chosen = values[value % len(values)]
+    text = f"The user's {attribute.replace('_', ' ')} is {chosen}."
+    return mem(
+        tenant, "u1", text, days_ago=days_ago, entity="user", attribute=attribute, value=chosen, **fields
+    )
+
+
+def private(memory: Memory, agent: str) -> Memory:
+    return memory.model_copy(update={"agent_id": agent, "visibility": Visibility.AGENT})
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(writes=private_writes, base_y=st.tuples(st.integers(0, len(SLOTS) - 1), st.integers(0, 2)))
+async def test_private_writes_of_one_agent_never_change_another_agents_recall(world, writes, base_y) -> None:
+    tenant = f"prop-w-{uuid.uuid4().hex[:8]}"
+    shared = [claim(tenant, slot, 0, days_ago=30) for slot in range(len(SLOTS))]
+    own_y = private(claim(tenant, *base_y, days_ago=29), "y")
+    await world.seed(*shared, own_y)
+    query = RecallRequest(user_id="u1", query="theme, meeting time and allergies")
+    as_y = Principal(tenant, "y")
+    as_tenant = Principal(tenant)  # sees shared beliefs only when it names no agent
+
+    def seen(result) -> list[tuple[str, str]]:
+        return sorted((m.id, m.text) for m in result.memories) + sorted((c.kept_id, c.dropped_id) for c in result.conflicts)
+
+    before_y = seen(await world.service.recall(as_y, query))
+    before_tenant = seen(await world.service.recall(as_tenant, query))
+    assert before_y, "the base population is recalled: the property can fail"
+
+    for i, (slot, value, owner, duplicate) in enumerate(writes):
+        days_ago = 20 - i
+        if owner is None:  # X repeats Y's own private claim: still X's private memory
+            written = private(claim(tenant, *base_y, days_ago=days_ago), "x")
+        elif duplicate:
+            source = shared[slot] if owner == "x" else own_y
+            written = private(mem(tenant, "u1", source.text, days_ago=days_ago), "x")
+        else:
+            written = private(claim(tenant, slot, value, days_ago=days_ago), "x")
+        await world.seed(written.model_copy(update={"source_turn_ids": [f"w-{tenant}-{i}"]}))
+
+    assert seen(await world.service.recall(as_y, query)) == before_y
+    assert seen(await world.service.recall(as_tenant, query)) == before_tenant
