@@ -27,6 +27,12 @@ the flags below override them.
 """
 
 
+URL_HELP = ("sidecar URL (default: the one a running `beliefstream dev` recorded under --data-dir, "
+            "else BELIEFSTREAM_HOST:BELIEFSTREAM_PORT)")
+KEY_HELP = ("API key (default: the running `dev`'s, else the first of BELIEFSTREAM_API_KEYS, "
+            "else the dev key under --data-dir)")
+
+
 def _settings(args: argparse.Namespace) -> Settings:
     overrides: dict[str, Any] = {}
     if getattr(args, "data_dir", None) is not None:
@@ -64,9 +70,9 @@ def cmd_dev(args: argparse.Namespace) -> None:
 
 
 def _require_broker(settings: Settings) -> str:
-    from streams.runtime import recorded_broker_url
+    from streams.service_record import recorded_broker_url
 
-    url = settings.broker or recorded_broker_url(settings)
+    url = settings.broker or recorded_broker_url(settings.data_dir)
     if url is None:
         raise BeliefstreamError(
             "no broker: set BELIEFSTREAM_BROKER=kafka://host:port, or start `beliefstream dev` "
@@ -134,44 +140,21 @@ def cmd_publish(args: argparse.Namespace) -> None:
           f"and go to the DLQ with a reason)")
 
 
-def _api_key(settings: Settings, given: str | None) -> str:
-    """The key given, else the first of BELIEFSTREAM_API_KEYS, else the dev key `beliefstream dev` printed."""
-    from streams.runtime import DEV_KEY_FILE
-
-    if given:
-        return given
-    keys = settings.parsed_api_keys()
-    if keys:
-        return next(iter(keys))
-    path = settings.data_dir / DEV_KEY_FILE
-    if path.exists():
-        return path.read_text().strip()
-    raise BeliefstreamError(
-        "no API key: pass --key, set BELIEFSTREAM_API_KEYS, "
-        "or start `beliefstream dev` first"
-    )
-
-
-def _sidecar_url(settings: Settings, given: str | None) -> str:
-    """--url, else the sidecar `beliefstream dev` serves (host and port from BELIEFSTREAM_*)."""
-    return given or f"http://{settings.host}:{settings.port}"
-
-
 def cmd_recall(args: argparse.Namespace) -> None:
     import json
 
     from sidecar.client import MemoryClientError, SyncMemoryClient
+    from streams.cli_target import client_failure, find_target
 
-    settings = _settings(args)
-    url = _sidecar_url(settings, args.url)
+    target = find_target(_settings(args), args.url, args.key)
     options = {"budget_tokens": args.budget, "limit": args.limit, "diagnostics": args.diagnostics}
     if args.topic:
         options["topic"] = args.topic
     try:
-        with SyncMemoryClient(url, _api_key(settings, args.key)) as client:
+        with SyncMemoryClient(target.url, target.api_key) as client:
             answer = client.recall(args.user, args.query, **options)
     except MemoryClientError as exc:
-        raise BeliefstreamError(f"recall failed ({exc.status} {exc.code}): {exc.message}") from exc
+        raise client_failure("recall failed", target, exc) from None
     if args.json:
         print(json.dumps(answer, indent=2))
         return
@@ -187,10 +170,11 @@ def cmd_recall(args: argparse.Namespace) -> None:
 
 def cmd_mcp(args: argparse.Namespace) -> None:
     from sidecar.mcp_proxy import serve_stdio
+    from streams.cli_target import find_target
 
-    settings = _settings(args)
+    target = find_target(_settings(args), args.url, args.key)
     # stdout carries the MCP protocol: nothing else may be printed there
-    asyncio.run(serve_stdio(_sidecar_url(settings, args.url), _api_key(settings, args.key)))
+    asyncio.run(serve_stdio(target.url, target.api_key))
 
 
 def cmd_decay(args: argparse.Namespace) -> None:
@@ -209,24 +193,34 @@ def cmd_decay(args: argparse.Namespace) -> None:
     asyncio.run(main())
 
 
+def _consolidate_remotely(args: argparse.Namespace, settings: Settings) -> bool:
+    """Ask a sidecar (a running `dev` owns the vectors) unless --tenant asks for this process."""
+    from streams.service_record import read_service_record
+
+    return args.tenant is None and (args.url is not None or read_service_record(settings.data_dir) is not None)
+
+
 def cmd_consolidate(args: argparse.Namespace) -> None:
-    import httpx
-
-    from streams.runtime import consolidator_for, open_maintenance, recorded_broker_url
-
     settings = _settings(args)
-    body = {"topic": args.topic, "dry_run": not args.apply, "similarity_threshold": args.threshold}
-    if args.user:
-        body["user_id"] = args.user
-    if recorded_broker_url(settings) is not None and not args.tenant:
-        # `dev` is running and owns the vectors: ask its sidecar, which writes points for the merges
-        url = _sidecar_url(settings, args.url)
-        answer = httpx.post(f"{url}/v1/consolidate", json=body, timeout=300,
-                            headers={"Authorization": f"Bearer {_api_key(settings, args.key)}"})
-        if answer.status_code >= 400:
-            raise BeliefstreamError(f"consolidation failed: {answer.text}")
-        print(answer.text)
+    if _consolidate_remotely(args, settings):
+        import json
+
+        from sidecar.client import MemoryClientError, SyncMemoryClient
+        from streams.cli_target import client_failure, find_target
+
+        target = find_target(settings, args.url, args.key)
+        options = {"dry_run": not args.apply, "similarity_threshold": args.threshold}
+        if args.user:
+            options["user_id"] = args.user
+        try:
+            with SyncMemoryClient(target.url, target.api_key, timeout_s=300) as client:
+                diff = client.consolidate(args.topic, **options)
+        except MemoryClientError as exc:
+            raise client_failure("consolidation failed", target, exc) from None
+        print(json.dumps(diff, indent=2))
         return
+
+    from streams.runtime import consolidator_for, open_maintenance
 
     async def main() -> None:
         from agents.embed import load_default_embedder
@@ -294,8 +288,8 @@ def build_parser() -> argparse.ArgumentParser:
     recall.add_argument("--limit", type=int, default=20, help="at most this many memories (default 20)")
     recall.add_argument("--diagnostics", action="store_true", help="include candidates and suppressed items")
     recall.add_argument("--json", action="store_true", help="print the raw JSON answer")
-    recall.add_argument("--url", help="sidecar URL (default http://127.0.0.1:8080)")
-    recall.add_argument("--key", help="API key (default: BELIEFSTREAM_API_KEYS or the dev key)")
+    recall.add_argument("--url", help=URL_HELP)
+    recall.add_argument("--key", help=KEY_HELP)
     recall.add_argument("--port", type=int, help=argparse.SUPPRESS)
     data_dir(recall)
     recall.set_defaults(func=cmd_recall)
@@ -312,13 +306,14 @@ and the API key decides the tenant. A refusal of the sidecar comes back as a too
 with its message. The command prints nothing else on stdout; it stops when the client
 closes stdin.
 
-Example MCP client configuration (the key as `beliefstream dev` printed it):
-  {"command": "beliefstream",
-   "args": ["mcp", "--url", "http://127.0.0.1:8080", "--key", "<key>"]}""",
+With no --url/--key it finds the `beliefstream dev` running on the same --data-dir.
+Example MCP client configuration:
+  {"command": "beliefstream", "args": ["mcp", "--data-dir", "/path/to/.beliefstream"]}
+or, for another sidecar:
+  {"command": "beliefstream", "args": ["mcp", "--url", "http://host:8080", "--key", "<key>"]}""",
     )
-    mcp.add_argument("--url", help="sidecar URL (default http://127.0.0.1:8080, where `beliefstream dev` serves)")
-    mcp.add_argument("--key", help="API key (default: the first of BELIEFSTREAM_API_KEYS, else the dev key "
-                     "that `beliefstream dev` wrote under --data-dir)")
+    mcp.add_argument("--url", help=URL_HELP)
+    mcp.add_argument("--key", help=KEY_HELP)
     data_dir(mcp)
     mcp.set_defaults(func=cmd_mcp)
 
@@ -337,10 +332,11 @@ Example MCP client configuration (the key as `beliefstream dev` printed it):
     consolidate.add_argument("--topic", required=True, help="tech, work, personal, health, ...")
     consolidate.add_argument("--apply", action="store_true", help="write the merges (default: dry run)")
     consolidate.add_argument("--user", help="only this user_id")
-    consolidate.add_argument("--tenant", help="tenant (default: the API key's; runs in this process)")
+    consolidate.add_argument("--tenant", help="run in this process for this tenant (only when no `dev` owns the "
+                             "vectors; default: ask the running sidecar, whose key decides the tenant)")
     consolidate.add_argument("--threshold", type=float, default=0.85, help="cosine similarity (default 0.85)")
-    consolidate.add_argument("--url", help="sidecar URL when `dev` is running (default http://127.0.0.1:8080)")
-    consolidate.add_argument("--key", help="API key (default: BELIEFSTREAM_API_KEYS or the dev key)")
+    consolidate.add_argument("--url", help=URL_HELP)
+    consolidate.add_argument("--key", help=KEY_HELP)
     consolidate.add_argument("--port", type=int, help=argparse.SUPPRESS)
     data_dir(consolidate)
     consolidate.set_defaults(func=cmd_consolidate)

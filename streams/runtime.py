@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import os
 import secrets
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -38,13 +39,19 @@ from streams.broker import EmbeddedBroker
 from streams.gc_tuning import tune_for_throughput
 from streams.producer import KafkaRecordProducer, RecordProducer
 from streams.progress import IngestProgress
+from streams.service_record import (
+    BROKER_URL_FILE,
+    DEV_KEY_FILE,
+    ServiceRecord,
+    local_url,
+    remove_service_record,
+    write_service_record,
+)
+from streams.service_record import recorded_broker_url as _recorded_broker_url
 from streams.settings import Settings
 from streams.topics import declare_topics
 
 log = logging.getLogger(__name__)
-
-BROKER_URL_FILE = "broker.url"
-DEV_KEY_FILE = "dev-api-key"
 
 
 @dataclass
@@ -274,8 +281,7 @@ def dev_api_key(settings: Settings) -> Settings:
 
 def recorded_broker_url(settings: Settings) -> str | None:
     """The broker a running `beliefstream dev` started, as it recorded under data_dir."""
-    path = settings.data_dir / BROKER_URL_FILE
-    return path.read_text().strip() if path.exists() else None
+    return _recorded_broker_url(settings.data_dir)
 
 
 @contextlib.contextmanager
@@ -305,17 +311,22 @@ async def run_dev(settings: Settings, stop: asyncio.Event, announce: Callable[[s
             worker = asyncio.create_task(run_worker(settings, url, clients, stop, progress), name="worker")
             sidecar = asyncio.create_task(run_sidecar(settings, clients, stop), name="sidecar")
             key = next(iter(settings.parsed_api_keys()))
+            served_at = local_url(settings.host, settings.port)
+            write_service_record(settings.data_dir, ServiceRecord(served_at, key, os.getpid(), url))
             announce(
                 f"beliefstream is running\n"
-                f"  sidecar   http://{settings.host}:{settings.port}   (OpenAPI at /docs)\n"
+                f"  sidecar   {served_at}   (OpenAPI at /docs)\n"
                 f"  api key   {key}\n"
                 f"  broker    {url}   topic {settings.turns_topic}\n"
                 f"  data      {settings.data_dir.resolve()}\n"
                 f"Press Ctrl-C to stop."
             )
-            done, _ = await asyncio.wait({worker, sidecar}, return_when=asyncio.FIRST_EXCEPTION)
-            stop.set()
-            await asyncio.gather(worker, sidecar, return_exceptions=True)
+            try:
+                done, _ = await asyncio.wait({worker, sidecar}, return_when=asyncio.FIRST_EXCEPTION)
+                stop.set()
+                await asyncio.gather(worker, sidecar, return_exceptions=True)
+            finally:
+                remove_service_record(settings.data_dir)
             for task in done:
                 if task.exception() is not None:
                     raise task.exception()
@@ -335,7 +346,11 @@ async def open_maintenance(settings: Settings) -> AsyncIterator[tuple[SqlMemoryS
     try:
         await vectors.setup()
     except SinkUnavailableError as exc:
-        vectors, note = None, f"vector payloads not updated ({exc}); the SQL store, which recall reads, is"
+        vectors, note = None, (
+            f"vector payloads not updated ({exc}): a running `beliefstream dev` owns the vector index. "
+            "The SQL store, which recall reads, is up to date; the worker's hourly decay brings the "
+            "payloads in step."
+        )
     try:
         yield store, vectors, note
     finally:
