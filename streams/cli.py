@@ -1,4 +1,8 @@
-"""`beliefstream`: the command line. Settings come from BELIEFSTREAM_* and the flags given here."""
+"""`beliefstream`: the command line. Settings come from BELIEFSTREAM_* and the flags given here.
+
+Each command imports what it uses inside itself: `--help` and the client commands (`recall`,
+`consolidate` against a sidecar, `mcp`) never load the runtime, the models or the stores.
+"""
 
 from __future__ import annotations
 
@@ -9,10 +13,12 @@ import signal
 import sys
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from streams.errors import BeliefstreamError
-from streams.settings import Settings
+
+if TYPE_CHECKING:  # the settings (pydantic-settings) load only for a command that runs
+    from streams.settings import Settings
 
 DESCRIPTION = """\
 beliefstream turns conversation turns on Kafka into a governed belief state per user
@@ -34,6 +40,8 @@ KEY_HELP = ("API key (default: the running `dev`'s, else the first of BELIEFSTRE
 
 
 def _settings(args: argparse.Namespace) -> Settings:
+    from streams.settings import Settings
+
     overrides: dict[str, Any] = {}
     if getattr(args, "data_dir", None) is not None:
         overrides["data_dir"] = Path(args.data_dir)

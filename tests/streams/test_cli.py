@@ -145,3 +145,23 @@ def test_a_record_left_by_a_dead_dev_is_not_followed(tmp_path, capsys, monkeypat
     monkeypatch.setenv("BELIEFSTREAM_PORT", _dead_url().rsplit(":", 1)[1])
     assert main(["recall", "--user", "u", "--data-dir", str(tmp_path), "q"]) == 2
     assert "no API key" in capsys.readouterr().err  # the stale record's key is not used either
+
+
+HEAVY = ("faust", "sqlalchemy", "qdrant_client", "qdrant_edge", "onnxruntime", "anthropic", "fastapi")  # uvicorn: the MCP SDK imports it
+
+
+def _modules_loaded_by(code: str) -> set[str]:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", code + "\nimport sys; print(' '.join(sys.modules))"],
+                          capture_output=True, text=True, timeout=60)
+    return {name.split(".")[0] for name in done.stdout.split()}
+
+
+def test_client_commands_load_none_of_the_server(tmp_path):
+    """A client call is one HTTP request: it must not pay for the runtime's imports."""
+    call = (f"from streams.cli import main; main(['recall', '--url', '{_dead_url()}', '--key', 'k', "
+            f"'--user', 'u', '--data-dir', r'{tmp_path}', 'q'])")
+    assert not _modules_loaded_by(call) & set(HEAVY)
+    assert not _modules_loaded_by("import sidecar.mcp_proxy") & set(HEAVY)
