@@ -325,6 +325,7 @@ async def run_dev(settings: Settings, stop: asyncio.Event, announce: Callable[[s
                 done, _ = await asyncio.wait({worker, sidecar}, return_when=asyncio.FIRST_EXCEPTION)
                 stop.set()
                 await asyncio.gather(worker, sidecar, return_exceptions=True)
+                progress.flush()
             finally:
                 remove_service_record(settings.data_dir)
             for task in done:

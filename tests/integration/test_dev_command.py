@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import subprocess
@@ -33,6 +34,7 @@ def start_dev(data_dir: Path, port: int) -> subprocess.Popen:
         text=True,
         env=env,
         cwd=ROOT,
+        start_new_session=True,  # its own process group, as in a terminal
     )
 
 
@@ -50,10 +52,15 @@ def wait_ready(process: subprocess.Popen, port: int, timeout: float = 60.0) -> N
     raise AssertionError("dev did not become ready")
 
 
-def stop(process: subprocess.Popen, sig: signal.Signals) -> tuple[int, str]:
-    process.send_signal(sig)
-    out, _ = process.communicate(timeout=30)
-    return process.returncode, out
+def stop(process: subprocess.Popen, sig: signal.Signals) -> tuple[int, str, str]:
+    """SIGTERM to the process; SIGINT to its whole group, as Ctrl-C in a terminal (the model
+    processes get it too)."""
+    if sig is signal.SIGINT:
+        os.killpg(process.pid, sig)
+    else:
+        process.send_signal(sig)
+    out, err = process.communicate(timeout=30)
+    return process.returncode, out, err
 
 
 async def call_mcp(base: str, key: str, tool: str, arguments: dict) -> tuple[set[str], CallToolResult]:
@@ -132,8 +139,6 @@ def test_dev_runs_end_to_end_and_stops_cleanly(tmp_path):
                 "recall",
                 "--user",
                 "u-42",
-                "--port",
-                str(port),
                 "--data-dir",
                 str(data_dir),
                 "what foods should I avoid?",
@@ -142,12 +147,16 @@ def test_dev_runs_end_to_end_and_stops_cleanly(tmp_path):
             text=True,
             timeout=60,
         )
-        assert cli.returncode == 0 and "peanut" in cli.stdout.lower()
+        assert cli.returncode == 0 and "peanut" in cli.stdout.lower()  # found the service by its record
+        recorded = json.loads((data_dir / "service.json").read_text())
+        assert recorded["url"] == base and recorded["api_key"] == key and recorded["pid"] == process.pid
         asyncio.run(mcp_stores_and_recalls(base, key))
     finally:
-        code, out = stop(process, signal.SIGINT)
+        code, out, err = stop(process, signal.SIGINT)
     assert code == 0 and "beliefstream stopped." in out
     assert not (data_dir / "broker.url").exists()  # the embedded broker was stopped and unrecorded
+    assert not (data_dir / "service.json").exists()  # client commands no longer find a service
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err  # quiet, the model processes' too
 
     # the belief state outlives the process; the embedded vector shard reopens
     process = start_dev(data_dir, port)
@@ -158,5 +167,5 @@ def test_dev_runs_end_to_end_and_stops_cleanly(tmp_path):
         ]
         assert len(memories) == 1
     finally:
-        code, _ = stop(process, signal.SIGTERM)
+        code, _, _ = stop(process, signal.SIGTERM)
     assert code == 0
