@@ -86,6 +86,7 @@ class EventKind(StrEnum):
     SUPERSEDED = "superseded"
     REVOKED = "revoked"
     CONTESTED = "contested"  # joined a contradiction loop: awaiting a person's decision
+    EDITED = "edited"  # a person's correction: this new version superseded the one it corrects
 
 
 class Turn(BaseModel):

@@ -220,6 +220,7 @@ async def run_sidecar(settings: Settings, clients: Clients, stop: asyncio.Event)
     from sidecar.mcp_tools import McpTools
     from sidecar.publisher import TopicTurnPublisher
     from sidecar.reflect_llm import make_answerer
+    from sinks.sql.admin import AdminStore
 
     publisher = TopicTurnPublisher(clients.producer, settings.turns_topic)
     recall = recall_service(settings, clients)
@@ -245,6 +246,7 @@ async def run_sidecar(settings: Settings, clients: Clients, stop: asyncio.Event)
             reflect_answerer=answerer,
             mcp_tools=tools,
             consolidator=clients.consolidator,
+            admin=AdminStore.of(clients.store),
         )
         config = uvicorn.Config(
             api, host=settings.host, port=settings.port, log_level="warning", lifespan="on"
