@@ -277,11 +277,23 @@ def build_parser() -> argparse.ArgumentParser:
     data_dir(sidecar)
     sidecar.set_defaults(func=cmd_sidecar)
 
-    publish = commands.add_parser("publish", help="publish turns from a JSON-lines file, with progress",
-                                  description="Publish every line of FILE (one turn as JSON per line) to the "
-                                  "turns topic, keyed tenant:user. Lines that are not valid turns still go out: "
-                                  "the pipeline sends them to the DLQ with the reason.")
-    publish.add_argument("file", help="a .jsonl file of turns (contract §1)")
+    publish = commands.add_parser(
+        "publish", help="publish turns from a JSON-lines file, with progress",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="""\
+Publish every line of FILE to the turns topic, keyed tenant:user. FILE is JSON lines:
+one turn per line, for example
+
+  {"turn_id": "t-1", "tenant_id": "dev", "user_id": "u-42", "role": "user",
+   "text": "I always use dark mode.", "ts": "2026-11-21T10:00:00Z"}
+
+turn_id, user_id, role (user, assistant, system or tool) and text are required;
+tenant_id (or --tenant), agent_id, session_id, ts and metadata are optional. Every
+field is described in docs/api.md (section 1); docs/examples/turns.jsonl is a small
+example. Lines that are not valid turns still go out: the pipeline sends them to the
+DLQ with the reason.""",
+    )
+    publish.add_argument("file", help="the .jsonl file of turns")
     publish.add_argument("--tenant", help="tenant_id for lines that have none")
     data_dir(publish)
     publish.set_defaults(func=cmd_publish)
