@@ -24,6 +24,7 @@ from agents.attributes import ATTRIBUTES
 from agents.embed import Embedder
 from sidecar.auth import Principal
 from sidecar.errors import Forbidden
+from sidecar.recall import filters
 from sidecar.recall.access import AccessRecorder
 from sidecar.recall.audit import AuditSink, query_digest
 from sidecar.recall.config import BALANCED, RecallConfig, preset
@@ -104,7 +105,7 @@ class RecallService:
         scope = resolve_scope(principal, request)
         currency = Currency(now=now, confidence_floor=config.confidence_floor)
         terms = query_terms(request.query)
-        fetch = config.candidate_limit(request.limit, narrowed=request.topic is not None)
+        fetch = config.candidate_limit(request.limit, narrowed=request.topic is not None or filters.narrows(request))
         degraded: list[str] = []
 
         dense, keyword, pinned, contests = await _all(
@@ -115,6 +116,7 @@ class RecallService:
         )
         signals = fuse(dense, keyword, config)
         hydrated = await self._store.hydrate(scope, currency, list(signals), SINGLE_VALUED)
+        hydrated, pinned = filters.narrowed(request, hydrated, pinned)
         selection = select(request, config, now, scope, signals, hydrated, pinned, contests)
         result = to_result(selection, signals, request.diagnostics)
         if request.diagnostics:
