@@ -158,6 +158,8 @@ def cmd_recall(args: argparse.Namespace) -> None:
     options = {"budget_tokens": args.budget, "limit": args.limit, "diagnostics": args.diagnostics}
     if args.topic:
         options["topic"] = args.topic
+    filters = {"since": args.since, "until": args.until, "types": args.type, "agent": args.agent}
+    options.update({name: value for name, value in filters.items() if value})
     try:
         with SyncMemoryClient(target.url, target.api_key) as client:
             answer = client.recall(args.user, args.query, **options)
@@ -304,6 +306,11 @@ DLQ with the reason.""",
     recall.add_argument("query", help="the text of the next turn, e.g. 'what should I cook tonight?'")
     recall.add_argument("--user", required=True, help="user_id whose memories to recall")
     recall.add_argument("--topic", help="limit to one topic (tech, work, personal, health, ...)")
+    recall.add_argument("--since", help="only memories valid from this time on (ISO 8601, e.g. 2026-11-01)")
+    recall.add_argument("--until", help="only memories valid from before this time (ISO 8601)")
+    recall.add_argument("--type", action="append", choices=["preference", "fact", "decision", "procedure"],
+                        help="only this type (repeat for several)")
+    recall.add_argument("--agent", help="only memories written by this agent")
     recall.add_argument("--budget", type=int, default=800, help="token budget (default 800)")
     recall.add_argument("--limit", type=int, default=20, help="at most this many memories (default 20)")
     recall.add_argument("--diagnostics", action="store_true", help="include candidates and suppressed items")

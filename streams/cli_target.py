@@ -17,7 +17,7 @@ from streams.service_record import ServiceRecord, local_url, read_service_record
 from streams.settings import Settings
 
 if TYPE_CHECKING:
-    from sidecar.client_calls import MemoryClientError
+    from beliefstream_client import MemoryClientError
 
 
 @dataclass(frozen=True)

@@ -165,3 +165,40 @@ def test_client_commands_load_none_of_the_server(tmp_path):
             f"'--user', 'u', '--data-dir', r'{tmp_path}', 'q'])")
     assert not _modules_loaded_by(call) & set(HEAVY)
     assert not _modules_loaded_by("import sidecar.mcp_proxy") & set(HEAVY)
+
+
+def test_recall_filters_reach_the_sidecar_and_a_refused_filter_is_one_line(tmp_path, capsys, monkeypatch):
+    import json
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    _no_env(monkeypatch)
+    bodies: list[dict] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802
+            bodies.append(json.loads(self.rfile.read(int(self.headers["content-length"]))))
+            data = json.dumps({"error": {"code": "invalid_request", "message": "since: Input should be a valid "
+                                                                              "datetime"}}).encode()
+            self.send_response(422)
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *_args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        code = main(["recall", "--user", "u", "--url", f"http://127.0.0.1:{server.server_address[1]}", "--key", "k",
+                     "--since", "last week", "--type", "fact", "--type", "decision", "--agent", "bot",
+                     "--data-dir", str(tmp_path), "q"])
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert code == 2
+    assert capsys.readouterr().err == ("beliefstream: recall failed (422 invalid_request): since: Input should be "
+                                       "a valid datetime\n")
+    assert {k: bodies[0][k] for k in ("since", "types", "agent")} == {
+        "since": "last week", "types": ["fact", "decision"], "agent": "bot"}

@@ -8,9 +8,9 @@
 Production paths retain turns and let the pipeline extract (`retain` answers job ids at once);
 `store` is the direct insert, for migrations, seeding and tests. Every failure is a
 `MemoryClientError(status, code, message)`; the operations themselves live in
-`sidecar.client_calls`, written once for both clients.
+`beliefstream_client.calls`, written once for both clients.
 
-    BeliefstreamError
+    Exception
     └── MemoryClientError       status (0 = no HTTP answer), code, message, retry_after
         └── JobWaitTimeout      `wait` ran out of time with the job still queued
 """
@@ -25,8 +25,8 @@ from typing import Any
 
 import httpx
 
-from sidecar import client_calls as calls
-from sidecar.client_calls import Call, JobWaitTimeout, Json, MemoryClientError, Operation
+from beliefstream_client import calls
+from beliefstream_client.calls import Call, JobWaitTimeout, Json, MemoryClientError, Operation
 
 __all__ = ["JobWaitTimeout", "MemoryClient", "MemoryClientError", "SyncMemoryClient"]
 
@@ -103,6 +103,19 @@ class MemoryClient:
     async def memory(self, memory_id: str) -> Json:
         """One memory with its supersession history."""
         return await self._run(calls.memory(memory_id))
+
+    async def edit(self, memory_id: str, **changes: Any) -> Json:
+        """`PATCH /v1/memories/{id}`: correct `text`, `value`, `importance`, `confidence` or `topic`.
+        The new version, with the old one in its `history`."""
+        return await self._run(calls.edit(memory_id, changes))
+
+    async def users(self, page_size: int = 100) -> list[Json]:
+        """Every user of the key's tenant with their memories counted by state (tenant keys only)."""
+        return await self._run(calls.users(page_size))
+
+    async def attribute_history(self, user_id: str, attribute: str, entity: str | None = None) -> Json:
+        """Every value `attribute` held for the user, oldest first, and the `current` ones."""
+        return await self._run(calls.attribute_history(user_id, attribute, entity))
 
     async def consolidate(self, topic: str, **options: Any) -> Json:
         """`POST /v1/consolidate` (tenant keys only); options `user_id`, `similarity_threshold`, `dry_run`
@@ -186,6 +199,15 @@ class SyncMemoryClient:
 
     def memory(self, memory_id: str) -> Json:
         return self._run(calls.memory(memory_id))
+
+    def edit(self, memory_id: str, **changes: Any) -> Json:
+        return self._run(calls.edit(memory_id, changes))
+
+    def users(self, page_size: int = 100) -> list[Json]:
+        return self._run(calls.users(page_size))
+
+    def attribute_history(self, user_id: str, attribute: str, entity: str | None = None) -> Json:
+        return self._run(calls.attribute_history(user_id, attribute, entity))
 
     def consolidate(self, topic: str, **options: Any) -> Json:
         return self._run(calls.consolidate(topic, options))
