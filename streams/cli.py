@@ -40,6 +40,9 @@ KEY_HELP = ("API key (default: the running `dev`'s, else the first of BELIEFSTRE
 
 
 def _settings(args: argparse.Namespace) -> Settings:
+    from pydantic import ValidationError
+
+    from streams.errors import ConfigurationError
     from streams.settings import Settings
 
     overrides: dict[str, Any] = {}
@@ -49,7 +52,11 @@ def _settings(args: argparse.Namespace) -> Settings:
         overrides["port"] = args.port
     if getattr(args, "host", None) is not None:
         overrides["host"] = args.host
-    return Settings(**overrides)
+    try:
+        return Settings(**overrides)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'settings'}: {e['msg']}" for e in exc.errors())
+        raise ConfigurationError(f"invalid configuration (BELIEFSTREAM_*): {problems}") from None
 
 
 def _run_until_signalled(main: Callable[[asyncio.Event], Coroutine[Any, Any, None]]) -> None:

@@ -75,6 +75,7 @@ def sql_store(settings: Settings) -> SqlMemoryStore:
         loop_threshold=settings.loop_threshold,
         loop_window_days=settings.loop_window_days,
         sqlite_read_threads=settings.sqlite_read_threads,
+        webhook_urls=settings.webhook_urls,
     )
 
 
@@ -154,12 +155,14 @@ async def run_worker(
             ),
             name="decay",
         )
+        webhooks = asyncio.create_task(run_webhooks(settings, clients.store, stop), name="webhooks")
         try:
             await stop.wait()
         finally:
             pipeline.stopping = True
             await app.stop()
             await decay
+            await webhooks
     finally:
         if embedder is not clients.embedder:
             await asyncio.to_thread(embedder.close)
@@ -175,6 +178,28 @@ def _measured(on_batch: Callable[[BatchReport], None] | None) -> Callable[[Batch
             on_batch(report)
 
     return observe
+
+
+async def run_webhooks(settings: Settings, store: MemoryStore, stop: asyncio.Event) -> None:
+    """Deliver memory events to `BELIEFSTREAM_WEBHOOK_URLS` until `stop` is set (nothing when unset)."""
+    if not settings.webhook_urls or settings.webhook_secret is None or not isinstance(store, SqlMemoryStore):
+        return
+    import httpx
+
+    from agents.webhooks import WebhookDispatcher
+    from sinks.sql.webhooks import WebhookDeliveries
+
+    async with httpx.AsyncClient() as http:
+        dispatcher = WebhookDispatcher(
+            WebhookDeliveries(store._engine),
+            settings.webhook_secret.get_secret_value(),
+            http,
+            max_attempts=settings.webhook_max_attempts,
+            retry_initial_s=settings.webhook_retry_initial_s,
+            retry_max_s=settings.webhook_retry_max_s,
+            timeout_s=settings.webhook_timeout_s,
+        )
+        await dispatcher.run(stop, settings.webhook_poll_s)
 
 
 async def ingest_embedder(settings: Settings, clients: Clients) -> Embedder:

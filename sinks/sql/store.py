@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from agents import loops
 from sinks.base import ErasureReport, PendingEvent, PendingVector, TurnOutcome, WriteResult
 from sinks.recall import Currency, KeywordHit, OpenContest, RecallScope
-from sinks.sql import contested_queries, governance, queries, recall_queries
+from sinks.sql import contested_queries, governance, queries, recall_queries, webhooks
 from sinks.sql.contested import ContestedSlot
 from sinks.sql.convert import (
     decode_cursor,
@@ -53,8 +53,10 @@ class SqlMemoryStore:
         loop_threshold: int = loops.DEFAULT_THRESHOLD,
         loop_window_days: float = loops.DEFAULT_WINDOW_DAYS,
         sqlite_read_threads: int = READERS,
+        webhook_urls: Sequence[str] = (),
     ) -> None:
         self.url = url
+        self.webhook_urls = list(webhook_urls)  # each acknowledged memory event is owed to these
         self.events_topic = events_topic
         self.escalations_topic = escalations_topic
         self.loop_threshold = loop_threshold
@@ -286,6 +288,7 @@ class SqlMemoryStore:
         if not seqs:
             return
         async with unavailable_on_outage("ack_events"), write_transaction(self._engine) as conn:
+            await webhooks.fan_out(conn, seqs, self.events_topic, self.webhook_urls, utcnow())
             for part in queries.chunked(list(seqs)):
                 await conn.execute(sa.delete(outbox).where(outbox.c.seq.in_(part)))
 
@@ -359,7 +362,6 @@ class SqlMemoryStore:
             return page, None
         page = page[:limit]
         return page, encode_cursor(page[-1].created_at, page[-1].id)
-
 
     # -- recall (sinks.sql.recall_queries): scope and currency in every query ------------------------
 

@@ -202,3 +202,12 @@ def test_recall_filters_reach_the_sidecar_and_a_refused_filter_is_one_line(tmp_p
                                        "a valid datetime\n")
     assert {k: bodies[0][k] for k in ("since", "types", "agent")} == {
         "since": "last week", "types": ["fact", "decision"], "agent": "bot"}
+
+
+def test_webhooks_without_a_secret_are_refused_in_one_line(tmp_path, capsys, monkeypatch):
+    _no_env(monkeypatch)
+    monkeypatch.setenv("BELIEFSTREAM_WEBHOOK_URLS", '["https://example.test/hook"]')
+    monkeypatch.delenv("BELIEFSTREAM_WEBHOOK_SECRET", raising=False)
+    assert main(["migrate", "--data-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "BELIEFSTREAM_WEBHOOK_SECRET" in err and "Traceback" not in err
