@@ -67,10 +67,19 @@ def build_mcp_server(call: ToolCall) -> MCPServer:
         action: dict[str, str] | None = None,
         live_intent: dict[str, str] | None = None,
         topic: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        types: list[str] | None = None,
+        topics: list[str] | None = None,
     ) -> JsonObject:
-        """The user's current memories relevant to `query`, ranked and within `budget_tokens`."""
+        """The user's current memories relevant to `query`, ranked and within `budget_tokens`.
+
+        Optional filters: `since`/`until` (ISO 8601, on when a memory became true), `types`
+        (preference, fact, decision, procedure), `topics`."""
         arguments = {"user_id": user_id, "query": query, "budget_tokens": budget_tokens, "limit": limit,
                      "action": action, "live_intent": live_intent, "topic": topic}
+        filters = {"since": since, "until": until, "types": types, "topics": topics}
+        arguments.update({name: value for name, value in filters.items() if value is not None})
         return await call("recall_memories", ctx, arguments)
 
     @server.tool()
