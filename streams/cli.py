@@ -15,6 +15,8 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from streams import cli_client
+from streams.cli_client import KEY_HELP, URL_HELP
 from streams.errors import BeliefstreamError
 
 if TYPE_CHECKING:  # the settings (pydantic-settings) load only for a command that runs
@@ -31,12 +33,6 @@ Start here:
 Configuration is read from BELIEFSTREAM_* environment variables (see README.md);
 the flags below override them.
 """
-
-
-URL_HELP = ("sidecar URL (default: the one a running `beliefstream dev` recorded under --data-dir, "
-            "else BELIEFSTREAM_HOST:BELIEFSTREAM_PORT)")
-KEY_HELP = ("API key (default: the running `dev`'s, else the first of BELIEFSTREAM_API_KEYS, "
-            "else the dev key under --data-dir)")
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -156,42 +152,11 @@ def cmd_publish(args: argparse.Namespace) -> None:
 
 
 def cmd_recall(args: argparse.Namespace) -> None:
-    import json
-
-    from sidecar.client import MemoryClientError, SyncMemoryClient
-    from streams.cli_target import client_failure, find_target
-
-    target = find_target(_settings(args), args.url, args.key)
-    options = {"budget_tokens": args.budget, "limit": args.limit, "diagnostics": args.diagnostics}
-    if args.topic:
-        options["topic"] = args.topic
-    filters = {"since": args.since, "until": args.until, "types": args.type, "agent": args.agent}
-    options.update({name: value for name, value in filters.items() if value})
-    try:
-        with SyncMemoryClient(target.url, target.api_key) as client:
-            answer = client.recall(args.user, args.query, **options)
-    except MemoryClientError as exc:
-        raise client_failure("recall failed", target, exc) from None
-    if args.json:
-        print(json.dumps(answer, indent=2))
-        return
-    if not answer["memories"]:
-        print("no memory is eligible for this query (empty recall is a valid answer)")
-    for memory in answer["memories"]:
-        print(f"- {memory['text']}  [{memory['type']}, confidence {memory['effective_confidence']:.2f}, "
-              f"{memory['recall_reason']}]")
-    for conflict in answer.get("conflicts", []):
-        print(f"! conflict: {json.dumps(conflict)}")
-    print(f"({answer['tokens_used']} tokens)")
+    cli_client.recall(args, _settings(args))
 
 
 def cmd_mcp(args: argparse.Namespace) -> None:
-    from sidecar.mcp_proxy import serve_stdio
-    from streams.cli_target import find_target
-
-    target = find_target(_settings(args), args.url, args.key)
-    # stdout carries the MCP protocol: nothing else may be printed there
-    asyncio.run(serve_stdio(target.url, target.api_key))
+    cli_client.mcp(args, _settings(args))
 
 
 def cmd_decay(args: argparse.Namespace) -> None:
@@ -210,31 +175,9 @@ def cmd_decay(args: argparse.Namespace) -> None:
     asyncio.run(main())
 
 
-def _consolidate_remotely(args: argparse.Namespace, settings: Settings) -> bool:
-    """Ask a sidecar (a running `dev` owns the vectors) unless --tenant asks for this process."""
-    from streams.service_record import read_service_record
-
-    return args.tenant is None and (args.url is not None or read_service_record(settings.data_dir) is not None)
-
-
 def cmd_consolidate(args: argparse.Namespace) -> None:
     settings = _settings(args)
-    if _consolidate_remotely(args, settings):
-        import json
-
-        from sidecar.client import MemoryClientError, SyncMemoryClient
-        from streams.cli_target import client_failure, find_target
-
-        target = find_target(settings, args.url, args.key)
-        options = {"dry_run": not args.apply, "similarity_threshold": args.threshold}
-        if args.user:
-            options["user_id"] = args.user
-        try:
-            with SyncMemoryClient(target.url, target.api_key, timeout_s=300) as client:
-                diff = client.consolidate(args.topic, **options)
-        except MemoryClientError as exc:
-            raise client_failure("consolidation failed", target, exc) from None
-        print(json.dumps(diff, indent=2))
+    if cli_client.consolidate_remotely(args, settings):
         return
 
     from streams.runtime import consolidator_for, open_maintenance

@@ -27,6 +27,7 @@ class Target:
     url: str
     api_key: str
     recorded: bool
+    given: bool = False  # the URL came from --url
 
 
 def configured_url(settings: Settings) -> str:
@@ -57,17 +58,18 @@ def find_target(settings: Settings, url: str | None, key: str | None) -> Target:
     if url is not None and record is not None and url.rstrip("/") != record.url:
         record = None  # another service: its key is not ours to send
     chosen = url or (record.url if record is not None else configured_url(settings))
-    return Target(chosen.rstrip("/"), _key(settings, key, record), record is not None)
+    return Target(chosen.rstrip("/"), _key(settings, key, record), record is not None, url is not None)
 
 
 def client_failure(what: str, target: Target, exc: MemoryClientError) -> BeliefstreamError:
     """One line for a failed call: for an unreachable sidecar, how to get one."""
     if exc.status == 0 and exc.code == "unreachable":
-        hint = (
-            "is `beliefstream dev` still running? Restart it, or pass --url"
-            if target.recorded
-            else "start `beliefstream dev` (with the same --data-dir), or pass --url of a running sidecar"
-        )
+        if target.given:
+            hint = "check --url, or start that sidecar (`beliefstream dev --port ...`)"
+        elif target.recorded:
+            hint = "is `beliefstream dev` still running? Restart it, or pass --url"
+        else:
+            hint = "start `beliefstream dev` (with the same --data-dir), or pass --url of a running sidecar"
         return BeliefstreamError(f"{what}: no sidecar answers at {target.url}; {hint}")
     if exc.status == 0:
         return BeliefstreamError(f"{what}: {exc.message} (sidecar {target.url})")
