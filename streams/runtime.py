@@ -24,6 +24,7 @@ from agents.consolidate import Consolidator
 from agents.consolidate.anthropic import make_merger
 from agents.decay_job import run_decay
 from agents.embed import Embedder, load_default_embedder
+from agents.event_relay import relay_events
 from agents.extract.base import Extractor
 from agents.extract.factory import make_extractor
 from agents.ingest import register_ingest_agent
@@ -156,6 +157,16 @@ async def run_worker(
             name="decay",
         )
         webhooks = asyncio.create_task(run_webhooks(settings, clients.store, stop), name="webhooks")
+        relay = asyncio.create_task(
+            run_periodically(
+                settings.event_relay_interval_s,
+                functools.partial(relay_events, clients.store, clients.producer),
+                stop,
+                name="event relay",
+                initial_delay_s=settings.event_relay_interval_s,
+            ),
+            name="event relay",
+        )
         try:
             await stop.wait()
         finally:
@@ -163,6 +174,7 @@ async def run_worker(
             await app.stop()
             await decay
             await webhooks
+            await relay
     finally:
         if embedder is not clients.embedder:
             await asyncio.to_thread(embedder.close)

@@ -101,6 +101,9 @@ class Settings(BaseSettings):
     webhook_retry_max_s: float = Field(default=600.0, gt=0)
     webhook_timeout_s: float = Field(default=10.0, gt=0)
     webhook_poll_s: float = Field(default=1.0, gt=0)
+    event_relay_interval_s: float = Field(
+        default=1.0, gt=0, description="how often the worker publishes events the sidecar wrote between batches"
+    )
 
     @field_validator("webhook_urls")
     @classmethod

@@ -288,9 +288,7 @@ class SqlMemoryStore:
         if not seqs:
             return
         async with unavailable_on_outage("ack_events"), write_transaction(self._engine) as conn:
-            await webhooks.fan_out(conn, seqs, self.events_topic, self.webhook_urls, utcnow())
-            for part in queries.chunked(list(seqs)):
-                await conn.execute(sa.delete(outbox).where(outbox.c.seq.in_(part)))
+            await webhooks.acknowledge(conn, seqs, self.events_topic, self.webhook_urls, utcnow())
 
     # -- reads, always scoped by tenant -------------------------------------------------------------
 

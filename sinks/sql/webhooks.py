@@ -1,7 +1,7 @@
 """The webhook delivery table: filled from the event outbox, drained by `agents.webhooks`.
 
-When the outbox's memory events are acknowledged (published on the events topic), `fan_out` adds
-one delivery per subscribed URL in the same transaction, so every event the topic got is owed to
+When the outbox's memory events are acknowledged (published on the events topic), `acknowledge`
+adds one delivery per subscribed URL in the same transaction, so every event the topic got is owed to
 every subscriber exactly once, and a crash loses none. Deliveries are then claimed when due (a
 lease, so two dispatchers rarely send one twice: delivery is at least once), and recorded as
 delivered, retried later, or failed for good.
@@ -33,24 +33,26 @@ class Delivery:
     attempts: int  # made before this one
 
 
-async def fan_out(
+async def acknowledge(
     conn: AsyncConnection, seqs: Sequence[int], events_topic: str, urls: Sequence[str], now: datetime
 ) -> None:
-    """A pending delivery per URL for each of these outbox rows that is a memory event."""
-    if not urls:
-        return
+    """Delete these outbox rows and owe each memory event among them to every URL.
+
+    Only the rows this statement deletes are owed, so two relays acknowledging the same rows at
+    once (the worker after a batch, its idle relay) enqueue each event once.
+    """
     for part in queries.chunked(list(seqs)):
-        rows = (
-            await conn.execute(
-                sa.select(outbox.c.key, outbox.c.value)
-                .where(outbox.c.seq.in_(part), outbox.c.topic == events_topic)
-                .order_by(outbox.c.seq)
-            )
-        ).all()
+        statement = sa.delete(outbox).where(outbox.c.seq.in_(part))
+        if not urls:
+            await conn.execute(statement)
+            continue
+        deleted = (await conn.execute(statement.returning(outbox.c.seq, outbox.c.topic, outbox.c.key,
+                                                          outbox.c.value))).all()
         deliveries = [
-            {"url": url, "event_key": key, "body": bytes(value), "state": PENDING, "attempts": 0,
+            {"url": url, "event_key": row.key, "body": bytes(row.value), "state": PENDING, "attempts": 0,
              "next_attempt_at": now, "created_at": now}
-            for key, value in rows
+            for row in sorted(deleted, key=lambda row: row.seq)
+            if row.topic == events_topic
             for url in urls
         ]
         if deliveries:
