@@ -5,14 +5,9 @@ PostgreSQL (each test its own database: deliveries are claimed across tenants)."
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
-import json
-import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
 import pytest
@@ -21,46 +16,9 @@ from agents.webhooks import WebhookDispatcher
 from sinks.sql import SqlMemoryStore
 from sinks.sql.webhooks import WebhookDeliveries
 from streams.records import Memory, MemoryType
+from tests.webhook_receiver import SECRET, Receiver
 
-SECRET = "whsec-test"
 EVENTS = "beliefstream.memory.events"
-
-
-class Receiver:
-    """A platform's endpoint: verifies each delivery as docs/api.md shows, answers 500 `fail_first` times."""
-
-    def __init__(self, fail_first: int) -> None:
-        self.received: list[dict] = []
-        self.remaining_failures = fail_first
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802
-                body = self.rfile.read(int(self.headers["content-length"]))
-                parts = dict(item.split("=", 1) for item in self.headers["Beliefstream-Signature"].split(","))
-                expected = hmac.new(SECRET.encode(), parts["t"].encode() + b"." + body, hashlib.sha256).hexdigest()
-                valid = hmac.compare_digest(parts["v1"], expected) and abs(time.time() - int(parts["t"])) < 300
-                receiver.received.append(
-                    {"valid": valid, "delivery": self.headers["Beliefstream-Delivery"], "event": json.loads(body)}
-                )
-                failing = receiver.remaining_failures > 0
-                receiver.remaining_failures -= 1
-                self.send_response(500 if failing or not valid else 204)
-                self.end_headers()
-
-            def log_message(self, *_args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hooks/memory"
-
-    def __enter__(self) -> Receiver:
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *_exc) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
 
 @pytest.fixture

@@ -19,14 +19,16 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.types import CallToolResult
 
 from streams.broker import free_port
+from tests.webhook_receiver import SECRET, Receiver
 
 pytestmark = pytest.mark.integration
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def start_dev(data_dir: Path, port: int) -> subprocess.Popen:
+def start_dev(data_dir: Path, port: int, **settings: str) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if not k.startswith("BELIEFSTREAM_")}
+    env.update({f"BELIEFSTREAM_{name.upper()}": value for name, value in settings.items()})
     return subprocess.Popen(
         [sys.executable, "-m", "streams.cli", "dev", "--port", str(port), "--data-dir", str(data_dir)],
         stdout=subprocess.PIPE,
@@ -104,7 +106,9 @@ async def mcp_stores_and_recalls(base: str, key: str) -> None:
 
 def test_dev_runs_end_to_end_and_stops_cleanly(tmp_path):
     data_dir, port = tmp_path / "data", free_port()
-    process = start_dev(data_dir, port)
+    receiver = Receiver(fail_first=1).__enter__()  # a platform's webhook endpoint, failing once
+    process = start_dev(data_dir, port, webhook_urls=json.dumps([receiver.url]), webhook_secret=SECRET,
+                        webhook_retry_initial_s="0.2")
     try:
         wait_ready(process, port)
         key = (data_dir / "dev-api-key").read_text().strip()
@@ -118,6 +122,13 @@ def test_dev_runs_end_to_end_and_stops_cleanly(tmp_path):
             time.sleep(0.2)
         memories = httpx.get(f"{base}/v1/users/u-42/memories", headers=headers).json()["memories"]
         assert [m["attribute"] for m in memories] == ["allergy"]
+        deadline = time.monotonic() + 30  # the event, signed, retried after the receiver's 500
+        while len(receiver.received) < 2:
+            assert time.monotonic() < deadline, f"webhook not retried: {receiver.received}"
+            time.sleep(0.2)
+        assert all(r["valid"] for r in receiver.received)
+        assert [r["event"]["kind"] for r in receiver.received[:2]] == ["created", "created"]
+        assert receiver.received[1]["event"]["memory_id"] == memories[0]["id"]
         assert httpx.get(f"{base}/v1/users/u-42/memories").status_code == 401
 
         def recall() -> dict:
@@ -153,6 +164,7 @@ def test_dev_runs_end_to_end_and_stops_cleanly(tmp_path):
         asyncio.run(mcp_stores_and_recalls(base, key))
     finally:
         code, out, err = stop(process, signal.SIGINT)
+        receiver.__exit__()
     assert code == 0 and "beliefstream stopped." in out
     assert not (data_dir / "broker.url").exists()  # the embedded broker was stopped and unrecorded
     assert not (data_dir / "service.json").exists()  # client commands no longer find a service
