@@ -387,9 +387,8 @@ async def open_maintenance(settings: Settings) -> AsyncIterator[tuple[SqlMemoryS
         await vectors.setup()
     except SinkUnavailableError as exc:
         vectors, note = None, (
-            f"vector payloads not updated ({exc}): a running `beliefstream dev` owns the vector index. "
-            "The SQL store, which recall reads, is up to date; the worker's hourly decay brings the "
-            "payloads in step."
+            f"vector payloads not updated: {exc}. The SQL store, which recall reads, is up to date; "
+            "the running worker's hourly decay brings the payloads in step."
         )
     try:
         yield store, vectors, note
