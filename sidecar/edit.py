@@ -39,6 +39,8 @@ class MemoryEdit(BaseModel):
             raise ValueError(f"name at least one field to edit: {', '.join(EDITABLE)}")
         if self.text is not None and not self.text.strip():
             raise ValueError("text must not be blank")
+        if self.value is not None and self.text is None:
+            raise ValueError("a new value needs the text that states it (recall shows the text)")
         return self
 
     def changes(self) -> dict[str, object]:

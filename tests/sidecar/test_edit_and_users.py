@@ -81,7 +81,7 @@ async def test_an_edit_keeps_provenance_and_trust_whatever_the_confidence(admin_
 @pytest.mark.parametrize(
     ("body", "status"),
     [({}, 422), ({"state": "active"}, 422), ({"user_id": "u-2"}, 422), ({"importance": 2}, 422),
-     ({"text": "  "}, 422)],
+     ({"text": "  "}, 422), ({"value": "helix"}, 422)],
 )
 async def test_bad_edits_are_refused_with_a_message(admin_http, body, status):
     old = (await admin_http.post("/v1/memories", json=editor(), headers=ACME)).json()

@@ -28,7 +28,7 @@ async def test_an_edit_supersedes_the_old_version_and_a_retry_writes_nothing(sto
     assert await admin.edit_memory(tenant, old.id, new, [0.3, 0.4], T0 + timedelta(days=2)) == (closed, stored)
     assert len(await store.pending_events(limit=10_000)) == events_before
 
-    other = edited_version(old, MemoryEdit(value="zed"), T0 + timedelta(days=3))
+    other = edited_version(old, MemoryEdit(value="zed", text="The user prefers zed."), T0 + timedelta(days=3))
     with pytest.raises(MemoryNotCurrentError, match=new.id):
         await admin.edit_memory(tenant, old.id, other, None, T0 + timedelta(days=3))
     assert await admin.edit_memory("someone-else", old.id, new.model_copy(update={"tenant_id": "someone-else"}),
