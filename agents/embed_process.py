@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from agents.embed import DIM, MODEL_ID, OnnxMiniLmEmbedder, checked_texts
+from agents.embed_child import serve_child
 from agents.errors import EmbedderUnavailableError
 from streams.lifeline import watch_parent
 
@@ -137,7 +138,7 @@ class ModelProcess:
         context = multiprocessing.get_context("spawn")  # fork would copy the worker's threads and loop
         conn, child_conn = context.Pipe()
         process = context.Process(
-            target=_serve,
+            target=serve_child,
             args=(child_conn, self.threads, self.batch_size, os.getpid()),
             name="beliefstream-embedder",
             daemon=True,

@@ -27,6 +27,7 @@ from sidecar.reflect import Answerer, ReflectService
 from sidecar.routes.consolidate import consolidate_routes
 from sidecar.routes.contested import contested_routes
 from sidecar.routes.direct import direct_routes
+from sidecar.routes.edit import edit_routes
 from sidecar.routes.episodes import episode_revoke_routes, episode_routes
 from sidecar.routes.erase import erasure_routes
 from sidecar.routes.health import Check, health_routes
@@ -37,7 +38,9 @@ from sidecar.routes.recall import recall_routes
 from sidecar.routes.reflect import reflect_routes
 from sidecar.routes.retain import retain_routes
 from sidecar.routes.revoke import revoke_routes
+from sidecar.routes.users import user_routes
 from sinks.base import MemoryStore, VectorIndex
+from sinks.sql.admin import AdminStore
 from streams.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -62,12 +65,14 @@ def create_app(
     reflect_answerer: Answerer | None = None,
     mcp_tools: McpTools | None = None,
     consolidator: Consolidator | None = None,
+    admin: AdminStore | None = None,
 ) -> FastAPI:
     """The HTTP app over started dependencies; API keys are parsed here, so bad keys fail at start-up.
 
     Revocation and erasure are mounted with a vector index (they must reach its points); the direct
     insert needs the embedder as well. With `mcp_tools`, the MCP server answers at `/mcp` (same keys);
-    its session manager is the one thing the app runs in its own lifespan.
+    its session manager is the one thing the app runs in its own lifespan. With `admin`, the user
+    list and attribute history are served, and edits too when the vectors and embedder are given.
     """
     keys = settings.parsed_api_key_grants()
     if not keys:
@@ -107,6 +112,10 @@ def create_app(
             app.include_router(direct_routes(authenticate, store, vectors, embedder))
             if hasattr(store, "resolve_contested"):  # contradiction loops: the SQL store keeps them
                 app.include_router(contested_routes(authenticate, store, vectors, embedder))
+    if admin is not None:
+        app.include_router(user_routes(authenticate, admin))
+        if vectors is not None and embedder is not None:
+            app.include_router(edit_routes(authenticate, store, admin, vectors, embedder))
     if recall is not None:  # started and closed by the entry point, like the store
         app.include_router(recall_routes(authenticate, recall))
         # reflect reads through recall; without an answerer (the default) its answers are extractive

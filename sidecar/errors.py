@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -29,6 +28,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from sidecar.validation import describe_validation_errors
 from sinks.errors import BackpressureError, NotFoundError, SinkUnavailableError
 from streams.errors import BeliefstreamError
 
@@ -124,15 +124,6 @@ def error_response(
 ) -> JSONResponse:
     """The one error body of contract §3; `extra` adds fields beside `error`, never inside it."""
     return JSONResponse({"error": {"code": code, "message": message}, **(extra or {})}, status, headers)
-
-
-def describe_validation_errors(errors: Sequence[Any]) -> str:
-    """`body.turns.0.role: Input should be ...; ...`: the input itself is never echoed back."""
-    parts = []
-    for error in errors:
-        location = ".".join(str(part) for part in error.get("loc", ()))
-        parts.append(f"{location}: {error.get('msg', 'invalid')}" if location else error.get("msg", ""))
-    return "; ".join(parts) or "the request is invalid"
 
 
 async def _sidecar_error(_: Request, exc: SidecarError) -> JSONResponse:

@@ -2,26 +2,43 @@
 
 Desktop assistants launch MCP servers as subprocesses speaking stdio. The store and the embedded
 vector shard belong to the running sidecar (`beliefstream dev` owns them), so this server holds no
-state: it declares the same four tools as `/mcp` (`sidecar.mcp_server.build_mcp_server`, one
+state: it declares the same four tools as `/mcp` (`sidecar.mcp_schema.build_mcp_server`, one
 schema) and carries each call out with `MemoryClient` against the sidecar's HTTP API, as one API
 key. A refusal of the sidecar becomes a `ToolError("code: message")` with the sidecar's words.
+It imports the MCP SDK and the HTTP client only, so an assistant that launches it waits for
+the SDK, not for the server's stack.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 
 from sidecar.client import MemoryClient, MemoryClientError
-from sidecar.mcp_server import ToolCall, build_mcp_server
-from sidecar.mcp_tools import JsonObject, forgotten, recalled
-from sidecar.recall.models import RecallResult
-from streams.records import Memory
+from sidecar.mcp_schema import JsonObject, ToolCall, build_mcp_server
 
 #: Seconds per sidecar call: consolidation of a large topic takes a while (as for the CLI's).
 CALL_TIMEOUT_S = 300.0
+
+
+def without_none(value: Any) -> Any:
+    """The sidecar's JSON without its null fields, as the in-process tools answer (`exclude_none`)."""
+    if isinstance(value, dict):
+        return {key: without_none(item) for key, item in value.items() if item is not None}
+    if isinstance(value, list):
+        return [without_none(item) for item in value]
+    return value
+
+
+def forgotten_record(memory: JsonObject) -> JsonObject:
+    """`forget`'s answer from the revoked memory's JSON (`sidecar.mcp_tools.forgotten`'s shape)."""
+    revoked_at = memory.get("revoked_at")
+    if revoked_at is not None:
+        revoked_at = datetime.fromisoformat(revoked_at).isoformat()
+    return {"id": memory["id"], "state": memory["state"], "revoked_at": revoked_at}
 
 
 class SidecarTools:
@@ -38,7 +55,7 @@ class SidecarTools:
 
     async def recall_memories(self, user_id: str, query: str, **options: Any) -> JsonObject:
         given = {name: value for name, value in options.items() if value is not None}
-        return recalled(RecallResult.model_validate(await self._client.recall(user_id, query, **given)))
+        return without_none(await self._client.recall(user_id, query, **given))
 
     async def consolidate_memories(
         self, topic: str, similarity_threshold: float, dry_run: bool, user_id: str | None
@@ -49,7 +66,7 @@ class SidecarTools:
         )
 
     async def forget(self, memory_id: str) -> JsonObject:
-        return forgotten(Memory.model_validate(await self._client.forget(memory_id)))
+        return forgotten_record(await self._client.forget(memory_id))
 
 
 def forwarding_tool_call(tools: SidecarTools) -> ToolCall:

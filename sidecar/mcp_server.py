@@ -5,19 +5,19 @@
     └── each tool resolves its `Principal` from the request's own header (`PrincipalResolver`), so
         the tenant comes from the key exactly as over HTTP; an agent-bound key stays bound
 
-`build_mcp_server` declares the four tools once (names, parameters, descriptions: the schema) and
-leaves the call itself to a `ToolCall`: `local_tool_call` here, `sidecar.mcp_proxy` for the stdio
-server of `beliefstream mcp`, which forwards to a running sidecar over HTTP. Tool failures are
+`sidecar.mcp_schema.build_mcp_server` declares the four tools once (the schema) and leaves the
+call itself to a `ToolCall`: `local_tool_call` here, `sidecar.mcp_proxy` for the stdio server of
+`beliefstream mcp`, which forwards to a running sidecar over HTTP. Tool failures are
 `ToolError`s carrying the sidecar's error code (`forbidden: ...`), never a traceback.
 """
 
 # No `from __future__ import annotations`: the SDK reads the tool functions' annotations at runtime.
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi.security import HTTPAuthorizationCredentials
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
@@ -26,10 +26,10 @@ from starlette.types import Receive, Scope, Send
 
 from sidecar.auth import ApiKeyAuthenticator, Principal
 from sidecar.errors import SidecarError, Unauthorized, describe_validation_errors, error_response
-from sidecar.mcp_tools import JsonObject, McpTools
+from sidecar.mcp_schema import JsonObject, ToolCall, build_mcp_server
+from sidecar.mcp_tools import McpTools
 from streams.errors import BeliefstreamError
 
-SERVER_NAME = "beliefstream"
 MCP_PATH = "/mcp"
 _LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
@@ -43,11 +43,6 @@ def bearer_key(headers: Any) -> str | None:
     if scheme.lower() != "bearer":
         return None
     return key.strip() or None
-
-
-#: One tool call: the tool's name, its context and its arguments by parameter name -> its JSON result.
-#: Failures are raised as `ToolError("code: message")`.
-ToolCall = Callable[[str, Context, JsonObject], Awaitable[JsonObject]]
 
 
 class PrincipalResolver:
@@ -77,60 +72,6 @@ def local_tool_call(tools: McpTools, principal_of: PrincipalResolver) -> ToolCal
             raise ToolError(f"bad_request: {exc}") from exc
 
     return call
-
-
-def build_mcp_server(call: ToolCall) -> MCPServer:
-    """The MCP server with the four tools of contract §3; `call` carries each call out."""
-    server = MCPServer(SERVER_NAME, instructions="Long-term memory of the user: retain, recall, forget.")
-
-    @server.tool()
-    async def store_memory(
-        user_id: str,
-        text: str,
-        ctx: Context,
-        role: str = "user",
-        agent_id: str | None = None,
-        session_id: str | None = None,
-    ) -> JsonObject:
-        """Retain one conversation turn; extraction runs in the background. Returns {"job_id"} at once."""
-        arguments = {"user_id": user_id, "text": text, "role": role, "agent_id": agent_id, "session_id": session_id}
-        return await call("store_memory", ctx, arguments)
-
-    @server.tool()
-    async def recall_memories(
-        user_id: str,
-        query: str,
-        ctx: Context,
-        budget_tokens: int = 800,
-        limit: int = 20,
-        action: dict[str, str] | None = None,
-        live_intent: dict[str, str] | None = None,
-        topic: str | None = None,
-    ) -> JsonObject:
-        """The user's current memories relevant to `query`, ranked and within `budget_tokens`."""
-        arguments = {"user_id": user_id, "query": query, "budget_tokens": budget_tokens, "limit": limit,
-                     "action": action, "live_intent": live_intent, "topic": topic}
-        return await call("recall_memories", ctx, arguments)
-
-    @server.tool()
-    async def consolidate_memories(
-        topic: str,
-        ctx: Context,
-        similarity_threshold: float = 0.85,
-        dry_run: bool = False,
-        user_id: str | None = None,
-    ) -> JsonObject:
-        """Merge near-duplicate memories of `topic` (tenant keys only); `dry_run` only answers the diff."""
-        arguments = {"topic": topic, "similarity_threshold": similarity_threshold, "dry_run": dry_run,
-                     "user_id": user_id}
-        return await call("consolidate_memories", ctx, arguments)
-
-    @server.tool()
-    async def forget(memory_id: str, ctx: Context) -> JsonObject:
-        """Revoke one memory: it is never recalled again."""
-        return await call("forget", ctx, {"memory_id": memory_id})
-
-    return server
 
 
 class McpAuthGuard:

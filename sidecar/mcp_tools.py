@@ -83,7 +83,9 @@ class McpTools:
         action: JsonObject | None = None,
         live_intent: dict[str, str] | None = None,
         topic: str | None = None,
+        **filters: Any,
     ) -> JsonObject:
+        """`filters`: `since`, `until`, `types`, `topics` (RecallRequest's recall filters)."""
         if self._recall is None:
             raise Unavailable("recall is not configured on this server")
         request = RecallRequest(
@@ -94,6 +96,7 @@ class McpTools:
             action=ActionIn.model_validate(action) if action is not None else None,
             live_intent=live_intent or {},
             topic=topic,
+            **filters,
         )
         return recalled(await self._recall.recall(principal, request))
 

@@ -1,4 +1,8 @@
-"""`beliefstream`: the command line. Settings come from BELIEFSTREAM_* and the flags given here."""
+"""`beliefstream`: the command line. Settings come from BELIEFSTREAM_* and the flags given here.
+
+Each command imports what it uses inside itself: `--help` and the client commands (`recall`,
+`consolidate` against a sidecar, `mcp`) never load the runtime, the models or the stores.
+"""
 
 from __future__ import annotations
 
@@ -9,10 +13,14 @@ import signal
 import sys
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from streams import cli_client
+from streams.cli_client import KEY_HELP, URL_HELP
 from streams.errors import BeliefstreamError
-from streams.settings import Settings
+
+if TYPE_CHECKING:  # the settings (pydantic-settings) load only for a command that runs
+    from streams.settings import Settings
 
 DESCRIPTION = """\
 beliefstream turns conversation turns on Kafka into a governed belief state per user
@@ -28,6 +36,11 @@ the flags below override them.
 
 
 def _settings(args: argparse.Namespace) -> Settings:
+    from pydantic import ValidationError
+
+    from streams.errors import ConfigurationError
+    from streams.settings import Settings
+
     overrides: dict[str, Any] = {}
     if getattr(args, "data_dir", None) is not None:
         overrides["data_dir"] = Path(args.data_dir)
@@ -35,7 +48,11 @@ def _settings(args: argparse.Namespace) -> Settings:
         overrides["port"] = args.port
     if getattr(args, "host", None) is not None:
         overrides["host"] = args.host
-    return Settings(**overrides)
+    try:
+        return Settings(**overrides)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'settings'}: {e['msg']}" for e in exc.errors())
+        raise ConfigurationError(f"invalid configuration (BELIEFSTREAM_*): {problems}") from None
 
 
 def _run_until_signalled(main: Callable[[asyncio.Event], Coroutine[Any, Any, None]]) -> None:
@@ -64,9 +81,9 @@ def cmd_dev(args: argparse.Namespace) -> None:
 
 
 def _require_broker(settings: Settings) -> str:
-    from streams.runtime import recorded_broker_url
+    from streams.service_record import recorded_broker_url
 
-    url = settings.broker or recorded_broker_url(settings)
+    url = settings.broker or recorded_broker_url(settings.data_dir)
     if url is None:
         raise BeliefstreamError(
             "no broker: set BELIEFSTREAM_BROKER=kafka://host:port, or start `beliefstream dev` "
@@ -147,63 +164,12 @@ def cmd_publish(args: argparse.Namespace) -> None:
           f"to {settings.dlq_topic} directly)")
 
 
-def _api_key(settings: Settings, given: str | None) -> str:
-    """The key given, else the first of BELIEFSTREAM_API_KEYS, else the dev key `beliefstream dev` printed."""
-    from streams.runtime import DEV_KEY_FILE
-
-    if given:
-        return given
-    keys = settings.parsed_api_keys()
-    if keys:
-        return next(iter(keys))
-    path = settings.data_dir / DEV_KEY_FILE
-    if path.exists():
-        return path.read_text().strip()
-    raise BeliefstreamError(
-        "no API key: pass --key, set BELIEFSTREAM_API_KEYS, "
-        "or start `beliefstream dev` first"
-    )
-
-
-def _sidecar_url(settings: Settings, given: str | None) -> str:
-    """--url, else the sidecar `beliefstream dev` serves (host and port from BELIEFSTREAM_*)."""
-    return given or f"http://{settings.host}:{settings.port}"
-
-
 def cmd_recall(args: argparse.Namespace) -> None:
-    import json
-
-    from sidecar.client import MemoryClientError, SyncMemoryClient
-
-    settings = _settings(args)
-    url = _sidecar_url(settings, args.url)
-    options = {"budget_tokens": args.budget, "limit": args.limit, "diagnostics": args.diagnostics}
-    if args.topic:
-        options["topic"] = args.topic
-    try:
-        with SyncMemoryClient(url, _api_key(settings, args.key)) as client:
-            answer = client.recall(args.user, args.query, **options)
-    except MemoryClientError as exc:
-        raise BeliefstreamError(f"recall failed ({exc.status} {exc.code}): {exc.message}") from exc
-    if args.json:
-        print(json.dumps(answer, indent=2))
-        return
-    if not answer["memories"]:
-        print("no memory is eligible for this query (empty recall is a valid answer)")
-    for memory in answer["memories"]:
-        print(f"- {memory['text']}  [{memory['type']}, confidence {memory['effective_confidence']:.2f}, "
-              f"{memory['recall_reason']}]")
-    for conflict in answer.get("conflicts", []):
-        print(f"! conflict: {json.dumps(conflict)}")
-    print(f"({answer['tokens_used']} tokens)")
+    cli_client.recall(args, _settings(args))
 
 
 def cmd_mcp(args: argparse.Namespace) -> None:
-    from sidecar.mcp_proxy import serve_stdio
-
-    settings = _settings(args)
-    # stdout carries the MCP protocol: nothing else may be printed there
-    asyncio.run(serve_stdio(_sidecar_url(settings, args.url), _api_key(settings, args.key)))
+    cli_client.mcp(args, _settings(args))
 
 
 def cmd_decay(args: argparse.Namespace) -> None:
@@ -224,23 +190,11 @@ def cmd_decay(args: argparse.Namespace) -> None:
 
 
 def cmd_consolidate(args: argparse.Namespace) -> None:
-    import httpx
-
-    from streams.runtime import consolidator_for, open_maintenance, recorded_broker_url
-
     settings = _settings(args)
-    body = {"topic": args.topic, "dry_run": not args.apply, "similarity_threshold": args.threshold}
-    if args.user:
-        body["user_id"] = args.user
-    if recorded_broker_url(settings) is not None and not args.tenant:
-        # `dev` is running and owns the vectors: ask its sidecar, which writes points for the merges
-        url = _sidecar_url(settings, args.url)
-        answer = httpx.post(f"{url}/v1/consolidate", json=body, timeout=300,
-                            headers={"Authorization": f"Bearer {_api_key(settings, args.key)}"})
-        if answer.status_code >= 400:
-            raise BeliefstreamError(f"consolidation failed: {answer.text}")
-        print(answer.text)
+    if cli_client.consolidate_remotely(args, settings):
         return
+
+    from streams.runtime import consolidator_for, open_maintenance
 
     async def main() -> None:
         from agents.embed import load_default_embedder
@@ -289,15 +243,26 @@ def build_parser() -> argparse.ArgumentParser:
     data_dir(sidecar)
     sidecar.set_defaults(func=cmd_sidecar)
 
-    publish = commands.add_parser("publish", help="publish turns from a JSON-lines file, with progress",
-                                  description="Publish every line of FILE (one turn as JSON per line) to the "
-                                  "turns topic, keyed tenant:user. Lines that are not valid turns still go out: "
-                                  "the pipeline sends them to the DLQ with the reason; a line too large for "
-                                  "the broker goes to the DLQ directly. No line stops the run. Into a running "
-                                  "`beliefstream dev` (same --data-dir), turns are first kept in its SQL store, so a "
-                                  "crash of dev loses none of them; publishing the same file again never processes "
-                                  "a turn twice.")
-    publish.add_argument("file", help="a .jsonl file of turns (contract §1)")
+    publish = commands.add_parser(
+        "publish", help="publish turns from a JSON-lines file, with progress",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="""\
+Publish every line of FILE to the turns topic, keyed tenant:user. FILE is JSON lines:
+one turn per line, for example
+
+  {"turn_id": "t-1", "tenant_id": "dev", "user_id": "u-42", "role": "user",
+   "text": "I always use dark mode.", "ts": "2026-11-21T10:00:00Z"}
+
+turn_id, user_id, role (user, assistant, system or tool) and text are required;
+tenant_id (or --tenant), agent_id, session_id, ts and metadata are optional. Every
+field is described in docs/api.md (section 1); docs/examples/turns.jsonl is a small
+example. Lines that are not valid turns still go out: the pipeline sends them to the
+DLQ with the reason; a line too large for the broker goes to the DLQ directly. No
+line stops the run. Into a running `beliefstream dev` (same --data-dir), turns are
+first kept in its SQL store, so a crash of dev loses none of them; publishing the
+same file again never processes a turn twice.""",
+    )
+    publish.add_argument("file", help="the .jsonl file of turns")
     publish.add_argument("--tenant", help="tenant_id for lines that have none")
     data_dir(publish)
     publish.set_defaults(func=cmd_publish)
@@ -308,12 +273,17 @@ def build_parser() -> argparse.ArgumentParser:
     recall.add_argument("query", help="the text of the next turn, e.g. 'what should I cook tonight?'")
     recall.add_argument("--user", required=True, help="user_id whose memories to recall")
     recall.add_argument("--topic", help="limit to one topic (tech, work, personal, health, ...)")
+    recall.add_argument("--since", help="only memories valid from this time on (ISO 8601, e.g. 2026-11-01)")
+    recall.add_argument("--until", help="only memories valid from before this time (ISO 8601)")
+    recall.add_argument("--type", action="append", choices=["preference", "fact", "decision", "procedure"],
+                        help="only this type (repeat for several)")
+    recall.add_argument("--agent", help="only memories written by this agent")
     recall.add_argument("--budget", type=int, default=800, help="token budget (default 800)")
     recall.add_argument("--limit", type=int, default=20, help="at most this many memories (default 20)")
     recall.add_argument("--diagnostics", action="store_true", help="include candidates and suppressed items")
     recall.add_argument("--json", action="store_true", help="print the raw JSON answer")
-    recall.add_argument("--url", help="sidecar URL (default http://127.0.0.1:8080)")
-    recall.add_argument("--key", help="API key (default: BELIEFSTREAM_API_KEYS or the dev key)")
+    recall.add_argument("--url", help=URL_HELP)
+    recall.add_argument("--key", help=KEY_HELP)
     recall.add_argument("--port", type=int, help=argparse.SUPPRESS)
     data_dir(recall)
     recall.set_defaults(func=cmd_recall)
@@ -330,13 +300,14 @@ and the API key decides the tenant. A refusal of the sidecar comes back as a too
 with its message. The command prints nothing else on stdout; it stops when the client
 closes stdin.
 
-Example MCP client configuration (the key as `beliefstream dev` printed it):
-  {"command": "beliefstream",
-   "args": ["mcp", "--url", "http://127.0.0.1:8080", "--key", "<key>"]}""",
+With no --url/--key it finds the `beliefstream dev` running on the same --data-dir.
+Example MCP client configuration:
+  {"command": "beliefstream", "args": ["mcp", "--data-dir", "/path/to/.beliefstream"]}
+or, for another sidecar:
+  {"command": "beliefstream", "args": ["mcp", "--url", "http://host:8080", "--key", "<key>"]}""",
     )
-    mcp.add_argument("--url", help="sidecar URL (default http://127.0.0.1:8080, where `beliefstream dev` serves)")
-    mcp.add_argument("--key", help="API key (default: the first of BELIEFSTREAM_API_KEYS, else the dev key "
-                     "that `beliefstream dev` wrote under --data-dir)")
+    mcp.add_argument("--url", help=URL_HELP)
+    mcp.add_argument("--key", help=KEY_HELP)
     data_dir(mcp)
     mcp.set_defaults(func=cmd_mcp)
 
@@ -356,10 +327,11 @@ Example MCP client configuration (the key as `beliefstream dev` printed it):
     consolidate.add_argument("--topic", required=True, help="tech, work, personal, health, ...")
     consolidate.add_argument("--apply", action="store_true", help="write the merges (default: dry run)")
     consolidate.add_argument("--user", help="only this user_id")
-    consolidate.add_argument("--tenant", help="tenant (default: the API key's; runs in this process)")
+    consolidate.add_argument("--tenant", help="run in this process for this tenant (only when no `dev` owns the "
+                             "vectors; default: ask the running sidecar, whose key decides the tenant)")
     consolidate.add_argument("--threshold", type=float, default=0.85, help="cosine similarity (default 0.85)")
-    consolidate.add_argument("--url", help="sidecar URL when `dev` is running (default http://127.0.0.1:8080)")
-    consolidate.add_argument("--key", help="API key (default: BELIEFSTREAM_API_KEYS or the dev key)")
+    consolidate.add_argument("--url", help=URL_HELP)
+    consolidate.add_argument("--key", help=KEY_HELP)
     consolidate.add_argument("--port", type=int, help=argparse.SUPPRESS)
     data_dir(consolidate)
     consolidate.set_defaults(func=cmd_consolidate)

@@ -106,6 +106,7 @@ class EventKind(StrEnum):
     CONTESTED = "contested"  # joined a contradiction loop: awaiting a person's decision
     EPISODE_CREATED = "episode_created"  # an `EpisodeEvent`: a turn was kept as an episode
     EPISODE_REVOKED = "episode_revoked"  # an `EpisodeEvent`: an episode is never recalled again
+    EDITED = "edited"  # a person's correction: this new version superseded the one it corrects
 
 
 class EpisodeState(StrEnum):

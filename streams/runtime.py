@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import os
 import secrets
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from agents.consolidate import Consolidator
 from agents.consolidate.anthropic import make_merger
 from agents.decay_job import run_decay
 from agents.embed import Embedder, load_default_embedder
+from agents.event_relay import relay_events
 from agents.extract.base import Extractor
 from agents.extract.factory import make_extractor
 from agents.ingest import register_ingest_agent
@@ -41,15 +43,22 @@ from streams.producer import KafkaRecordProducer, RecordProducer
 from streams.progress import IngestProgress
 from streams.reaper import ConsumerOffsets, IntakeReaper, republish_at_start
 from streams.records import utcnow
+from streams.service_record import (
+    BROKER_URL_FILE,
+    DEV_KEY_FILE,
+    ServiceRecord,
+    local_url,
+    remove_service_record,
+    write_service_record,
+)
+from streams.service_record import recorded_broker_url as _recorded_broker_url
 from streams.settings import Settings
 from streams.topics import declare_topics
 
 log = logging.getLogger(__name__)
 
-BROKER_URL_FILE = "broker.url"
 BROKER_PID_FILE = "broker.pid"
 SQL_URL_FILE = "sql.url"  # where a running `dev` keeps accepted turns: `publish` writes there too
-DEV_KEY_FILE = "dev-api-key"
 
 #: What `dev` says at start about the embedded broker (issue 12: say plainly what it keeps).
 EMBEDDED_BROKER_NOTE = (
@@ -79,6 +88,7 @@ def sql_store(settings: Settings) -> SqlMemoryStore:
         loop_threshold=settings.loop_threshold,
         loop_window_days=settings.loop_window_days,
         sqlite_read_threads=settings.sqlite_read_threads,
+        webhook_urls=settings.webhook_urls,
     )
 
 
@@ -180,6 +190,17 @@ async def run_worker(
             ),
             name="decay",
         )
+        webhooks = asyncio.create_task(run_webhooks(settings, clients.store, stop), name="webhooks")
+        relay = asyncio.create_task(
+            run_periodically(
+                settings.event_relay_interval_s,
+                functools.partial(relay_events, clients.store, clients.producer),
+                stop,
+                name="event relay",
+                initial_delay_s=settings.event_relay_interval_s,
+            ),
+            name="event relay",
+        )
         try:
             await stop.wait()
         finally:
@@ -188,6 +209,8 @@ async def run_worker(
             await decay
             await reaper
             await offsets.close()
+            await webhooks
+            await relay
     finally:
         if embedder is not clients.embedder:
             await asyncio.to_thread(embedder.close)
@@ -203,6 +226,28 @@ def _measured(on_batch: Callable[[BatchReport], None] | None) -> Callable[[Batch
             on_batch(report)
 
     return observe
+
+
+async def run_webhooks(settings: Settings, store: MemoryStore, stop: asyncio.Event) -> None:
+    """Deliver memory events to `BELIEFSTREAM_WEBHOOK_URLS` until `stop` is set (nothing when unset)."""
+    if not settings.webhook_urls or settings.webhook_secret is None or not isinstance(store, SqlMemoryStore):
+        return
+    import httpx
+
+    from agents.webhooks import WebhookDispatcher
+    from sinks.sql.webhooks import WebhookDeliveries
+
+    async with httpx.AsyncClient() as http:
+        dispatcher = WebhookDispatcher(
+            WebhookDeliveries(store._engine),
+            settings.webhook_secret.get_secret_value(),
+            http,
+            max_attempts=settings.webhook_max_attempts,
+            retry_initial_s=settings.webhook_retry_initial_s,
+            retry_max_s=settings.webhook_retry_max_s,
+            timeout_s=settings.webhook_timeout_s,
+        )
+        await dispatcher.run(stop, settings.webhook_poll_s)
 
 
 async def ingest_embedder(settings: Settings, clients: Clients) -> Embedder:
@@ -255,6 +300,7 @@ async def run_sidecar(
     from sidecar.mcp_tools import McpTools
     from sidecar.publisher import TopicTurnPublisher
     from sidecar.reflect_llm import make_answerer
+    from sinks.sql.admin import AdminStore
 
     publisher = TopicTurnPublisher(clients.producer, settings.turns_topic)
     recall = recall_service(settings, clients)
@@ -280,6 +326,7 @@ async def run_sidecar(
             reflect_answerer=answerer,
             mcp_tools=tools,
             consolidator=clients.consolidator,
+            admin=AdminStore.of(clients.store),
         )
         config = uvicorn.Config(
             api, host=settings.host, port=settings.port, log_level="warning", lifespan="on"
@@ -325,8 +372,7 @@ def dev_api_key(settings: Settings) -> Settings:
 
 def recorded_broker_url(settings: Settings) -> str | None:
     """The broker a running `beliefstream dev` started, as it recorded under data_dir."""
-    path = settings.data_dir / BROKER_URL_FILE
-    return path.read_text().strip() if path.exists() else None
+    return _recorded_broker_url(settings.data_dir)
 
 
 def recorded_sql_url(settings: Settings) -> str | None:
@@ -378,18 +424,24 @@ async def run_dev(settings: Settings, stop: asyncio.Event, announce: Callable[[s
             )
             sidecar = asyncio.create_task(run_sidecar(settings, clients, stop, accepting), name="sidecar")
             key = next(iter(settings.parsed_api_keys()))
+            served_at = local_url(settings.host, settings.port)
+            write_service_record(settings.data_dir, ServiceRecord(served_at, key, os.getpid(), url))
             announce(
                 f"beliefstream is running\n"
-                f"  sidecar   http://{settings.host}:{settings.port}   (OpenAPI at /docs)\n"
+                f"  sidecar   {served_at}   (OpenAPI at /docs)\n"
                 f"  api key   {key}\n"
                 f"  broker    {url}   topic {settings.turns_topic}\n"
                 f"  data      {settings.data_dir.resolve()}\n"
                 + (f"{EMBEDDED_BROKER_NOTE}\n" if not settings.broker else "")
                 + "Press Ctrl-C to stop."
             )
-            done, _ = await asyncio.wait({worker, sidecar}, return_when=asyncio.FIRST_EXCEPTION)
-            stop.set()
-            await asyncio.gather(worker, sidecar, return_exceptions=True)
+            try:
+                done, _ = await asyncio.wait({worker, sidecar}, return_when=asyncio.FIRST_EXCEPTION)
+                stop.set()
+                await asyncio.gather(worker, sidecar, return_exceptions=True)
+                progress.flush()
+            finally:
+                remove_service_record(settings.data_dir)
             for task in done:
                 if task.exception() is not None:
                     raise task.exception()
@@ -409,7 +461,10 @@ async def open_maintenance(settings: Settings) -> AsyncIterator[tuple[SqlMemoryS
     try:
         await vectors.setup()
     except SinkUnavailableError as exc:
-        vectors, note = None, f"vector payloads not updated ({exc}); the SQL store, which recall reads, is"
+        vectors, note = None, (
+            f"vector payloads not updated: {exc}. The SQL store, which recall reads, is up to date; "
+            "the running worker's hourly decay brings the payloads in step."
+        )
     try:
         yield store, vectors, note
     finally:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from streams.errors import ConfigurationError
@@ -105,6 +105,34 @@ class Settings(BaseSettings):
     max_body_bytes: int = 1024 * 1024
     rate_limit_per_s: float = Field(default=200.0, gt=0, description="requests per second per API key")
     rate_limit_burst: int = Field(default=400, ge=1, description="requests an idle key may make at once")
+
+    # webhooks: memory events POSTed, signed, to platforms that do not read Kafka
+    webhook_urls: list[str] = Field(
+        default_factory=list, description='JSON list of URLs that receive every memory event, e.g. ["https://..."]'
+    )
+    webhook_secret: SecretStr | None = Field(default=None, description="HMAC-SHA256 key of the signatures")
+    webhook_max_attempts: int = Field(default=10, ge=1, description="attempts before a delivery is failed")
+    webhook_retry_initial_s: float = Field(default=1.0, gt=0, description="first retry delay; doubles each time")
+    webhook_retry_max_s: float = Field(default=600.0, gt=0)
+    webhook_timeout_s: float = Field(default=10.0, gt=0)
+    webhook_poll_s: float = Field(default=1.0, gt=0)
+    event_relay_interval_s: float = Field(
+        default=1.0, gt=0, description="how often the worker publishes events the sidecar wrote between batches"
+    )
+
+    @field_validator("webhook_urls")
+    @classmethod
+    def _http_urls(cls, urls: list[str]) -> list[str]:
+        for url in urls:
+            if not url.startswith(("http://", "https://")):
+                raise ValueError(f"webhook URL {url!r} must start with http:// or https://")
+        return urls
+
+    @model_validator(mode="after")
+    def _signed_webhooks(self) -> Settings:
+        if self.webhook_urls and self.webhook_secret is None:
+            raise ValueError("BELIEFSTREAM_WEBHOOK_URLS needs BELIEFSTREAM_WEBHOOK_SECRET: deliveries are signed")
+        return self
 
     @field_validator("topic_partitions", "batch_size", "embed_threads", "embed_batch_size")
     @classmethod

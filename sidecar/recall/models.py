@@ -8,12 +8,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from sidecar.recall.config import PRESETS
 from sidecar.recall.policy import Conflict, RequestedAction
 from sinks.recall import OpenContest
-from streams.records import MAX_ID_LENGTH, MemoryType, Polarity, Role, Sensitivity
+from streams.records import MAX_ID_LENGTH, MemoryType, Polarity, Role, Sensitivity, as_utc
 
 Identifier = Annotated[str, Field(min_length=1, max_length=MAX_ID_LENGTH)]
 Name = Annotated[str, Field(min_length=1, max_length=128)]
@@ -67,6 +67,19 @@ class RecallRequest(BaseModel):
         max_length=len(Sensitivity) + 1,
         description="sensitive categories to recall outside their domain (health, ..., or all)",
     )
+    since: datetime | None = Field(default=None, description="only memories whose valid_from is at or after this")
+    until: datetime | None = Field(default=None, description="only memories whose valid_from is at or before this")
+    types: list[MemoryType] | None = Field(default=None, min_length=1, max_length=4, description="only these types")
+    topics: list[Annotated[str, Field(min_length=1, max_length=64)]] | None = Field(
+        default=None, min_length=1, max_length=32, description="only these topics (unlike `topic`, no context rule)"
+    )
+    agent: Identifier | None = Field(default=None, description="only memories written by this agent (agent_id)")
+
+    @model_validator(mode="after")
+    def _range(self) -> RecallRequest:
+        if self.since is not None and self.until is not None and as_utc(self.until) < as_utc(self.since):
+            raise ValueError("until is before since: the time range is empty")
+        return self
 
     @field_validator("preset")
     @classmethod

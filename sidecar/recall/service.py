@@ -23,6 +23,7 @@ from datetime import datetime
 from agents.attributes import ATTRIBUTES, is_single_valued
 from agents.embed import Embedder
 from sidecar.auth import Capability, Principal
+from sidecar.recall import filters
 from sidecar.recall.access import AccessRecorder
 from sidecar.recall.audit import AuditSink, query_digest
 from sidecar.recall.config import BALANCED, RecallConfig, preset
@@ -104,7 +105,7 @@ class RecallService:
         scope = resolve_scope(principal, request)
         currency = Currency(now=now, confidence_floor=config.confidence_floor)
         terms = query_terms(request.query)
-        fetch = config.candidate_limit(request.limit, narrowed=request.topic is not None)
+        fetch = config.candidate_limit(request.limit, narrowed=request.topic is not None or filters.narrows(request))
         degraded: list[str] = []
 
         domains = request_domains(request.query, request.action.domain if request.action else None, request.topic)
@@ -118,7 +119,8 @@ class RecallService:
         signals = fuse(dense, keyword, config)
         hydrated = await self._store.hydrate(scope, currency, list(signals), SINGLE_VALUED)
         hydrated += await self._invented_slot_mates(scope, currency, hydrated)
-        selection = select(request, config, now, scope, signals, hydrated, [*pinned, *safety], contests)
+        hydrated, pinned = filters.narrowed(request, hydrated, [*pinned, *safety])
+        selection = select(request, config, now, scope, signals, hydrated, pinned, contests)
         result = to_result(selection, signals, request.diagnostics)
         if request.format == "prompt":
             result.prompt = render(result.memories, result.conflicts, result.confirmations)

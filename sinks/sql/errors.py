@@ -4,7 +4,8 @@
     └── InvalidRequestError     a call the store cannot honour as asked (a caller's bug)
         ├── InvalidOutcomeError a batch that contradicts itself (embeddings, scope)
         ├── InvalidCursorError  a list cursor this store did not hand out
-        └── ContestedResolvedError  a contested slot that is already decided
+        ├── ContestedResolvedError  a contested slot that is already decided
+        └── MemoryNotCurrentError   an edit of a memory that is no longer the current belief
 """
 
 from sinks.errors import SinkError
@@ -24,3 +25,7 @@ class InvalidCursorError(InvalidRequestError):
 
 class ContestedResolvedError(InvalidRequestError):
     """A resolution of a contested slot that was already resolved (decisions are not overwritten)."""
+
+
+class MemoryNotCurrentError(InvalidRequestError):
+    """An edit of a superseded, revoked or expired memory: edit its current version instead."""

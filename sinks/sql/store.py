@@ -18,7 +18,15 @@ from agents import loops
 from sinks.base import ErasureReport, PendingEvent, PendingVector, TurnOutcome, WriteResult
 from sinks.reach import EVERY_AGENT, Reach
 from sinks.recall import Currency, KeywordHit, OpenContest, RecallScope
-from sinks.sql import contested_queries, episode_queries, governance, intake, queries, recall_queries
+from sinks.sql import (
+    contested_queries,
+    episode_queries,
+    governance,
+    intake,
+    queries,
+    recall_queries,
+    webhooks,
+)
 from sinks.sql.contested import ContestedSlot
 from sinks.sql.convert import (
     decode_cursor,
@@ -56,8 +64,10 @@ class SqlMemoryStore(EpisodeStoreMixin):
         loop_threshold: int = loops.DEFAULT_THRESHOLD,
         loop_window_days: float = loops.DEFAULT_WINDOW_DAYS,
         sqlite_read_threads: int = READERS,
+        webhook_urls: Sequence[str] = (),
     ) -> None:
         self.url = url
+        self.webhook_urls = list(webhook_urls)  # each acknowledged memory event is owed to these
         self.events_topic = events_topic
         self.escalations_topic = escalations_topic
         self.loop_threshold = loop_threshold
@@ -307,8 +317,7 @@ class SqlMemoryStore(EpisodeStoreMixin):
         if not seqs:
             return
         async with unavailable_on_outage("ack_events"), write_transaction(self._engine) as conn:
-            for part in queries.chunked(list(seqs)):
-                await conn.execute(sa.delete(outbox).where(outbox.c.seq.in_(part)))
+            await webhooks.acknowledge(conn, seqs, self.events_topic, self.webhook_urls, utcnow())
 
     # -- reads, always scoped by tenant -------------------------------------------------------------
 
@@ -380,7 +389,6 @@ class SqlMemoryStore(EpisodeStoreMixin):
             return page, None
         page = page[:limit]
         return page, encode_cursor(page[-1].created_at, page[-1].id)
-
 
     # -- recall (sinks.sql.recall_queries): scope and currency in every query ------------------------
 

@@ -353,3 +353,20 @@ intake = sa.Table(
 )
 sa.Index("ix_intake_order", intake.c.accepted_at, intake.c.job_id)
 sa.Index("ix_intake_user", intake.c.tenant_id, intake.c.user_id)
+# -- webhooks (migration 0010) -----------------------------------------------------------------------
+
+webhook_deliveries = sa.Table(
+    "webhook_deliveries",
+    metadata,
+    sa.Column("id", sa.BigInteger().with_variant(sa.Integer, "sqlite"), primary_key=True, autoincrement=True),
+    sa.Column("url", sa.String(2000), nullable=False),
+    sa.Column("event_key", sa.String(600), nullable=False),  # tenant:user, as on the events topic
+    sa.Column("body", sa.LargeBinary, nullable=False),  # the event's JSON, exactly as published
+    sa.Column("state", sa.String(16), nullable=False),  # pending, delivered, failed
+    sa.Column("attempts", sa.Integer, nullable=False),
+    sa.Column("next_attempt_at", UtcDateTime, nullable=False),
+    sa.Column("last_error", sa.String(500)),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+    sa.Column("delivered_at", UtcDateTime),
+    sa.Index("ix_webhook_deliveries_due", "state", "next_attempt_at"),
+)

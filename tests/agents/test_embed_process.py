@@ -79,3 +79,17 @@ async def test_a_pool_embeds_concurrent_calls_on_separate_children() -> None:
     finally:
         pool.close()
     assert pool.pids == [None, None]
+
+
+def test_ctrl_c_reaches_the_child_quietly_and_the_parent_stops_it(capfd) -> None:
+    """A terminal's Ctrl-C signals the children too: they ignore it (no traceback) and keep serving
+    until the parent stops them."""
+    one_child = ProcessEmbedder(processes=1, threads=1)
+    try:
+        [pid] = one_child.pids
+        os.kill(pid, signal.SIGINT)
+        vectors = one_child.embed(TEXTS)  # the same child answers after the signal
+        assert one_child.pids == [pid] and vectors.shape == (4, one_child.dim)
+    finally:
+        one_child.close()
+    assert "KeyboardInterrupt" not in capfd.readouterr().err

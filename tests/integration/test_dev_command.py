@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import subprocess
@@ -18,14 +19,16 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.types import CallToolResult
 
 from streams.broker import free_port
+from tests.webhook_receiver import SECRET, Receiver
 
 pytestmark = pytest.mark.integration
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def start_dev(data_dir: Path, port: int) -> subprocess.Popen:
+def start_dev(data_dir: Path, port: int, **settings: str) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if not k.startswith("BELIEFSTREAM_")}
+    env.update({f"BELIEFSTREAM_{name.upper()}": value for name, value in settings.items()})
     return subprocess.Popen(
         [sys.executable, "-m", "streams.cli", "dev", "--port", str(port), "--data-dir", str(data_dir)],
         stdout=subprocess.PIPE,
@@ -33,6 +36,7 @@ def start_dev(data_dir: Path, port: int) -> subprocess.Popen:
         text=True,
         env=env,
         cwd=ROOT,
+        start_new_session=True,  # its own process group, as in a terminal
     )
 
 
@@ -50,10 +54,15 @@ def wait_ready(process: subprocess.Popen, port: int, timeout: float = 60.0) -> N
     raise AssertionError("dev did not become ready")
 
 
-def stop(process: subprocess.Popen, sig: signal.Signals) -> tuple[int, str]:
-    process.send_signal(sig)
-    out, _ = process.communicate(timeout=30)
-    return process.returncode, out
+def stop(process: subprocess.Popen, sig: signal.Signals) -> tuple[int, str, str]:
+    """SIGTERM to the process; SIGINT to its whole group, as Ctrl-C in a terminal (the model
+    processes get it too)."""
+    if sig is signal.SIGINT:
+        os.killpg(process.pid, sig)
+    else:
+        process.send_signal(sig)
+    out, err = process.communicate(timeout=90)  # a worker still loading its models finishes that first
+    return process.returncode, out, err
 
 
 async def call_mcp(base: str, key: str, tool: str, arguments: dict) -> tuple[set[str], CallToolResult]:
@@ -97,7 +106,9 @@ async def mcp_stores_and_recalls(base: str, key: str) -> None:
 
 def test_dev_runs_end_to_end_and_stops_cleanly(tmp_path):
     data_dir, port = tmp_path / "data", free_port()
-    process = start_dev(data_dir, port)
+    receiver = Receiver(fail_first=1).__enter__()  # a platform's webhook endpoint, failing once
+    process = start_dev(data_dir, port, webhook_urls=json.dumps([receiver.url]), webhook_secret=SECRET,
+                        webhook_retry_initial_s="0.2")
     try:
         wait_ready(process, port)
         key = (data_dir / "dev-api-key").read_text().strip()
@@ -105,12 +116,19 @@ def test_dev_runs_end_to_end_and_stops_cleanly(tmp_path):
         base = f"http://127.0.0.1:{port}"
         body = {"turn_id": "t-1", "user_id": "u-42", "role": "user", "text": "I'm allergic to peanuts."}
         job_id = httpx.post(f"{base}/v1/retain", json=body, headers=headers).json()["job_ids"][0]
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90  # the sidecar is ready before the worker has joined its group
         while httpx.get(f"{base}/v1/jobs/{job_id}", headers=headers).json()["state"] == "queued":
             assert time.monotonic() < deadline, "the job never finished"
             time.sleep(0.2)
         memories = httpx.get(f"{base}/v1/users/u-42/memories", headers=headers).json()["memories"]
         assert [m["attribute"] for m in memories] == ["allergy"]
+        deadline = time.monotonic() + 30  # the event, signed, retried after the receiver's 500
+        while len(receiver.received) < 2:
+            assert time.monotonic() < deadline, f"webhook not retried: {receiver.received}"
+            time.sleep(0.2)
+        assert all(r["valid"] for r in receiver.received)
+        assert [r["event"]["kind"] for r in receiver.received[:2]] == ["created", "created"]
+        assert receiver.received[1]["event"]["memory_id"] == memories[0]["id"]
         assert httpx.get(f"{base}/v1/users/u-42/memories").status_code == 401
 
         def recall() -> dict:
@@ -132,8 +150,6 @@ def test_dev_runs_end_to_end_and_stops_cleanly(tmp_path):
                 "recall",
                 "--user",
                 "u-42",
-                "--port",
-                str(port),
                 "--data-dir",
                 str(data_dir),
                 "what foods should I avoid?",
@@ -142,12 +158,17 @@ def test_dev_runs_end_to_end_and_stops_cleanly(tmp_path):
             text=True,
             timeout=60,
         )
-        assert cli.returncode == 0 and "peanut" in cli.stdout.lower()
+        assert cli.returncode == 0 and "peanut" in cli.stdout.lower()  # found the service by its record
+        recorded = json.loads((data_dir / "service.json").read_text())
+        assert recorded["url"] == base and recorded["api_key"] == key and recorded["pid"] == process.pid
         asyncio.run(mcp_stores_and_recalls(base, key))
     finally:
-        code, out = stop(process, signal.SIGINT)
+        code, out, err = stop(process, signal.SIGINT)
+        receiver.__exit__()
     assert code == 0 and "beliefstream stopped." in out
     assert not (data_dir / "broker.url").exists()  # the embedded broker was stopped and unrecorded
+    assert not (data_dir / "service.json").exists()  # client commands no longer find a service
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err  # quiet, the model processes' too
 
     # the belief state outlives the process; the embedded vector shard reopens
     process = start_dev(data_dir, port)
@@ -158,5 +179,5 @@ def test_dev_runs_end_to_end_and_stops_cleanly(tmp_path):
         ]
         assert len(memories) == 1
     finally:
-        code, _ = stop(process, signal.SIGTERM)
+        code, _, _ = stop(process, signal.SIGTERM)
     assert code == 0

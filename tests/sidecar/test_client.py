@@ -206,3 +206,27 @@ def test_sync_client_reports_an_unreachable_sidecar():
             client.job("j-1")
 
     assert (raised.value.status, raised.value.code) == (0, "unreachable")
+
+
+async def test_edit_users_history_and_filtered_recall_through_the_client(settings, store, publisher, edge_vectors,
+                                                                          minilm):
+    from datetime import UTC, datetime
+
+    from sidecar.app import create_app
+    from sidecar.recall.service import RecallService
+    from sinks.sql.admin import AdminStore
+
+    recall = RecallService(store, edge_vectors, minilm)
+    app = create_app(settings, store, publisher, edge_vectors, embedder=minilm, recall=recall,
+                     admin=AdminStore.of(store))
+    async with MemoryClient("http://sidecar", "key-acme", transport=httpx.ASGITransport(app)) as client:
+        stored = await client.store(editor("vim"))
+        edited = await client.edit(stored["id"], value="helix", text="The user prefers helix as their editor.")
+        assert [m["value"] for m in edited["history"]] == ["vim", "helix"]
+        history = await client.attribute_history("u-1", "preferred_editor", entity="user")
+        assert [v["memory_id"] for v in history["current"]] == [edited["id"]]
+        assert [u["user_id"] for u in await client.users(page_size=1)] == ["u-1"]
+        since = datetime(2000, 1, 1, tzinfo=UTC)  # a datetime goes out as ISO 8601
+        found = await client.recall("u-1", "which editor?", since=since, types=["preference"])
+        assert [m["id"] for m in found["memories"]] == [edited["id"]]
+        assert (await client.recall("u-1", "which editor?", types=["fact"]))["memories"] == []

@@ -98,6 +98,19 @@ async def test_recall_memories_stays_in_the_keys_tenant(mcp_url) -> None:
     assert [m["text"] for m in other.structured_content["memories"]] == ["The user prefers black tea."]
 
 
+async def test_recall_memories_takes_the_recall_filters(mcp_url) -> None:
+    query = {"user_id": "u1", "query": "tea"}
+    async with connect(mcp_url, ACME) as client:
+        preferences = await client.call_tool("recall_memories", {**query, "types": ["preference"]})
+        facts = await client.call_tool("recall_memories", {**query, "types": ["fact"]})
+        later = await client.call_tool("recall_memories", {**query, "since": "2100-01-01T00:00:00Z"})
+        refused = await client.call_tool("recall_memories", {**query, "since": "last week"})
+    assert [m["text"] for m in preferences.structured_content["memories"]] == ["The user prefers green tea."]
+    assert facts.structured_content["memories"] == [] and later.structured_content["memories"] == []
+    [error] = refused.content
+    assert refused.is_error and "invalid_request: since: " in error.text and "pydantic" not in error.text
+
+
 async def test_forget_revokes_and_only_in_scope(mcp_url, store) -> None:
     async with connect(mcp_url, ACME) as client:
         [memory] = (

@@ -1,5 +1,8 @@
 """What each `MemoryClient` operation asks of the sidecar, written once for the async and sync clients.
 
+This package depends on httpx and the standard library only: an application installs it
+(`pip install beliefstream-client`) without the server's stack.
+
 An operation is a generator: it yields `Call`s (an HTTP request) or `Pause`s (a wait between
 polls) and receives each call's decoded answer; its return value is the operation's result. The
 two clients only differ in how they run one: `await` or block. Paths quote every id, so a user id
@@ -18,12 +21,10 @@ from urllib.parse import quote
 
 import httpx
 
-from streams.errors import BeliefstreamError
-
 Json = dict[str, Any]
 
 
-class MemoryClientError(BeliefstreamError):
+class MemoryClientError(Exception):
     """The sidecar refused or could not be reached: `status` 0 means no HTTP answer at all.
 
     `code` and `message` are the sidecar's error body (contract §3); `retry_after` is its
@@ -146,8 +147,14 @@ def wait(job_id: str, timeout_s: float, interval_s: float) -> Operation:
         yield Pause(min(interval_s, remaining))
 
 
+def _json(value: Any) -> Any:
+    """Datetimes as ISO 8601 (`since`, `until`), the rest as given."""
+    return value.isoformat() if isinstance(value, datetime) else value
+
+
 def recall(user_id: str, query: str, options: Mapping[str, Any]) -> Operation:
-    return (yield Call("POST", "/v1/recall", {**options, "user_id": user_id, "query": query}))
+    body = {name: _json(value) for name, value in options.items()}
+    return (yield Call("POST", "/v1/recall", {**body, "user_id": user_id, "query": query}))
 
 
 def reflect(user_id: str, question: str, options: Mapping[str, Any]) -> Operation:
@@ -160,6 +167,28 @@ def store(memory: Mapping[str, Any]) -> Operation:
 
 def memory(memory_id: str) -> Operation:
     return (yield Call("GET", f"/v1/memories/{segment(memory_id)}"))
+
+
+def edit(memory_id: str, changes: Mapping[str, Any]) -> Operation:
+    return (yield Call("PATCH", f"/v1/memories/{segment(memory_id)}", dict(changes)))
+
+
+def attribute_history(user_id: str, attribute: str, entity: str | None) -> Operation:
+    params = {"entity": entity} if entity is not None else None
+    path = f"/v1/users/{segment(user_id)}/attributes/{segment(attribute)}/history"
+    return (yield Call("GET", path, params=params))
+
+
+def users(page_size: int) -> Operation:
+    """Every user of the tenant with their counts, following `next_cursor` to the end."""
+    found: list[Json] = []
+    params: dict[str, Any] = {"limit": page_size}
+    while True:
+        page = yield Call("GET", "/v1/users", params=params)
+        found.extend(page["users"])
+        if page.get("next_cursor") is None:
+            return found
+        params = {**params, "cursor": page["next_cursor"]}
 
 
 def consolidate(topic: str, options: Mapping[str, Any]) -> Operation:
