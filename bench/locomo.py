@@ -1,13 +1,44 @@
-"""LoCoMo conversations as beliefstream turns, read from ../shared/data at run time (never copied)."""
+"""LoCoMo evidence recall through the real pipeline and HTTP recall, beside two raw-turn baselines.
+
+Run: .venv/bin/python bench/locomo.py [--conversations 0,1] [--questions N] [--out FILE]
+(--help explains every option). Conversations are read from ../shared/data at run time, never copied.
+
+Every turn is retained over `POST /v1/retain` into a fresh `beliefstream dev` (temp data dir, free
+port), the harness waits until every job finished, then asks every question over `POST /v1/recall`.
+A question scores the share of its evidence turns cited by the recalled items (`bench/locomo_score.py`).
+"""
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-DEFAULT_PATH = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo10.json"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+
+def _default_path() -> Path:
+    """`shared/data/locomo10.json` beside the checkout, or beside any folder above it (worktrees)."""
+    here = Path(__file__).resolve().parents[1]
+    for folder in here.parents:
+        candidate = folder / "shared" / "data" / "locomo10.json"
+        if candidate.exists():
+            return candidate
+    return here.parent / "shared" / "data" / "locomo10.json"
+
+
+DEFAULT_PATH = _default_path()
+ROOT = Path(__file__).resolve().parents[1]
+CATEGORIES = {"1": "multi-hop", "2": "temporal", "3": "open-domain", "4": "single-hop", "5": "adversarial"}
 
 
 def _session_start(text: str) -> datetime:
@@ -15,25 +46,277 @@ def _session_start(text: str) -> datetime:
     return datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
 
 
+def _samples(path: Path) -> list[dict]:
+    return json.loads(path.read_text())
+
+
+def sample_turns(sample: dict, tenant: str = "locomo") -> Iterator[dict]:
+    """One conversation's turns as contract §1 turns: one user per conversation, the speaker named,
+    the session's date as `ts` (30 s apart within a session)."""
+    conversation = sample["conversation"]
+    user = sample["sample_id"]
+    sessions = sorted(
+        (int(key.split("_")[1]), key) for key in conversation if key.startswith("session_") and key.count("_") == 1
+    )
+    for number, key in sessions:
+        start = _session_start(conversation[f"{key}_date_time"])
+        for index, dialogue in enumerate(conversation[key]):
+            yield {
+                "turn_id": f"{user}:{dialogue['dia_id']}",
+                "tenant_id": tenant,
+                "user_id": user,
+                "agent_id": None,
+                "session_id": f"{user}:session-{number}",
+                "role": "user",
+                "text": dialogue["text"],
+                "ts": (start + timedelta(seconds=30 * index)).isoformat(),
+                "metadata": {"speaker": dialogue["speaker"]},
+            }
+
+
 def locomo_turns(path: Path = DEFAULT_PATH, tenant: str = "locomo") -> Iterator[dict]:
-    """Every dialogue turn as a contract §1 turn: one user per conversation, the speaker named."""
-    for sample in json.loads(path.read_text()):
-        conversation = sample["conversation"]
-        user = sample["sample_id"]
-        sessions = sorted(
-            (int(key.split("_")[1]), key) for key in conversation if key.startswith("session_") and key.count("_") == 1
+    """Every dialogue turn of every conversation (see `sample_turns`)."""
+    for sample in _samples(path):
+        yield from sample_turns(sample, tenant)
+
+
+def sample_questions(sample: dict) -> list[dict]:
+    """The questions that name evidence: {'question', 'category', 'evidence' (normalised ids)}."""
+    from bench.locomo_score import normalise_evidence
+
+    out = []
+    for qa in sample["qa"]:
+        evidence = normalise_evidence(qa.get("evidence") or [])
+        if evidence:
+            out.append({"question": qa["question"], "category": str(qa["category"]), "evidence": evidence})
+    return out
+
+
+# --- the baselines over the raw turns -------------------------------------------------------------
+
+
+def run_baselines(samples: list[dict], questions: dict[str, list[dict]], k: int, log) -> dict:
+    from agents.embed import load_default_embedder
+    from bench.locomo_score import Bm25, Tally, dense_top, local_turn_id
+
+    embedder = load_default_embedder()
+    bm25_tally, dense_tally = Tally(), Tally()
+    for sample in samples:
+        turns = list(sample_turns(sample))
+        ids = [[local_turn_id(t["turn_id"])] for t in turns]
+        texts = [t["text"] for t in turns]
+        asked = questions[sample["sample_id"]]
+        bm25 = Bm25(texts)
+        turn_vectors = embedder.embed(texts)
+        query_vectors = embedder.embed([q["question"] for q in asked]) if asked else []
+        for q, vector in zip(asked, query_vectors, strict=True):
+            bm25_tally.add(q["category"], [ids[i] for i in bm25.top(q["question"], k)], q["evidence"])
+            dense_tally.add(q["category"], [ids[i] for i in dense_top(turn_vectors, vector, k)], q["evidence"])
+        log(f"baselines: {sample['sample_id']} ({len(turns)} turns, {len(asked)} questions)")
+    return {"bm25 (raw turns)": bm25_tally.means(), "dense MiniLM (raw turns)": dense_tally.means()}
+
+
+# --- beliefstream through HTTP ----------------------------------------------------------------------
+
+
+class DevStack:
+    """`beliefstream dev` in a child process on a free port with a temp data dir."""
+
+    def __init__(self, data_dir: Path) -> None:
+        from streams.broker import free_port
+
+        self.port = free_port()
+        self.data_dir = data_dir
+        env = {k: v for k, v in os.environ.items() if not k.startswith("BELIEFSTREAM_")}
+        self.log = open(data_dir.parent / "dev.log", "w")  # noqa: SIM115 (closed in stop)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "streams.cli", "dev", "--port", str(self.port), "--data-dir", str(data_dir)],
+            stdout=self.log, stderr=subprocess.STDOUT, env=env, cwd=ROOT,
         )
-        for number, key in sessions:
-            start = _session_start(conversation[f"{key}_date_time"])
-            for index, dialogue in enumerate(conversation[key]):
-                yield {
-                    "turn_id": f"{user}:{dialogue['dia_id']}",
-                    "tenant_id": tenant,
-                    "user_id": user,
-                    "agent_id": None,
-                    "session_id": f"{user}:session-{number}",
-                    "role": "user",
-                    "text": dialogue["text"],
-                    "ts": (start + timedelta(seconds=30 * index)).isoformat(),
-                    "metadata": {"speaker": dialogue["speaker"]},
-                }
+        self.base = f"http://127.0.0.1:{self.port}"
+
+    async def ready(self, client, timeout: float = 180.0) -> str:
+        import httpx
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise SystemExit(f"beliefstream dev exited early; see {self.log.name}")
+            try:
+                if (await client.get(f"{self.base}/readyz")).status_code == 200:
+                    return (self.data_dir / "dev-api-key").read_text().strip()
+            except httpx.HTTPError:
+                pass
+            await asyncio.sleep(0.5)
+        raise SystemExit(f"beliefstream dev was not ready after {timeout:.0f} s; see {self.log.name}")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.log.close()
+
+
+async def _request(client, method: str, url: str, **kwargs):
+    """One call, retried while the sidecar says 429 (rate limit) or 503 (busy)."""
+    for _ in range(100):
+        response = await client.request(method, url, **kwargs)
+        if response.status_code not in (429, 503):
+            response.raise_for_status()
+            return response.json()
+        await asyncio.sleep(float(response.headers.get("retry-after", 0.5)))
+    raise SystemExit(f"{method} {url}: still refused after 100 tries")
+
+
+async def retain_all(client, base: str, samples: list[dict], log) -> list[str]:
+    job_ids: list[str] = []
+    for sample in samples:
+        turns = [{k: v for k, v in t.items() if k != "tenant_id"} for t in sample_turns(sample)]
+        for start in range(0, len(turns), 500):
+            body = {"turns": turns[start : start + 500]}
+            job_ids += (await _request(client, "POST", f"{base}/v1/retain", json=body))["job_ids"]
+        log(f"retained {sample['sample_id']}: {len(turns)} turns")
+    return job_ids
+
+
+async def wait_for_jobs(client, base: str, job_ids: list[str], log, timeout: float) -> dict[str, int]:
+    """Poll in order (turns of a user finish in order) until no job is queued; count the states."""
+    states: dict[str, int] = {}
+    deadline = time.monotonic() + timeout
+    last_report = 0.0
+    for index, job_id in enumerate(job_ids):
+        while True:
+            state = (await _request(client, "GET", f"{base}/v1/jobs/{job_id}"))["state"]
+            if state != "queued":
+                break
+            if time.monotonic() > deadline:
+                raise SystemExit(f"jobs still queued after {timeout:.0f} s ({index}/{len(job_ids)} finished)")
+            if time.monotonic() - last_report > 10:
+                log(f"pipeline: {index}/{len(job_ids)} jobs finished")
+                last_report = time.monotonic()
+            await asyncio.sleep(0.5)
+        states[state] = states.get(state, 0) + 1
+    return states
+
+
+async def recall_all(client, base: str, samples, questions, args, log) -> tuple[dict, dict]:
+    from bench.locomo_score import Tally, local_turn_id
+
+    tally = Tally()
+    usage = {"items": 0, "cited_turns": 0, "tokens": 0, "responses": 0}
+    gate = asyncio.Semaphore(args.concurrency)
+
+    async def ask(user: str, q: dict) -> None:
+        body = {"user_id": user, "query": q["question"], "limit": args.limit}
+        if args.budget is not None:
+            body["budget_tokens"] = args.budget
+        async with gate:
+            result = await _request(client, "POST", f"{base}/v1/recall", json=body)
+        items = sorted(result["memories"], key=lambda m: -m["score"])  # prompt order → rank order
+        cited = [[local_turn_id(c) for c in m["citations"]] for m in items]
+        tally.add(q["category"], cited, q["evidence"])
+        usage["items"] += len(items)
+        usage["cited_turns"] += sum(len(c) for c in cited)
+        usage["tokens"] += result.get("tokens_used", 0)
+        usage["responses"] += 1
+
+    for sample in samples:
+        asked = questions[sample["sample_id"]]
+        await asyncio.gather(*(ask(sample["sample_id"], q) for q in asked))
+        log(f"recalled {sample['sample_id']}: {len(asked)} questions")
+    return tally.means(), usage
+
+
+async def run_pipeline(samples, questions, args, log) -> tuple[dict, dict]:
+    import httpx
+
+    with tempfile.TemporaryDirectory(prefix="locomo-") as tmp:
+        stack = DevStack(Path(tmp) / "data")
+        try:
+            async with httpx.AsyncClient(timeout=120) as client:
+                key = await stack.ready(client)
+                client.headers["Authorization"] = f"Bearer {key}"
+                started = time.monotonic()
+                job_ids = await retain_all(client, stack.base, samples, log)
+                states = await wait_for_jobs(client, stack.base, job_ids, log, args.timeout)
+                log(f"pipeline: {len(job_ids)} jobs in {time.monotonic() - started:.0f} s: {states}")
+                await asyncio.sleep(3)  # vector points follow their SQL commit through the outbox
+                return await recall_all(client, stack.base, samples, questions, args, log)
+        finally:
+            stack.stop()
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="bench/locomo.py",
+        description="Evidence recall (R@5/10/25) of beliefstream on LoCoMo conversations, through a fresh "
+        "`beliefstream dev` and its HTTP API, beside BM25 and dense MiniLM over the raw turns.",
+    )
+    parser.add_argument("--data", type=Path, default=DEFAULT_PATH, help=f"the LoCoMo JSON file (default {DEFAULT_PATH})")
+    parser.add_argument(
+        "--conversations",
+        help="which conversations, by position (0-based) or sample_id, comma-separated, e.g. '0,1' or "
+        "'conv-26'; default: all. Use two for quick iterations.",
+    )
+    parser.add_argument("--questions", type=int, help="ask at most this many questions per conversation (default: all)")
+    parser.add_argument("--limit", type=int, default=25, help="recall `limit`, and the deepest k scored (default 25)")
+    parser.add_argument("--budget", type=int, help="recall `budget_tokens` (default: the API's default)")
+    parser.add_argument("--concurrency", type=int, default=4, help="recalls in flight at once (default 4)")
+    parser.add_argument("--timeout", type=float, default=3600, help="seconds to wait for the pipeline (default 3600)")
+    parser.add_argument("--skip-baselines", action="store_true", help="only beliefstream (faster)")
+    parser.add_argument("--skip-pipeline", action="store_true", help="only the raw-turn baselines")
+    parser.add_argument("--out", type=Path, help="also write the figures as JSON to this file")
+    return parser.parse_args(argv)
+
+
+def select_samples(samples: list[dict], wanted: str | None) -> list[dict]:
+    if not wanted:
+        return samples
+    chosen = []
+    for name in (w.strip() for w in wanted.split(",") if w.strip()):
+        if name.isdigit() and int(name) < len(samples):
+            chosen.append(samples[int(name)])
+            continue
+        match = [s for s in samples if s["sample_id"] == name]
+        if not match:
+            raise SystemExit(f"no conversation {name!r}; there are {len(samples)} (0-{len(samples) - 1})")
+        chosen += match
+    return chosen
+
+
+def main(argv: list[str] | None = None) -> int:
+    from bench.locomo_score import format_table
+
+    args = parse_args(argv)
+    if not args.data.exists():
+        raise SystemExit(f"no LoCoMo file at {args.data}; pass --data")
+    samples = select_samples(_samples(args.data), args.conversations)
+    questions = {s["sample_id"]: sample_questions(s)[: args.questions] for s in samples}
+    started = time.monotonic()
+
+    def log(message: str) -> None:
+        print(f"[{time.monotonic() - started:6.0f} s] {message}", file=sys.stderr, flush=True)
+
+    results: dict[str, dict] = {}
+    usage: dict = {}
+    if not args.skip_baselines:
+        results |= run_baselines(samples, questions, args.limit, log)
+    if not args.skip_pipeline:
+        results["beliefstream recall"], usage = asyncio.run(run_pipeline(samples, questions, args, log))
+    print(f"conversations: {', '.join(s['sample_id'] for s in samples)}; questions: {sum(map(len, questions.values()))}")
+    print(format_table(results, CATEGORIES))
+    if usage.get("responses"):
+        n = usage["responses"]
+        print(
+            f"beliefstream: {usage['items'] / n:.1f} items per recall, "
+            f"{usage['cited_turns'] / max(usage['items'], 1):.2f} turns cited per item, {usage['tokens'] / n:.0f} tokens used"
+        )
+    if args.out:
+        args.out.write_text(json.dumps({"results": results, "usage": usage, "argv": sys.argv[1:]}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -21,22 +21,28 @@ class RecallConfig(BaseModel):
 
     name: str = "balanced"
     # the blend of recall_score
-    relevance_weight: float = Field(default=0.55, ge=0.0)
-    confidence_weight: float = Field(default=0.2, ge=0.0)
-    importance_weight: float = Field(default=0.15, ge=0.0)
+    relevance_weight: float = Field(default=0.5, ge=0.0)
+    confidence_weight: float = Field(default=0.15, ge=0.0)
+    importance_weight: float = Field(default=0.25, ge=0.0)
     recency_weight: float = Field(default=0.1, ge=0.0)
-    recency_half_life_days: float = Field(default=30.0, gt=0.0)
-    # candidates
-    rrf_k: int = Field(default=20, ge=1, description="reciprocal rank fusion constant")
+    recency_scale: float = Field(
+        default=1.0, gt=0.0, description="multiplies each category's half-life in recency (< 1: fresher wins)"
+    )
+    # candidates: relevance = dense_weight · cosine + keyword_weight · normalised keyword score
     dense_weight: float = Field(default=1.0, ge=0.0)
-    keyword_weight: float = Field(default=1.0, ge=0.0)
+    keyword_weight: float = Field(default=0.3, ge=0.0)
     oversample: int = Field(default=4, ge=1, description="candidates fetched per returned memory")
     min_candidates: int = Field(default=32, ge=1)
     topic_oversample: int = Field(
         default=2, ge=1, description="candidates multiplied when the request's topic narrows them later"
     )
     min_similarity: float = Field(
-        default=0.15, ge=-1.0, le=1.0, description="a dense-only candidate below this cosine is not relevant"
+        default=0.15, ge=-1.0, le=1.0,
+        description="a dense-only candidate below this cosine is not relevant, unless important enough",
+    )
+    floor_bypass_importance: float = Field(
+        default=0.7, ge=0.0, le=1.0,
+        description="a memory this important is ranked whatever its similarity (never dropped by the floor)",
     )
     # policy
     confidence_floor: float = Field(default=CONFIDENCE_FLOOR, ge=0.0, le=1.0)
@@ -79,7 +85,7 @@ RECENT = RecallConfig(
     confidence_weight=0.15,
     importance_weight=0.1,
     recency_weight=0.3,
-    recency_half_life_days=7.0,
+    recency_scale=0.25,
 )
 
 PRESETS: Mapping[str, RecallConfig] = MappingProxyType({c.name: c for c in (BALANCED, PRECISE, RECENT)})

@@ -1,7 +1,9 @@
-"""Reciprocal rank fusion of the dense and keyword candidate lists (pure).
+"""Fusion of the dense and keyword candidate lists into one relevance per candidate (pure).
 
-Ranks, not raw scores, are fused: cosine and bm25 live on unrelated scales. Relevance is the fused
-score over the best one possible from the lists that found anything, so it lies in [0, 1].
+Relevance is a similarity, not a rank: a candidate's cosine to the query (clamped to [0, 1]) plus
+its keyword score normalised by the best keyword score of this query, each weighted; the sum is
+clamped to [0, 1]. So the top hit of an unrelated query keeps a low relevance, and a candidate both
+lists found gains on one only one found. Ranks are kept for diagnostics.
 """
 
 from __future__ import annotations
@@ -16,12 +18,13 @@ from sinks.recall import KeywordHit
 
 @dataclass(frozen=True)
 class Signals:
-    """Where a candidate came from (1-based ranks) and its fused relevance."""
+    """Where a candidate came from (1-based ranks, raw scores) and its fused relevance."""
 
     relevance: float
     dense_rank: int | None = None
     dense_score: float | None = None
     keyword_rank: int | None = None
+    keyword_score: float | None = None  # normalised: the query's best keyword hit is 1
 
     @property
     def sources(self) -> str:
@@ -30,33 +33,42 @@ class Signals:
         return "+".join(found)
 
 
+def keyword_similarity(keyword: Sequence[KeywordHit]) -> dict[str, float]:
+    """{id: score / best score of this answer}: keyword scores only compare within one query."""
+    best = max((hit.score for hit in keyword), default=0.0)
+    out: dict[str, float] = {}
+    for hit in keyword:
+        out.setdefault(hit.id, hit.score / best if best > 0 else 0.0)
+    return out
+
+
+def relevance(cosine: float | None, keyword: float | None, config: RecallConfig) -> float:
+    """dense_weight · cosine⁺ + keyword_weight · keyword similarity, clamped to [0, 1]."""
+    dense_part = config.dense_weight * min(max(cosine or 0.0, 0.0), 1.0)
+    keyword_part = config.keyword_weight * (keyword or 0.0)
+    return min(1.0, dense_part + keyword_part)
+
+
 def fuse(dense: Sequence[VectorHit], keyword: Sequence[KeywordHit], config: RecallConfig) -> dict[str, Signals]:
-    """{memory id: signals}, in no particular order; duplicates within a list keep their best rank."""
+    """{candidate id: signals}, in no particular order; duplicates within a list keep their best."""
     dense_ranks = _ranks(hit.id for hit in dense)
     keyword_ranks = _ranks(hit.id for hit in keyword)
     cosine = {hit.id: hit.score for hit in reversed(dense)}  # the first (best) occurrence wins
-    best = 0.0
-    if dense_ranks:
-        best += config.dense_weight / (config.rrf_k + 1)
-    if keyword_ranks:
-        best += config.keyword_weight / (config.rrf_k + 1)
+    similar = keyword_similarity(keyword)
     fused: dict[str, Signals] = {}
-    for memory_id in dict.fromkeys([*dense_ranks, *keyword_ranks]):
-        d, k = dense_ranks.get(memory_id), keyword_ranks.get(memory_id)
-        score = (config.dense_weight / (config.rrf_k + d) if d else 0.0) + (
-            config.keyword_weight / (config.rrf_k + k) if k else 0.0
-        )
-        fused[memory_id] = Signals(
-            relevance=score / best if best > 0 else 0.0,
-            dense_rank=d,
-            dense_score=cosine.get(memory_id),
-            keyword_rank=k,
+    for candidate in dict.fromkeys([*dense_ranks, *keyword_ranks]):
+        fused[candidate] = Signals(
+            relevance=relevance(cosine.get(candidate), similar.get(candidate), config),
+            dense_rank=dense_ranks.get(candidate),
+            dense_score=cosine.get(candidate),
+            keyword_rank=keyword_ranks.get(candidate),
+            keyword_score=similar.get(candidate),
         )
     return fused
 
 
 def _ranks(ids) -> dict[str, int]:
     ranks: dict[str, int] = {}
-    for rank, memory_id in enumerate(ids, start=1):
-        ranks.setdefault(memory_id, rank)
+    for rank, candidate in enumerate(ids, start=1):
+        ranks.setdefault(candidate, rank)
     return ranks

@@ -95,7 +95,8 @@ class CandidateSources(BaseModel):
     dense_rank: int | None = None
     dense_score: float | None = None
     keyword_rank: int | None = None
-    relevance: float = 0.0
+    keyword_score: float | None = Field(default=None, description="keyword score over this query's best")
+    relevance: float = Field(default=0.0, description="cosine and keyword similarity, weighted, in [0, 1]")
 
 
 class RecalledMemory(BaseModel):

@@ -2,6 +2,8 @@
 
 Stored confidence is never mutated by time; recall decays it by the age since the belief was last
 confirmed, with a half-life per attribute (a name barely decays, "in Tokyo this week" does fast).
+Recency uses the same per-category half-lives (scaled by the preset), counted from when the belief
+became true: an old name is still fresh news, last week's location is not.
 """
 
 from __future__ import annotations
@@ -37,9 +39,15 @@ def effective_confidence(memory: Memory, now: datetime) -> float:
     return memory.confidence * 0.5 ** (age_days(memory, now) / half_life_days(memory))
 
 
-def recency(memory: Memory, now: datetime, half_life: float) -> float:
-    """1 for a memory confirmed now, 0.5 after `half_life` days."""
-    return 0.5 ** (age_days(memory, now) / half_life)
+def recency(memory: Memory, now: datetime, scale: float = 1.0) -> float:
+    """1 for a memory that became true now, 0.5 after its category's half-life × `scale` days."""
+    days = max(0.0, (now - memory.valid_from).total_seconds() / SECONDS_PER_DAY)
+    return decay(days, half_life_days(memory) * scale)
+
+
+def decay(days: float, half_life: float) -> float:
+    """0.5^(days / half_life); 1 for anything in the future."""
+    return 0.5 ** (max(0.0, days) / half_life)
 
 
 def salience(memory: Memory) -> float:
@@ -63,8 +71,13 @@ def recall_score(memory: Memory, relevance: float, now: datetime, config: Recall
         min(max(relevance, 0.0), 1.0),
         effective_confidence(memory, now),
         salience(memory),
-        recency(memory, now, config.recency_half_life_days),
+        recency(memory, now, config.recency_scale),
     )
+    return blend(parts, config)
+
+
+def blend(parts: tuple[float, float, float, float], config: RecallConfig) -> Score:
+    """(relevance, effective confidence, salience, recency) → their weighted mean as a `Score`."""
     weights = (
         config.relevance_weight,
         config.confidence_weight,

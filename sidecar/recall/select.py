@@ -20,6 +20,7 @@ from sidecar.recall import sensitivity as sensitive
 from sidecar.recall.budget import edge_order, estimate_tokens, trim
 from sidecar.recall.config import RecallConfig
 from sidecar.recall.freshness import certainty, needs_confirmation
+from sidecar.recall.floor import similarity_floor
 from sidecar.recall.fusion import Signals
 from sidecar.recall.models import (
     CandidateSources,
@@ -109,12 +110,13 @@ def select(
         found = signals.get(memory.id)
         relevance = 0.0
         if found is not None:
-            if found.keyword_rank is None and (found.dense_score or 0.0) < config.min_similarity:
+            floor = similarity_floor(memory.importance, found, config)
+            if not floor.passes:
                 if tier == RANKED:
-                    suppressed[memory.id] = "below the similarity threshold"
+                    suppressed[memory.id] = floor.why or ""
             else:
                 relevance = found.relevance
-                reasons.append(f"matched query ({found.sources})")
+                reasons.append(f"matched query ({found.sources})" if floor.why is None else floor.why)
                 matched.append(memory)
         if reasons:
             entries[memory.id] = Entry(memory, tier, reasons, relevance)
@@ -253,6 +255,7 @@ def to_result(selection: Selection, signals: dict[str, Signals], diagnostics: bo
                     dense_rank=found.dense_rank,
                     dense_score=found.dense_score,
                     keyword_rank=found.keyword_rank,
+                    keyword_score=None if found.keyword_score is None else round(found.keyword_score, 4),
                     relevance=round(entry.relevance, 4),
                 )
         memories.append(

@@ -79,8 +79,8 @@ def test_a_name_barely_decays_while_a_location_fades_within_weeks() -> None:
 def test_age_is_never_negative_and_recency_is_one_now() -> None:
     future = mem("t", "u", "x", days_ago=-2)
     assert age_days(future, NOW) == 0
-    assert recency(future, NOW, 30) == 1.0
-    assert recency(mem("t", "u", "x", days_ago=30), NOW, 30) == pytest.approx(0.5)
+    assert recency(future, NOW) == 1.0
+    assert recency(mem("t", "u", "x", days_ago=120, attribute="preferred_meeting_time"), NOW) == pytest.approx(0.5)
 
 
 def test_salience_is_importance_times_decay_score() -> None:
@@ -110,14 +110,14 @@ def test_relevance_outweighs_confidence_in_balanced_and_recency_matters_in_recen
 # -- fusion and keywords -----------------------------------------------------------------------------
 
 
-def test_rrf_rewards_agreement_and_normalizes_to_one() -> None:
+def test_fusion_rewards_agreement_and_keeps_relevance_a_similarity() -> None:
     dense = [VectorHit("a", 0.9), VectorHit("b", 0.8), VectorHit("c", 0.1)]
     keyword = [KeywordHit("b", 3.0), KeywordHit("d", 1.0)]
     fused = fuse(dense, keyword, BALANCED)
     assert fused["b"].relevance > fused["a"].relevance > fused["c"].relevance
     assert fused["b"].sources == "dense+keyword" and fused["d"].sources == "keyword"
     assert (fused["b"].dense_rank, fused["b"].keyword_rank, fused["b"].dense_score) == (2, 1, 0.8)
-    assert fuse([VectorHit("a", 0.9)], [], BALANCED)["a"].relevance == pytest.approx(1.0)
+    assert fuse([VectorHit("a", 0.2)], [], BALANCED)["a"].relevance == pytest.approx(0.2)
     assert fuse([], [], BALANCED) == {}
 
 

@@ -1,0 +1,88 @@
+"""The ranking rules of recall, each a test named after it (pure: fusion, floor, scoring)."""
+
+from __future__ import annotations
+
+import pytest
+
+from sidecar.recall.config import BALANCED, RECENT
+from sidecar.recall.floor import similarity_floor
+from sidecar.recall.fusion import Signals, fuse, keyword_similarity, relevance
+from sidecar.recall.scoring import recall_score, recency
+from sinks.base import VectorHit
+from sinks.recall import KeywordHit
+from streams.records import MemoryType
+from tests.sidecar.recall.seeding import NOW, mem
+
+
+def test_relevance_is_the_cosine_not_the_rank_so_a_weak_top_hit_stays_weak() -> None:
+    fused = fuse([VectorHit("only", 0.12)], [], BALANCED)
+    assert fused["only"].relevance == pytest.approx(0.12)
+    strong = fuse([VectorHit("x", 0.7), VectorHit("y", 0.65)], [], BALANCED)
+    assert strong["x"].relevance == pytest.approx(0.7) and strong["y"].relevance == pytest.approx(0.65)
+
+
+def test_negative_cosine_counts_as_no_similarity() -> None:
+    assert relevance(-0.3, None, BALANCED) == 0.0
+
+
+def test_keyword_scores_are_normalised_per_query() -> None:
+    assert keyword_similarity([KeywordHit("a", 8.0), KeywordHit("b", 2.0), KeywordHit("a", 1.0)]) == {"a": 1.0, "b": 0.25}
+    assert keyword_similarity([KeywordHit("a", 80.0)]) == keyword_similarity([KeywordHit("a", 0.8)])
+    assert keyword_similarity([]) == {}
+
+
+def test_relevance_adds_weighted_keyword_similarity_and_stays_within_one() -> None:
+    assert relevance(0.5, 1.0, BALANCED) == pytest.approx(0.5 + BALANCED.keyword_weight)
+    assert relevance(0.95, 1.0, BALANCED) == 1.0
+    assert relevance(None, 0.5, BALANCED) == pytest.approx(0.5 * BALANCED.keyword_weight)
+
+
+def test_importance_outranks_a_more_similar_but_trivial_memory() -> None:
+    allergy = mem("t", "u", "allergic to peanuts", importance=0.95, type=MemoryType.FACT)
+    trivial = mem("t", "u", "had pasta on Tuesday", importance=0.2, type=MemoryType.FACT)
+    assert recall_score(allergy, 0.2, NOW, BALANCED).value > recall_score(trivial, 0.35, NOW, BALANCED).value
+
+
+def test_a_much_more_similar_memory_still_beats_a_slightly_more_important_one() -> None:
+    a = mem("t", "u", "x", importance=0.6)
+    b = mem("t", "u", "y", importance=0.5)
+    assert recall_score(b, 0.7, NOW, BALANCED).value > recall_score(a, 0.2, NOW, BALANCED).value
+
+
+def test_recency_uses_the_category_half_life_not_one_global_one() -> None:
+    name = mem("t", "u", "x", days_ago=60, attribute="name")
+    place = mem("t", "u", "x", days_ago=60, attribute="located_in")
+    assert recency(name, NOW) > 0.98
+    assert recency(place, NOW) < 0.01
+    preference = mem("t", "u", "x", days_ago=180, type=MemoryType.PREFERENCE)
+    assert recency(preference, NOW) == pytest.approx(0.5, abs=0.01)
+
+
+def test_the_recent_preset_shortens_every_half_life() -> None:
+    m = mem("t", "u", "x", days_ago=30, attribute="preferred_meeting_time")
+    assert recency(m, NOW, RECENT.recency_scale) < recency(m, NOW, BALANCED.recency_scale)
+
+
+def test_recency_counts_from_when_the_belief_became_true() -> None:
+    old = mem("t", "u", "x", days_ago=365, type=MemoryType.FACT)
+    assert recency(old, NOW) == pytest.approx(0.5, abs=0.01)
+    reconfirmed = old.model_copy(update={"last_confirmed": NOW})
+    assert recency(reconfirmed, NOW) == pytest.approx(recency(old, NOW))
+
+
+def test_floor_drops_a_dissimilar_trivial_memory_and_says_why() -> None:
+    verdict = similarity_floor(0.3, Signals(relevance=0.05, dense_rank=4, dense_score=0.05), BALANCED)
+    assert not verdict.passes
+    assert "below the similarity floor" in verdict.why and "0.05" in verdict.why and "0.15" in verdict.why
+
+
+def test_importance_bypasses_the_similarity_floor_and_says_so() -> None:
+    verdict = similarity_floor(0.95, Signals(relevance=0.09, dense_rank=1, dense_score=0.09), BALANCED)
+    assert verdict.passes and "important (0.95)" in verdict.why
+
+
+def test_a_keyword_match_or_a_similar_enough_candidate_is_never_floored() -> None:
+    assert similarity_floor(0.1, Signals(relevance=0.1, keyword_rank=3, keyword_score=0.3), BALANCED).passes
+    assert similarity_floor(0.1, Signals(relevance=0.2, dense_rank=1, dense_score=0.2), BALANCED) == similarity_floor(
+        0.9, Signals(relevance=0.2, dense_rank=1, dense_score=0.2), BALANCED
+    )

@@ -1,0 +1,54 @@
+"""Recall's ranking rules end to end (real SQL store, Qdrant Edge, the real embedder), one test each."""
+
+from __future__ import annotations
+
+from sidecar.auth import Principal
+from sidecar.recall.models import RecallRequest
+from streams.records import MemoryType
+from tests.sidecar.recall.seeding import mem
+
+ALLERGY = {"entity": "user", "attribute": "allergy", "value": "peanuts", "type": MemoryType.FACT}
+
+
+async def ask(world, tenant: str, query: str, **body):
+    request = RecallRequest(user_id="u1", query=query, diagnostics=True, **body)
+    return await world.service.recall(Principal(tenant, None, key_id="k"), request)
+
+
+async def test_the_readme_allergy_comes_back_for_what_should_i_cook(world, tenant) -> None:
+    allergy = mem(tenant, "u1", "User is allergic to peanuts.", importance=0.9, **ALLERGY)
+    await world.seed(allergy)
+    result = await ask(world, tenant, "what should I cook tonight?")
+    [item] = result.memories
+    assert item.id == allergy.id
+    assert "important (0.90)" in item.recall_reason
+    assert result.suppressed == []
+
+
+async def test_importance_outranks_a_more_similar_but_trivial_memory(world, tenant) -> None:
+    allergy = mem(tenant, "u1", "User is allergic to peanuts.", importance=0.9, **ALLERGY)
+    trivial = mem(tenant, "u1", "User bought a new frying pan.", importance=0.2, type=MemoryType.FACT)
+    await world.seed(allergy, trivial)
+    result = await ask(world, tenant, "what should I cook tonight?")
+    by_score = sorted(result.memories, key=lambda m: -m.score)
+    cosine = {m.id: m.sources.dense_score for m in result.memories}
+    assert cosine[trivial.id] > cosine[allergy.id]  # the trivial one is the more similar
+    assert [m.id for m in by_score] == [allergy.id, trivial.id]
+
+
+async def test_no_silent_floor_a_dropped_candidate_is_listed_with_its_cosine(world, tenant) -> None:
+    trivial = mem(tenant, "u1", "User once saw a purple umbrella.", importance=0.2, type=MemoryType.FACT)
+    await world.seed(trivial)
+    result = await ask(world, tenant, "quarterly tax filing deadline for my company")
+    assert result.memories == []
+    [why] = [s.why for s in result.suppressed if s.id == trivial.id]
+    assert why.startswith("below the similarity floor (cosine") and "to bypass it" in why
+
+
+async def test_relevance_reported_is_a_similarity_not_one_for_the_top_hit(world, tenant) -> None:
+    only = mem(tenant, "u1", "User prefers window seats on trains.", importance=0.2)
+    await world.seed(only)
+    result = await ask(world, tenant, "which seat do I like on the train?")
+    [item] = result.memories
+    assert 0.2 < item.sources.relevance < 0.95
+    assert item.sources.relevance >= item.sources.dense_score  # keyword similarity only adds to it
