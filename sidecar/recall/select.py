@@ -19,8 +19,8 @@ from sidecar.recall import policy
 from sidecar.recall import sensitivity as sensitive
 from sidecar.recall.budget import edge_order, estimate_tokens, trim
 from sidecar.recall.config import RecallConfig
-from sidecar.recall.freshness import certainty, needs_confirmation
 from sidecar.recall.floor import similarity_floor
+from sidecar.recall.freshness import certainty, needs_confirmation
 from sidecar.recall.fusion import Signals
 from sidecar.recall.models import (
     CandidateSources,
