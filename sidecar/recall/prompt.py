@@ -8,6 +8,7 @@ back (so the store never remembers its own prompt context).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
 from agents.strip import RECALL_BLOCK_TAG
@@ -20,9 +21,14 @@ PREAMBLE = (
 )
 
 
+#: Every bracket a reader (or the strip step's normaliser) may take for a tag's, to a parenthesis.
+_BRACKETS = str.maketrans(dict.fromkeys("<‹〈《⟨〖[", "(") | dict.fromkeys(">›〉》⟩〗]", ")"))
+
+
 def _escape(text: str) -> str:
-    """A memory cannot close or open our block: angle brackets are neutralised."""
-    return text.replace("<", "‹").replace(">", "›").replace("\n", " ").strip()
+    """A memory cannot close or open our block: after NFKC (full-width brackets become ASCII ones),
+    every bracket is a parenthesis, and the text stays on one line."""
+    return unicodedata.normalize("NFKC", text).translate(_BRACKETS).replace("\n", " ").strip()
 
 
 def _line(memory: RecalledMemory) -> str:
