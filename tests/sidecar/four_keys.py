@@ -79,9 +79,9 @@ class Deployment:
         if raws:
             await self.pipeline.persist(await self.pipeline.prepare(raws))
 
-    async def recall(self, key: str, query: str, user: str = USER) -> list[str]:
+    async def recall(self, key: str, query: str, user: str = USER, **body) -> list[str]:
         response = await self.http.post(
-            "/v1/recall", json={"user_id": user, "query": query}, headers=self.auth(key)
+            "/v1/recall", json={"user_id": user, "query": query, **body}, headers=self.auth(key)
         )
         assert response.status_code == 200, response.text
         return [m["text"] for m in response.json()["memories"]]

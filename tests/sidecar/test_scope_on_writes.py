@@ -32,7 +32,7 @@ async def test_a_shared_turn_never_merges_into_an_agents_private_memory(deployme
     await deployment.retain("keyAX", "I am allergic to shellfish.", private=True)
     shared_job = await deployment.retain("keyA", "I am allergic to shellfish.")
 
-    seen_by_y = await deployment.recall("keyAY", "what am I allergic to?")
+    seen_by_y = await deployment.recall("keyAY", "what am I allergic to?", include_sensitive=["health"])
 
     assert any("shellfish" in text for text in seen_by_y)
     memories, _ = await deployment.store.list_memories(deployment.tenant_a, USER)
