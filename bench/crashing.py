@@ -103,7 +103,7 @@ class Dev:
             env["BELIEFSTREAM_SQL_URL"] = self.sql_url
         return env
 
-    def start(self, timeout: float = 120.0) -> None:
+    def start(self, timeout: float = 300.0) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         log = (self.data_dir / "dev.out").open("ab")
         self.process = subprocess.Popen(

@@ -51,7 +51,7 @@ async def test_acknowledged_turns_survive_a_sigkill_of_dev(tmp_path, isolated_sq
         again = publish(dev, path)  # publishing the same file again processes nothing twice
         assert again.returncode == 0, again.stderr
         acknowledged = client.acknowledged + [t["turn_id"] for t in published]
-        await wait_finished(url, acknowledged, timeout=120)
+        await wait_finished(url, acknowledged, timeout=300)
     finally:
         dev.stop()
 
