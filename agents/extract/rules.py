@@ -124,8 +124,12 @@ def sentence_findings(sentence: str, subject: Subject, following: str = "") -> l
     """Everything the rules read in one sentence, already framed (`following`: the next sentence)."""
     if REDACTION_PREFIX in sentence or junk.sentence_junk_reason(sentence):
         return []
-    if speech_act.is_echo(sentence) or speech_act.is_sarcasm(sentence) or speech_act.quotes_someone(sentence):
+    if speech_act.is_echo(sentence) or speech_act.is_sarcasm(sentence):
         return []
+    if speech_act.quotes_someone(sentence):  # someone else's words are not the user's; the rest may be
+        sentence = speech_act.own_words(sentence)
+        if not sentence:
+            return []
     constraints = constraint_findings(sentence, subject)
     if constraints:
         return constraints

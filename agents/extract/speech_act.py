@@ -71,7 +71,7 @@ def is_leverage(sentence: str) -> bool:
 # -- instructions aimed at the memory or the model ------------------------------------------------
 
 _INJECTION = re.compile(
-    r"(?i:\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|every\s+|your\s+|the\s+|my\s+|previous\s+|prior\s+|above\s+)*"
+    r"(?i:(?<!\bi )(?<!\bwe )(?<!\bthey )(?<!\byou )\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|every\s+|your\s+|the\s+|my\s+|previous\s+|prior\s+|above\s+)*"
     r"(?:instructions?|rules?|prompts?|guidelines|policies|restrictions|everything|what you know)\b|"
     r"\byou are now (?:an?|the|my|free|unrestricted|unfiltered|jailbroken|in \w+ mode)\b|\bnew instructions?\b|\bsystem prompt\b|^\s*(?:system|admin|developer)\s*:|\bdeveloper mode\b|"
     r"\bjailbreak|\b(?:store|save|record|memori[sz]e|remember)\s+(?:the fact\s+)?that\s+the user\b|"
@@ -119,6 +119,16 @@ def quotes_someone(sentence: str) -> bool:
     return any(
         len(m.group(0).split()) >= 3 and _FIRST_PERSON.search(m.group(0)) for m in _QUOTED.finditer(sentence)
     )
+
+
+_CLAUSE_BREAK = re.compile(r"(?i:\s*(?:[;,]\s*(?:but|and|while|though|yet)\b|;)\s*)")
+
+
+def own_words(sentence: str) -> str:
+    """The clauses of a sentence that quote nobody, joined: 'My friend says "I am the best cook", but
+    I love Thai food.' keeps 'I love Thai food.'; '' when every clause carries a quote."""
+    kept = [c.strip() for c in _CLAUSE_BREAK.split(sentence) if '"' not in c and "“" not in c and c.strip()]
+    return "; ".join(kept)
 
 
 # -- sarcasm: delight at something nobody enjoys ----------------------------------------------------
