@@ -42,7 +42,7 @@ BENIGN = [
     "I live in Berlin.",
     "I prefer morning meetings.",
     "Remember that I'm vegetarian.",
-    "I forget everything these days, but I work at Initech.",
+    "Please ignore my typo earlier: I work at Initech.",
     "Please ignore my previous message: I live in Oslo now.",
     "My friend says \"I am the best cook\", but I love Thai food.",
     "I live in Lisbon. Here is an email from my landlord:\n\n> Dear tenant, I am raising the rent.\n",
