@@ -44,7 +44,7 @@ BENIGN = [
     "Remember that I'm vegetarian.",
     "Please ignore my typo earlier: I work at Initech.",
     "Please ignore my previous message: I live in Oslo now.",
-    "My friend says \"I am the best cook\", but I love Thai food.",
+    "My friend says \"I am the best cook\". I love Thai food.",
     "I live in Lisbon. Here is an email from my landlord:\n\n> Dear tenant, I am raising the rent.\n",
     "I'm a nurse and I work night shifts.",
     "I use vim for everything.",
