@@ -273,9 +273,9 @@ def _locate(text: str, evidence: str) -> tuple[int, int] | None:
 
 def _inside(regions: tuple[tuple[int, int, str], ...], text: str, span: tuple[int, int]) -> str | None:
     """The kind of region the claim's speaker sits in: every first person of the evidence (or, with
-    none, its middle) inside one."""
+    none, the whole evidence) inside one."""
     start, end = span
-    points = [m.start() for m in _FIRST_PERSON.finditer(text, start, end)] or [(start + end) // 2]
+    points = [m.start() for m in _FIRST_PERSON.finditer(text, start, end)] or [start, max(start, end - 1)]
     kinds = []
     for point in points:
         kind = next((k for s, e, k in regions if s <= point < e), None)

@@ -9,8 +9,10 @@ forms, each sent as the user, pasted, quoted, forwarded, code-fenced, as JSON, a
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from hostile_turns import BENIGN, attacks, framings, shared_data
@@ -20,9 +22,11 @@ from agents.decode import RawTurn
 from agents.embed import load_default_embedder
 from agents.extract.rules import RulesExtractor
 from agents.pipeline import WritePipeline
+from agents.prepare import PreparedTurn, clean_turn, extract_claims
+from agents.provenance import Voice, read
 from sinks.sql.store import SqlMemoryStore
 from sinks.vectors.edge import EdgeVectorIndex
-from streams.records import Trust
+from streams.records import Trust, Turn
 from streams.settings import Settings
 
 DATA = shared_data()
@@ -86,3 +90,19 @@ async def test_the_benign_set_stays_trusted(pipeline, tenant: str) -> None:
                      "Thai food", "Lisbon", "nurse", "Vim"):  # fmt: skip
         assert any(expected in text and trust is Trust.TRUSTED for text, trust in by_text.items()), expected
     assert by_text.get("User is raising the rent.") is Trust.UNTRUSTED  # the landlord's words, not the user's
+
+
+def locomo_prepared() -> list[PreparedTurn]:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    from locomo import locomo_turns
+
+    return [clean_turn(Turn.model_validate(t)) for t in locomo_turns(DATA / "locomo10.json")]
+
+
+async def test_ordinary_conversations_keep_the_users_voice() -> None:
+    """LoCoMo's 4,625 ordinary turns (quotes, titles, lists and all): their claims stay the user's own."""
+    prepared = locomo_prepared()
+    claims = await extract_claims(prepared, RulesExtractor())
+    voices = [read(p.turn, p.text).of_claim(c.evidence).voice for p, cs in zip(prepared, claims, strict=True) for c in cs]
+    assert len(voices) > 1000
+    assert sum(v is not Voice.OWN for v in voices) <= len(voices) // 100
