@@ -99,7 +99,8 @@ DATA = LOCOMO.parent
 def _attacks() -> list[str]:
     import csv
 
-    texts = [row["prompt"] for row in csv.DictReader((DATA / "giskard" / "prompt_injections.csv").open())]
+    with (DATA / "giskard" / "prompt_injections.csv").open(newline="") as handle:
+        texts = [row["prompt"] for row in csv.DictReader(handle)]
     for path in sorted((DATA / "bipia").glob("*_train.json")):
         texts += [text for group in json.loads(path.read_text()).values() for text in group]
     return texts
