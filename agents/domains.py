@@ -105,7 +105,7 @@ DOMAIN_ALIASES: dict[str, str] = {
 
 def _pattern(words: tuple[str, ...]) -> re.Pattern[str]:
     alternatives = "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True))
-    return re.compile(rf"(?i:(?<![\w-])(?:{alternatives})(?![\w-]))")
+    return re.compile(rf"(?i:(?<![\w-])(?:{alternatives})(?:s|es)?(?![\w-]))")  # plurals: "foods", "dishes"
 
 
 _DOMAIN_PATTERNS: dict[str, re.Pattern[str]] = {name: _pattern(words) for name, words in DOMAIN_WORDS.items()}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from agents.domains import domains_of
 from agents.extract.constraints import constraint_findings
 from agents.extract.finding import Subject
 from sidecar.recall import policy
@@ -37,3 +38,12 @@ def test_never_recommend_sushi_fires_for_food_requests_not_every_recommendation(
     assert policy.fires(rule, suggest, request_domains("what should I cook?"))
     assert not policy.fires(rule, suggest, request_domains("a book for my holiday"))
     assert not policy.fires(rule, suggest, request_domains(""))
+
+
+@pytest.mark.parametrize(
+    ("request_text", "domain"),
+    [("what foods should I avoid?", "food"), ("any good hikes this weekend?", "activities"), ("cheap flights?", "travel")],
+)
+def test_a_plural_places_the_request_in_its_domain(request_text: str, domain: str) -> None:
+    """An allergy must surface for "what foods should I avoid?" as for "what food ...": plurals count."""
+    assert domain in domains_of(request_text)
