@@ -11,7 +11,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, Field
 
-from sidecar.auth import ApiKeyAuthenticator, Principal
+from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
 from sidecar.errors import BadRequest, Forbidden
 from sidecar.routes.memories import visible_to
 from sidecar.schemas import ERROR_RESPONSES
@@ -81,6 +81,7 @@ def user_routes(authenticate: ApiKeyAuthenticator, admin: AdminStore) -> APIRout
         """The users of the key's tenant who have memories, with counts by state."""
         if principal.agent_id is not None:
             raise Forbidden("listing a tenant's users needs a tenant key; this API key is bound to one agent")
+        principal.require(Capability.RECALL, "listing the tenant's users")
         try:
             users, next_cursor = await admin.list_users(principal.tenant_id, limit, cursor)
         except InvalidCursorError as exc:

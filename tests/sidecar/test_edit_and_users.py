@@ -14,7 +14,7 @@ from sidecar.app import create_app
 from sinks.sql.admin import AdminStore
 from sinks.sql.tables import outbox
 from streams.records import MemoryState, Trust
-from tests.sidecar.bodies import ACME, BOT, OTHER, active_hits, editor
+from tests.sidecar.bodies import ACME, BOT, BOT_MANAGER, OTHER, active_hits, editor
 
 
 @pytest.fixture
@@ -129,3 +129,19 @@ async def test_the_history_of_an_attribute_lists_every_value_and_the_current_one
     assert vim["id"] == answer["history"][0]["memory_id"]
     other = (await admin_http.get("/v1/users/u-1/attributes/preferred_editor/history", headers=OTHER)).json()
     assert other["history"] == [] and other["current"] == []
+
+
+async def test_editing_a_memory_the_key_does_not_own_needs_manage(admin_http):
+    """An agent key may correct its own private memory with its default rights, but a memory shared
+    with the user's other agents only with `manage` (like revocation)."""
+    private = (await admin_http.post("/v1/memories", json=editor("vim", visibility="agent"), headers=BOT_MANAGER)).json()
+    shared = (await admin_http.post("/v1/memories", json=editor("emacs", user_id="u-2"), headers=BOT_MANAGER)).json()
+    body = {"text": "The user prefers helix as their editor.", "value": "helix"}
+
+    own = await admin_http.patch(f"/v1/memories/{private['id']}", json=body, headers=BOT)
+    refused = await admin_http.patch(f"/v1/memories/{shared['id']}", json=body, headers=BOT)
+    allowed = await admin_http.patch(f"/v1/memories/{shared['id']}", json=body, headers=BOT_MANAGER)
+
+    assert own.status_code == 200, own.text
+    assert refused.status_code == 403 and "manage" in refused.text
+    assert allowed.status_code == 200, allowed.text
