@@ -24,6 +24,7 @@ from agents.junk import (
     sentence_junk_reason,
     whole_turn_reason,
 )
+from agents.provenance import Provenance
 from streams.records import Episode, Role, Trust, Turn, Visibility, episode_id_for
 
 #: Junk reasons that mean the text says nothing worth keeping, whoever said it.
@@ -49,19 +50,23 @@ def content_free_reason(text: str, role: Role, junk_reason: str | None) -> str |
     return next((reason for reason in reasons if reason != EMOJI_ONLY), EMOJI_ONLY)
 
 
-def episode_trust(turn: Turn, text: str, junk_reason: str | None) -> Trust:
+def episode_trust(
+    turn: Turn, text: str, junk_reason: str | None, provenance: Provenance | None = None
+) -> Trust:
     """The trust of an episode: the single place it is decided.
 
-    - the user's own words are `trusted` evidence of what the user said, except pasted material
-      (code, JSON, a stack trace: `raw_dump`), which is `untrusted`;
+    - the user's own words are `trusted` evidence of what the user said, capped by the turn's
+      `provenance` (`agents.provenance`: quoted, pasted or forwarded content, a directive about the
+      user, an instruction addressed to an AI); pasted material (code, JSON, a stack trace:
+      `raw_dump`) is `untrusted`;
     - an assistant's words are `caution`: a faithful record of what was said to the user, never
       a claim about the user (the role says so);
     - tool output and system text are `untrusted`: external or instruction content, the usual
       carrier of injected instructions, kept but never shown unless asked for.
-    A provenance check of the text (quoted, pasted or instruction-shaped content) belongs here.
     """
     if turn.role is Role.USER:
-        return Trust.UNTRUSTED if junk_reason == RAW_DUMP else Trust.TRUSTED
+        trust = Trust.UNTRUSTED if junk_reason == RAW_DUMP else Trust.TRUSTED
+        return provenance.cap(trust) if provenance is not None else trust
     if turn.role is Role.ASSISTANT:
         return Trust.CAUTION
     return Trust.UNTRUSTED
@@ -74,11 +79,17 @@ def _visibility(turn: Turn) -> Visibility:
 
 
 def episode_of(
-    turn: Turn, text: str, junk_reason: str | None, now: datetime, retention_days: float = 0.0
+    turn: Turn,
+    text: str,
+    junk_reason: str | None,
+    now: datetime,
+    retention_days: float = 0.0,
+    provenance: Provenance | None = None,
 ) -> Episode:
     """The episode of a turn whose cleaned text is `text` (memory links are added at write time).
 
-    With `retention_days` > 0 it expires that many days after it was said.
+    With `retention_days` > 0 it expires that many days after it was said; `provenance` is the
+    whole turn's (`agents.provenance.provenance_of`), which caps a user episode's trust.
     """
     return Episode(
         id=episode_id_for(turn.tenant_id, turn.turn_id),
@@ -93,6 +104,6 @@ def episode_of(
         text=text.strip(),
         said_at=turn.ts,
         created_at=now,
-        trust=episode_trust(turn, text, junk_reason),
+        trust=episode_trust(turn, text, junk_reason, provenance),
         expires_at=turn.ts + timedelta(days=retention_days) if retention_days > 0 else None,
     )

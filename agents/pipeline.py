@@ -53,6 +53,7 @@ class BatchReport:
     inserted: int = 0
     confirmed: int = 0
     superseded: int = 0
+    episodes: int = 0  # turns kept as said
     seconds: float = 0.0
     skip_reasons: dict[str, int] = field(default_factory=dict)
     dlq_reasons: dict[str, int] = field(default_factory=dict)
@@ -406,5 +407,6 @@ class WritePipeline:
         for memory in result.inserted:
             kind = (memory.type.value, memory.trust.value)
             report.written[kind] = report.written.get(kind, 0) + 1
+        report.episodes = len(result.episodes)
         report.confirmed = sum(1 for e in result.events if e.kind is EventKind.CONFIRMED)
         report.superseded = sum(1 for e in result.events if e.kind is EventKind.SUPERSEDED)

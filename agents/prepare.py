@@ -54,7 +54,8 @@ class PreparedTurn:
         """The episode this turn is kept as, None when its text is content-free."""
         if self.episode_skip_reason is not None:
             return None
-        return episode_of(self.turn, self.text, self.skip_reason, now, retention_days)
+        provenance = self.reading().of_turn() if self.turn.role is Role.USER else None
+        return episode_of(self.turn, self.text, self.skip_reason, now, retention_days, provenance)
 
     def reading(self) -> Reading:
         """The provenance analysis of the cleaned text (`.of_turn()` is the turn's, for its episode)."""

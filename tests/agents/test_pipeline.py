@@ -116,6 +116,7 @@ async def test_a_batch_is_read_embedded_and_written_to_both_sinks(sinks, tmp_pat
     memories, _ = await store.list_memories(tenant, "ana")
     episodes, _ = await store.list_episodes(tenant, "ana")
     assert sorted(e.turn_id for e in episodes) == ["t1", "t3"]  # "thanks!" says nothing worth keeping
+    assert report.episodes == 2
     assert await vectors.count(tenant) == len(memories) + len(episodes)
     kinds = [json.loads(record.value)["kind"] for record in producer.on(pipeline.settings.events_topic)]
     assert (kinds.count("created"), kinds.count("episode_created")) == (len(memories), 2)

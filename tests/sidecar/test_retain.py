@@ -34,7 +34,8 @@ async def test_single_turn_is_accepted_with_its_job_queued(client, publisher):
     body = job.json()
     assert body["job_id"] == job_id_for("acme", "t-1")
     assert (body["state"], body["memory_ids"], body["reason"]) == ("queued", [], None)
-    assert set(body) == {"job_id", "state", "memory_ids", "reason", "created_at", "updated_at"}
+    assert set(body) == {"job_id", "state", "memory_ids", "reason", "episode_id", "created_at", "updated_at"}
+    assert body["episode_id"] is None  # known once the turn is processed
 
 
 async def test_batch_answers_job_ids_in_input_order(client, publisher):
