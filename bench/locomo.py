@@ -128,7 +128,7 @@ class DevStack:
         self.port = free_port()
         self.data_dir = data_dir
         env = {k: v for k, v in os.environ.items() if not k.startswith("BELIEFSTREAM_")}
-        self.log = open(data_dir.parent / "dev.log", "w")  # noqa: SIM115 (closed in stop)
+        self.log = open(data_dir / "dev.log", "w")  # noqa: SIM115 (closed in stop)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "streams.cli", "dev", "--port", str(self.port), "--data-dir", str(data_dir)],
             stdout=self.log, stderr=subprocess.STDOUT, env=env, cwd=ROOT,
@@ -204,12 +204,14 @@ async def wait_for_jobs(client, base: str, job_ids: list[str], log, timeout: flo
 async def recall_all(client, base: str, samples, questions, args, log) -> tuple[dict, dict]:
     from bench.locomo_score import Tally, local_turn_id
 
-    tally = Tally()
+    tally, turn_tally = Tally(), Tally(by_turns=True)
     usage = {"items": 0, "cited_turns": 0, "tokens": 0, "responses": 0}
     gate = asyncio.Semaphore(args.concurrency)
 
     async def ask(user: str, q: dict) -> None:
         body = {"user_id": user, "query": q["question"], "limit": args.limit}
+        if args.context_turns is not None:
+            body["context_turns"] = args.context_turns
         if args.budget is not None:
             body["budget_tokens"] = args.budget
         async with gate:
@@ -217,6 +219,7 @@ async def recall_all(client, base: str, samples, questions, args, log) -> tuple[
         items = sorted(result["memories"], key=lambda m: -m["score"])  # prompt order → rank order
         cited = [[local_turn_id(c) for c in m["citations"]] for m in items]
         tally.add(q["category"], cited, q["evidence"])
+        turn_tally.add(q["category"], cited, q["evidence"])
         usage["items"] += len(items)
         usage["cited_turns"] += sum(len(c) for c in cited)
         usage["tokens"] += result.get("tokens_used", 0)
@@ -226,23 +229,34 @@ async def recall_all(client, base: str, samples, questions, args, log) -> tuple[
         asked = questions[sample["sample_id"]]
         await asyncio.gather(*(ask(sample["sample_id"], q) for q in asked))
         log(f"recalled {sample['sample_id']}: {len(asked)} questions")
-    return tally.means(), usage
+    return {"beliefstream recall": tally.means(), "beliefstream recall, k = turns": turn_tally.means()}, usage
 
 
 async def run_pipeline(samples, questions, args, log) -> tuple[dict, dict]:
     import httpx
 
     with tempfile.TemporaryDirectory(prefix="locomo-") as tmp:
-        stack = DevStack(Path(tmp) / "data")
+        data_dir = args.data_dir or Path(tmp) / "data"
+        marker = data_dir / "locomo-retained.json"
+        wanted = sorted(s["sample_id"] for s in samples)
+        reuse = marker.exists() and json.loads(marker.read_text()) == wanted
+        if args.data_dir and marker.exists() and not reuse:
+            raise SystemExit(f"{data_dir} holds other conversations ({marker.read_text()}); use an empty --data-dir")
+        data_dir.mkdir(parents=True, exist_ok=True)
+        stack = DevStack(data_dir)
         try:
             async with httpx.AsyncClient(timeout=120) as client:
                 key = await stack.ready(client)
                 client.headers["Authorization"] = f"Bearer {key}"
-                started = time.monotonic()
-                job_ids = await retain_all(client, stack.base, samples, log)
-                states = await wait_for_jobs(client, stack.base, job_ids, log, args.timeout)
-                log(f"pipeline: {len(job_ids)} jobs in {time.monotonic() - started:.0f} s: {states}")
-                await asyncio.sleep(3)  # vector points follow their SQL commit through the outbox
+                if reuse:
+                    log(f"reusing the retained conversations in {data_dir}")
+                else:
+                    started = time.monotonic()
+                    job_ids = await retain_all(client, stack.base, samples, log)
+                    states = await wait_for_jobs(client, stack.base, job_ids, log, args.timeout)
+                    log(f"pipeline: {len(job_ids)} jobs in {time.monotonic() - started:.0f} s: {states}")
+                    await asyncio.sleep(3)  # vector points follow their SQL commit through the outbox
+                    marker.write_text(json.dumps(wanted))
                 return await recall_all(client, stack.base, samples, questions, args, log)
         finally:
             stack.stop()
@@ -263,8 +277,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--questions", type=int, help="ask at most this many questions per conversation (default: all)")
     parser.add_argument("--limit", type=int, default=25, help="recall `limit`, and the deepest k scored (default 25)")
     parser.add_argument("--budget", type=int, help="recall `budget_tokens` (default: the API's default)")
+    parser.add_argument(
+        "--context-turns", type=int,
+        help="recall `context_turns` (neighbouring turns quoted with each episode; default: the API's)",
+    )
     parser.add_argument("--concurrency", type=int, default=4, help="recalls in flight at once (default 4)")
     parser.add_argument("--timeout", type=float, default=3600, help="seconds to wait for the pipeline (default 3600)")
+    parser.add_argument(
+        "--data-dir", type=Path,
+        help="keep the stack's data here (default: a temp dir, deleted); a second run with the same "
+        "conversations reuses it and skips retaining (quick iterations on recall)",
+    )
     parser.add_argument("--skip-baselines", action="store_true", help="only beliefstream (faster)")
     parser.add_argument("--skip-pipeline", action="store_true", help="only the raw-turn baselines")
     parser.add_argument("--out", type=Path, help="also write the figures as JSON to this file")
@@ -304,7 +327,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.skip_baselines:
         results |= run_baselines(samples, questions, args.limit, log)
     if not args.skip_pipeline:
-        results["beliefstream recall"], usage = asyncio.run(run_pipeline(samples, questions, args, log))
+        measured, usage = asyncio.run(run_pipeline(samples, questions, args, log))
+        results |= measured
     print(f"conversations: {', '.join(s['sample_id'] for s in samples)}; questions: {sum(map(len, questions.values()))}")
     print(format_table(results, CATEGORIES))
     if usage.get("responses"):

@@ -52,16 +52,27 @@ def recall_at(cited: Sequence[Iterable[str]], evidence: frozenset[str], k: int) 
     return len(evidence & found) / len(evidence)
 
 
+def turn_recall_at(cited: Sequence[Iterable[str]], evidence: frozenset[str], k: int) -> float:
+    """Share of `evidence` among the first `k` distinct turns cited, items taken in rank order: the
+    figure to compare when items carry several turns each (neighbouring turns)."""
+    if not evidence:
+        raise ValueError("a question without evidence has no recall")
+    turns = list(dict.fromkeys(turn for item in cited for turn in item))[:k]
+    return len(evidence & set(turns)) / len(evidence)
+
+
 @dataclass
 class Tally:
     """Running means of recall@k, overall and per category."""
 
     ks: tuple[int, ...] = KS
     sums: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    by_turns: bool = False  # k counts cited turns instead of items
 
     def add(self, category: str, cited: Sequence[Iterable[str]], evidence: frozenset[str]) -> None:
+        measure = turn_recall_at if self.by_turns else recall_at
         for key in ("overall", category):
-            self.sums[key].append(tuple(recall_at(cited, evidence, k) for k in self.ks))
+            self.sums[key].append(tuple(measure(cited, evidence, k) for k in self.ks))
 
     def means(self) -> dict[str, dict[str, float]]:
         """{'overall' | category: {'n': count, 'R@5': percent, ...}}."""

@@ -199,6 +199,7 @@ class ReflectService:
                 query=request.question,
                 agent_id=request.agent_id,
                 budget_tokens=request.budget_tokens,
+                episodes=False,  # answers rest on beliefs; quoting episodes is recall's job
             ),
         )
         memories = recalled.memories

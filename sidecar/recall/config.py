@@ -28,7 +28,7 @@ class RecallConfig(BaseModel):
     recency_scale: float = Field(
         default=1.0, gt=0.0, description="multiplies each category's half-life in recency (< 1: fresher wins)"
     )
-    # candidates: relevance = dense_weight · cosine + keyword_weight · normalised keyword score
+    # candidates: relevance = the weighted mean of cosine and the normalised keyword score
     dense_weight: float = Field(default=1.0, ge=0.0)
     keyword_weight: float = Field(default=0.3, ge=0.0)
     oversample: int = Field(default=4, ge=1, description="candidates fetched per returned memory")
@@ -43,6 +43,20 @@ class RecallConfig(BaseModel):
     floor_bypass_importance: float = Field(
         default=0.7, ge=0.0, le=1.0,
         description="a memory this important is ranked whatever its similarity (never dropped by the floor)",
+    )
+    # episodes: the turns as said, ranked beside the beliefs with the same blend
+    episodes_enabled: bool = Field(default=True, description="recall episodes beside the beliefs")
+    episode_half_life_days: float = Field(default=365.0, gt=0.0, description="recency half-life of an episode")
+    episode_importance: float = Field(
+        default=0.3, ge=0.0, le=1.0, description="importance of an episode that produced no current belief"
+    )
+    episode_keyword_weight: float = Field(
+        default=1.0, ge=0.0, description="keyword_weight for episodes (raw turns: words matter more)"
+    )
+    person_weight: float = Field(default=0.05, ge=0.0, description="relevance added when the query names the speaker")
+    time_weight: float = Field(default=0.15, ge=0.0, description="relevance added when said within the query's dates")
+    superseded_episode_factor: float = Field(
+        default=0.5, ge=0.0, le=1.0, description="score multiplier of an episode whose belief is no longer current"
     )
     # policy
     confidence_floor: float = Field(default=CONFIDENCE_FLOOR, ge=0.0, le=1.0)

@@ -1,9 +1,9 @@
 """Fusion of the dense and keyword candidate lists into one relevance per candidate (pure).
 
-Relevance is a similarity, not a rank: a candidate's cosine to the query (clamped to [0, 1]) plus
-its keyword score normalised by the best keyword score of this query, each weighted; the sum is
-clamped to [0, 1]. So the top hit of an unrelated query keeps a low relevance, and a candidate both
-lists found gains on one only one found. Ranks are kept for diagnostics.
+Relevance is a similarity, not a rank: the weighted mean of a candidate's cosine to the query
+(clamped to [0, 1]) and its keyword score over the best keyword score of this query. So the top hit
+of an unrelated query keeps a low relevance, and a candidate both lists found gains on one only one
+found. Ranks are kept for diagnostics.
 """
 
 from __future__ import annotations
@@ -43,10 +43,10 @@ def keyword_similarity(keyword: Sequence[KeywordHit]) -> dict[str, float]:
 
 
 def relevance(cosine: float | None, keyword: float | None, config: RecallConfig) -> float:
-    """dense_weight · cosine⁺ + keyword_weight · keyword similarity, clamped to [0, 1]."""
+    """The weighted mean of cosine⁺ and keyword similarity (a missing one counts 0), in [0, 1]."""
     dense_part = config.dense_weight * min(max(cosine or 0.0, 0.0), 1.0)
-    keyword_part = config.keyword_weight * (keyword or 0.0)
-    return min(1.0, dense_part + keyword_part)
+    keyword_part = config.keyword_weight * min(max(keyword or 0.0, 0.0), 1.0)
+    return (dense_part + keyword_part) / (config.dense_weight + config.keyword_weight)
 
 
 def fuse(dense: Sequence[VectorHit], keyword: Sequence[KeywordHit], config: RecallConfig) -> dict[str, Signals]:

@@ -5,7 +5,7 @@ The request forbids unknown fields: a misspelt `agent_id` must fail, not silentl
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -80,6 +80,27 @@ class RecallRequest(BaseModel):
         if self.since is not None and self.until is not None and as_utc(self.until) < as_utc(self.since):
             raise ValueError("until is before since: the time range is empty")
         return self
+    episodes: bool = Field(default=True, description="also quote what was said (episodes) beside the beliefs")
+    context_turns: int = Field(
+        default=1, ge=0, le=3, description="neighbouring turns of the session included with each quoted episode"
+    )
+    include_untrusted_evidence: bool = Field(
+        default=False, description="also quote caution (assistant) and untrusted (pasted, tool) episodes"
+    )
+    superseded_episodes: Literal["label", "suppress"] = Field(
+        default="suppress",
+        description="an episode whose belief is no longer current (superseded, revoked, contested): "
+        "left out (default), or returned labelled `superseded`",
+    )
+    dates_relative_to: datetime | None = Field(
+        default=None, description="read relative dates in the query ('last May') against this instead of now"
+    )
+
+    @field_validator("dates_relative_to")
+    @classmethod
+    def _aware(cls, value: datetime | None) -> datetime | None:
+        """A date without a zone is read as UTC, like every other time of the contract."""
+        return value.replace(tzinfo=UTC) if value is not None and value.tzinfo is None else value
 
     @field_validator("preset")
     @classmethod
@@ -99,10 +120,22 @@ class CandidateSources(BaseModel):
     relevance: float = Field(default=0.0, description="cosine and keyword similarity, weighted, in [0, 1]")
 
 
+class EpisodeTurn(BaseModel):
+    """A neighbouring turn quoted with an episode (`context_turns`)."""
+
+    turn_id: str
+    speaker: str | None = None
+    role: Role
+    said_at: datetime
+    text: str
+
+
 class RecalledMemory(BaseModel):
+    """A recalled belief, or (`type: "episode"`) a dated, attributed quote of what was said."""
+
     id: str
     text: str
-    type: MemoryType
+    type: MemoryType | Literal["episode"]
     confidence: float
     effective_confidence: float
     score: float
@@ -122,6 +155,13 @@ class RecalledMemory(BaseModel):
     polarity: Polarity = Polarity.POSITIVE
     sensitivity: str | None = Field(default=None, description="special category, when the memory is one")
     sources: CandidateSources | None = Field(default=None, description="with diagnostics")
+    said_at: datetime | None = Field(default=None, description="episodes: when it was said")
+    speaker: str | None = Field(default=None, description="episodes: who said it (metadata.speaker)")
+    role: Role | None = Field(default=None, description="episodes: user, or assistant/tool (never a claim about the user)")
+    session_id: str | None = None
+    context: list[EpisodeTurn] = Field(default_factory=list, description="episodes: neighbouring turns included")
+    superseded: bool = Field(default=False, description="episodes: the belief it stated is no longer current")
+    note: str | None = None
 
 
 ConflictKind = Literal["contradiction", "contested"]
@@ -215,6 +255,13 @@ class RecallDiagnostics(BaseModel):
         description="index hits the SQL store did not confirm as current and in scope"
     )
     degraded: list[str] = Field(default_factory=list, description="candidate sources that failed")
+    episode_dense_candidates: int = 0
+    episode_keyword_candidates: int = 0
+    named_speakers: list[str] = Field(default_factory=list, description="speakers the query names")
+    time_window: list[datetime] | None = Field(default=None, description="[start, end) of the dates the query names")
+    superseded_episodes: list[SuppressedView] = Field(
+        default_factory=list, description="episodes whose belief is no longer current: labelled or suppressed, and why"
+    )
 
 
 class RecallResult(BaseModel):

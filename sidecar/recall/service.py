@@ -5,8 +5,11 @@
     ├── pinned rows (profile + constraints)   │
     ├── open contested slots of the user      ├ concurrently
     └── embed query → one vector search       ┘
-    fuse (RRF) → hydrate ids + slot-mates (one SQL query, hard filters inside)
-    select (pure: topic, contexts, conflicts, ...) → record access and audit (buffered) → result
+    └── episodes: keyword search, and a second vector search (kind episode) of the same embedding
+    fuse (cosine + normalised keyword) → hydrate memories + slot-mates, and episodes (concurrently)
+    select beliefs (pure: topic, contexts, conflicts, ...); score episodes (their linked beliefs
+    read once: superseded ones are labelled), neighbours when asked → one ranking and budget
+    → record access and audit (buffered) → result
 
 A failing vector index or embedder degrades recall to keyword + pinned (said in diagnostics);
 the SQL store is the authority, so its failure fails the recall.
@@ -18,6 +21,7 @@ import asyncio
 import logging
 import uuid
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from agents.attributes import ATTRIBUTES, is_single_valued
@@ -27,22 +31,47 @@ from sidecar.recall import filters
 from sidecar.recall.access import AccessRecorder
 from sidecar.recall.audit import AuditSink, query_digest
 from sidecar.recall.config import BALANCED, RecallConfig, preset
-from sidecar.recall.fusion import fuse
+from sidecar.recall.episodes import EpisodeVerdicts, add_context, judge_episodes
+from sidecar.recall.evidence import episode_item, merge
+from sidecar.recall.fusion import Signals, fuse
 from sidecar.recall.keywords import query_terms
-from sidecar.recall.models import RecallDiagnostics, RecallRequest, RecallResult
+from sidecar.recall.models import RecallDiagnostics, RecallRequest, RecallResult, SuppressedView
+from sidecar.recall.people import named_speakers
 from sidecar.recall.prompt import render
 from sidecar.recall.query_embed import QueryEmbedder
 from sidecar.recall.select import select, to_result
 from sidecar.recall.sensitivity import request_domains, safety_needed
-from sinks.base import VectorHit, VectorIndex
+from sidecar.recall.temporal import Window, time_window
+from sinks.base import EPISODE_KIND, VectorHit, VectorIndex
 from sinks.recall import Currency, KeywordHit, RecallScope, RecallStore
 from streams.errors import BeliefstreamError
-from streams.records import Memory, RecallAudit, utcnow
+from streams.records import Episode, Memory, RecallAudit, utcnow
 
 logger = logging.getLogger(__name__)
 
 #: Attributes whose current values contradict each other: hydration also fetches their slot-mates.
 SINGLE_VALUED = tuple(sorted(name for name, spec in ATTRIBUTES.items() if spec.single_valued))
+
+
+@dataclass(frozen=True)
+class Quotes:
+    """The scored episodes of one recall, and what the query named (a speaker, dates)."""
+
+    verdicts: EpisodeVerdicts
+    named: frozenset[str]
+    window: Window | None
+
+    @property
+    def entries(self):
+        return self.verdicts.entries
+
+    @property
+    def suppressed(self) -> list[tuple[str, str]]:
+        return self.verdicts.suppressed
+
+    @property
+    def labelled(self) -> list[tuple[str, str]]:
+        return self.verdicts.labelled
 
 
 def resolve_scope(principal: Principal, request: RecallRequest) -> RecallScope:
@@ -104,28 +133,43 @@ class RecallService:
         config = self.config_for(request)
         scope = resolve_scope(principal, request)
         currency = Currency(now=now, confidence_floor=config.confidence_floor)
+        # recall filters (since, until, types, topics, agent) select beliefs: with one set, no quotes
+        quoting = (
+            config.episodes_enabled and request.episodes and bool(request.query.strip()) and not filters.narrows(request)
+        )
+        said = replace(currency, include_untrusted=request.include_untrusted_evidence)
         terms = query_terms(request.query)
         fetch = config.candidate_limit(request.limit, narrowed=request.topic is not None or filters.narrows(request))
         degraded: list[str] = []
 
         domains = request_domains(request.query, request.action.domain if request.action else None, request.topic)
-        dense, keyword, pinned, contests, safety = await _all(
-            self._dense(request.query, scope, fetch, degraded),
+        (dense, episode_dense), keyword, episode_keyword, pinned, contests, safety = await _all(
+            self._dense(request.query, scope, fetch, degraded, quoting),
             self._keyword(scope, currency, terms, fetch),
+            self._episode_keyword(scope, said, terms, fetch if quoting else 0),
             self._store.pinned_memories(scope, currency, config.pinned_limit),
             self._store.open_contests(scope, currency, config.contested_limit),
             self._store.safety_memories(scope, currency, safety_needed(domains), config.pinned_limit),
         )
         signals = fuse(dense, keyword, config)
-        hydrated = await self._store.hydrate(scope, currency, list(signals), SINGLE_VALUED)
+        episode_signals = fuse(episode_dense, episode_keyword, config.tuned(keyword_weight=config.episode_keyword_weight))
+        hydrated, said_episodes = await _all(
+            self._store.hydrate(scope, currency, list(signals), SINGLE_VALUED),
+            self._hydrate_episodes(scope, said, list(episode_signals)),
+        )
         hydrated += await self._invented_slot_mates(scope, currency, hydrated)
         hydrated, pinned = filters.narrowed(request, hydrated, [*pinned, *safety])
         selection = select(request, config, now, scope, signals, hydrated, pinned, contests)
-        result = to_result(selection, signals, request.diagnostics)
-        if request.format == "prompt":
+        quotes = await self._quotes(request, config, now, scope, said, episode_signals, said_episodes)
+        merged = merge(selection, quotes.entries, request.budget_tokens, request.limit)
+        kept = replace(merged.selection, suppressed=[*merged.selection.suppressed, *quotes.suppressed])
+        result = to_result(kept, signals, request.diagnostics)
+        if request.format == "prompt":  # the beliefs; quotes are evidence, not part of the block
             result.prompt = render(result.memories, result.conflicts, result.confirmations)
+        result.memories += [episode_item(e, request.diagnostics, now) for e in merged.episodes]
         if request.diagnostics:
             found = {m.id for m in hydrated}
+            window = quotes.window
             result.diagnostics = RecallDiagnostics(
                 preset=config.name,
                 terms=terms,
@@ -133,8 +177,13 @@ class RecallService:
                 keyword_candidates=len(keyword),
                 stale_candidates=sum(1 for i in signals if i not in found) + selection.dropped_stale,
                 degraded=degraded,
+                episode_dense_candidates=len(episode_dense),
+                episode_keyword_candidates=len(episode_keyword),
+                named_speakers=sorted(quotes.named),
+                time_window=None if window is None else [window.start, window.end],
+                superseded_episodes=[SuppressedView(id=i, why=w) for i, w in quotes.labelled],
             )
-        self._record(principal, scope, request, now, [m.id for m in result.memories])
+        self._record(principal, scope, request, now, [m.id for m in result.memories if m.type != "episode"])
         return result
 
     async def _invented_slot_mates(
@@ -151,18 +200,58 @@ class RecallService:
         mates = await self._store.hydrate(scope, currency, seeds, tuple(sorted(invented)))
         return [m for m in mates if m.id not in found]
 
+    async def _quotes(
+        self,
+        request: RecallRequest,
+        config: RecallConfig,
+        now: datetime,
+        scope: RecallScope,
+        said: Currency,
+        signals: dict[str, Signals],
+        episodes: list[Episode],
+    ) -> Quotes:
+        """Score the hydrated episodes against the beliefs they produced; add their neighbours."""
+        if not episodes:
+            return Quotes(EpisodeVerdicts([], [], []), frozenset(), None)
+        linked = list(dict.fromkeys(i for e in episodes for i in e.memory_ids))
+        any_confidence = Currency(now=now, confidence_floor=0.0)  # current = not superseded, revoked, expired
+        current = {m.id: m for m in await self._store.hydrate(scope, any_confidence, linked, ())} if linked else {}
+        named = named_speakers(request.query, (e.speaker for e in episodes))
+        window = time_window(request.query, request.dates_relative_to or now)
+        verdicts = judge_episodes(
+            episodes,
+            signals,
+            current,
+            now,
+            config,
+            named=named,
+            window=window,
+            include_untrusted=request.include_untrusted_evidence,
+            suppress_superseded=request.superseded_episodes == "suppress",
+        )
+        if request.context_turns and verdicts.entries:
+            best = sorted(verdicts.entries, key=lambda e: -e.score.value)[: request.limit]
+            around = await self._store.episode_neighbours(scope, said, [e.episode.id for e in best], request.context_turns)
+            add_context(best, around, request.include_untrusted_evidence)
+        return Quotes(verdicts, named, window)
+
     async def _dense(
-        self, query: str, scope: RecallScope, limit: int, degraded: list[str]
-    ) -> list[VectorHit]:
+        self, query: str, scope: RecallScope, limit: int, degraded: list[str], quoting: bool
+    ) -> tuple[list[VectorHit], list[VectorHit]]:
+        """Memory hits and episode hits of one query embedding."""
         if not query.strip():
-            return []
+            return [], []
         try:
             vector = await self._queries.embed(query)
-            return await self._vectors.search(vector, scope.vector_filter(), limit)
+            searches = [self._vectors.search(vector, scope.vector_filter(), limit)]
+            if quoting:
+                searches.append(self._vectors.search(vector, scope.vector_filter(kinds=(EPISODE_KIND,)), limit))
+            found = await _all(*searches)
+            return found[0], (found[1] if quoting else [])
         except BeliefstreamError as exc:  # SinkError of the index, EmbedderUnavailableError
             logger.warning("recall without dense candidates: %s", exc)
             degraded.append("dense")
-            return []
+            return [], []
 
     async def _keyword(
         self, scope: RecallScope, currency: Currency, terms: Sequence[str], limit: int
@@ -170,6 +259,18 @@ class RecallService:
         if not terms:
             return []
         return await self._store.keyword_candidates(scope, currency, terms, limit)
+
+    async def _episode_keyword(
+        self, scope: RecallScope, currency: Currency, terms: Sequence[str], limit: int
+    ) -> list[KeywordHit]:
+        if not terms or limit <= 0:
+            return []
+        return await self._store.episode_keyword_candidates(scope, currency, terms, limit)
+
+    async def _hydrate_episodes(self, scope: RecallScope, currency: Currency, ids: list[str]) -> list[Episode]:
+        if not ids:
+            return []
+        return await self._store.hydrate_episodes(scope, currency, ids)
 
     def _record(
         self, principal: Principal, scope: RecallScope, request: RecallRequest, now: datetime, ids: list[str]

@@ -13,6 +13,7 @@ from bench.locomo_score import (
     local_turn_id,
     normalise_evidence,
     recall_at,
+    turn_recall_at,
 )
 
 CONVERSATION = {
@@ -90,3 +91,12 @@ def test_bm25_ranks_the_turn_sharing_the_rare_words_first():
 def test_dense_top_orders_by_cosine():
     turns = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]], dtype=np.float32)
     assert dense_top(turns, np.array([0.0, 1.0], dtype=np.float32), 2) == [1, 2]
+
+
+def test_turn_level_recall_counts_cited_turns_not_items():
+    cited = [["D1:1", "D1:2", "D1:3"], ["D2:1"]]
+    evidence = frozenset({"D1:3", "D2:1"})
+    assert turn_recall_at(cited, evidence, 2) == 0.0
+    assert turn_recall_at(cited, evidence, 3) == 0.5
+    assert turn_recall_at(cited, evidence, 4) == 1.0
+    assert recall_at(cited, evidence, 1) == 0.5  # the item-level figure is more generous

@@ -92,7 +92,7 @@ async def mcp_stores_and_recalls(base: str, key: str) -> None:
     while True:
         _, recalled = await call_mcp(base, key, "recall_memories", query)
         assert not recalled.is_error, recalled.content
-        texts = [m["text"] for m in recalled.structured_content["memories"]]
+        texts = [m["text"] for m in recalled.structured_content["memories"] if m["type"] != "episode"]
         if texts or time.monotonic() > deadline:
             break
         await asyncio.sleep(0.2)
@@ -146,8 +146,11 @@ def test_dev_runs_end_to_end_and_stops_cleanly(tmp_path):
         while not recalled["memories"] and time.monotonic() < deadline:
             time.sleep(0.2)
             recalled = recall()
-        assert [m["id"] for m in recalled["memories"]] == [memories[0]["id"]]
-        assert recalled["memories"][0]["citations"] == ["t-1"]
+        beliefs = [m for m in recalled["memories"] if m["type"] != "episode"]
+        quotes = [m for m in recalled["memories"] if m["type"] == "episode"]
+        assert [m["id"] for m in beliefs] == [memories[0]["id"]]
+        assert beliefs[0]["citations"] == ["t-1"]
+        assert [(q["text"], q["citations"]) for q in quotes] == [("I'm allergic to peanuts.", ["t-1"])]
         cli = subprocess.run(
             [
                 sys.executable,

@@ -15,10 +15,12 @@ from tests.sidecar.recall.seeding import NOW, mem
 
 
 def test_relevance_is_the_cosine_not_the_rank_so_a_weak_top_hit_stays_weak() -> None:
-    fused = fuse([VectorHit("only", 0.12)], [], BALANCED)
+    dense_only = BALANCED.tuned(keyword_weight=0.0)
+    fused = fuse([VectorHit("only", 0.12)], [], dense_only)
     assert fused["only"].relevance == pytest.approx(0.12)
-    strong = fuse([VectorHit("x", 0.7), VectorHit("y", 0.65)], [], BALANCED)
+    strong = fuse([VectorHit("x", 0.7), VectorHit("y", 0.65)], [], dense_only)
     assert strong["x"].relevance == pytest.approx(0.7) and strong["y"].relevance == pytest.approx(0.65)
+    assert fuse([VectorHit("only", 0.12)], [], BALANCED)["only"].relevance < 0.12  # no keyword match adds nothing
 
 
 def test_negative_cosine_counts_as_no_similarity() -> None:
@@ -31,10 +33,12 @@ def test_keyword_scores_are_normalised_per_query() -> None:
     assert keyword_similarity([]) == {}
 
 
-def test_relevance_adds_weighted_keyword_similarity_and_stays_within_one() -> None:
-    assert relevance(0.5, 1.0, BALANCED) == pytest.approx(0.5 + BALANCED.keyword_weight)
-    assert relevance(0.95, 1.0, BALANCED) == 1.0
-    assert relevance(None, 0.5, BALANCED) == pytest.approx(0.5 * BALANCED.keyword_weight)
+def test_relevance_is_the_weighted_mean_of_cosine_and_keyword_similarity() -> None:
+    w_d, w_k = BALANCED.dense_weight, BALANCED.keyword_weight
+    assert relevance(0.5, 1.0, BALANCED) == pytest.approx((0.5 * w_d + w_k) / (w_d + w_k))
+    assert relevance(1.0, 1.0, BALANCED) == pytest.approx(1.0)
+    assert relevance(None, 0.5, BALANCED) == pytest.approx(0.5 * w_k / (w_d + w_k))
+    assert relevance(0.5, 1.0, BALANCED) > relevance(0.5, None, BALANCED)  # found by both beats found by one
 
 
 def test_importance_outranks_a_more_similar_but_trivial_memory() -> None:

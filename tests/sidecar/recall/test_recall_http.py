@@ -111,6 +111,9 @@ async def test_recall_needs_a_key(http) -> None:
         {"user_id": "u1", "query": "tea", "preset": "fastest"},
         {"user_id": "u1", "query": "tea", "action": {"domain": "restaurant"}},
         {"user_id": "", "query": "tea"},
+        {"user_id": "u1", "query": "tea", "context_turns": 9},
+        {"user_id": "u1", "query": "tea", "superseded_episodes": "hide"},
+        {"user_id": "u1", "query": "tea", "dates_relative_to": "last tuesday"},
     ],
 )
 async def test_recall_validation_errors_are_json(http, body) -> None:

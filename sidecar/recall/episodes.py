@@ -1,0 +1,165 @@
+"""Episodes in recall: the turns as said, scored beside the beliefs and returned as dated quotes (pure).
+
+An episode is ranked with the beliefs' blend (`scoring.blend`): relevance from the fused dense and
+keyword similarity, plus a bonus when the query names its speaker (`people`) or dates it fits
+(`temporal`); confidence from its trust; importance from the current beliefs it produced (else a
+small default); recency from when it was said. It never overrides a belief: an episode whose
+beliefs are all no longer current (superseded, revoked, contested, expired) is suppressed, or
+labelled `superseded` and demoted when the request asks so. `caution` (an assistant's words) and
+`untrusted` episodes are returned only on `include_untrusted_evidence`. The beliefs' similarity
+floor applies too (importance from the linked beliefs bypasses it), with the reason in diagnostics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+from sidecar.recall.budget import estimate_tokens
+from sidecar.recall.config import RecallConfig
+from sidecar.recall.floor import similarity_floor
+from sidecar.recall.fusion import Signals
+from sidecar.recall.people import mentions
+from sidecar.recall.scoring import SECONDS_PER_DAY, Score, blend, decay
+from sidecar.recall.temporal import Window
+from streams.records import Episode, Memory, Trust
+
+#: Confidence of an episode in the blend: how far its words may be taken as evidence.
+TRUST_CONFIDENCE: Mapping[Trust, float] = {Trust.TRUSTED: 0.9, Trust.CAUTION: 0.5, Trust.UNTRUSTED: 0.2}
+
+SUPERSEDED_NOTE = (
+    "the belief this turn stated is no longer current (superseded, revoked, contested or expired): "
+    "what was said then, not what is true now"
+)
+
+
+@dataclass
+class EpisodeEntry:
+    episode: Episode
+    reasons: list[str]
+    relevance: float
+    score: Score
+    signals: Signals | None = None
+    context: list[Episode] = field(default_factory=list)  # neighbouring turns included, in order
+    superseded: bool = False
+
+    def turns(self) -> list[Episode]:
+        """The hit and its included neighbours in conversation order."""
+        return sorted([self.episode, *self.context], key=lambda e: (e.said_at, e.turn_id))
+
+    def tokens(self) -> int:
+        return sum(estimate_tokens(e.text) for e in self.turns())
+
+
+@dataclass(frozen=True)
+class EpisodeVerdicts:
+    entries: list[EpisodeEntry]
+    suppressed: list[tuple[str, str]]  # (id, why)
+    labelled: list[tuple[str, str]]  # (id, why): superseded episodes, labelled or suppressed
+
+
+def trust_allowed(episode: Episode, include_untrusted: bool) -> str | None:
+    """Why the episode is not shown by default, or None."""
+    if episode.trust is Trust.TRUSTED or include_untrusted:
+        return None
+    if episode.trust is Trust.CAUTION:
+        return f"{episode.role.value} turn (caution): shown only with include_untrusted_evidence"
+    return "untrusted evidence: shown only with include_untrusted_evidence"
+
+
+def episode_recency(episode: Episode, now: datetime, config: RecallConfig) -> float:
+    days = (now - episode.said_at).total_seconds() / SECONDS_PER_DAY
+    return decay(days, config.episode_half_life_days * config.recency_scale)
+
+
+def score_episode(
+    episode: Episode,
+    relevance: float,
+    importance: float,
+    now: datetime,
+    config: RecallConfig,
+) -> Score:
+    parts = (
+        min(max(relevance, 0.0), 1.0),
+        TRUST_CONFIDENCE[episode.trust],
+        importance,
+        episode_recency(episode, now, config),
+    )
+    return blend(parts, config)
+
+
+def boosts(
+    episode: Episode, named: Collection[str], window: Window | None, config: RecallConfig
+) -> tuple[float, list[str]]:
+    """Relevance added for a named speaker (or a turn naming them) and for fitting the query's dates."""
+    bonus, reasons = 0.0, []
+    if named and (episode.speaker in named or mentions(episode.text, named)):
+        bonus += config.person_weight
+        reasons.append(f"about {', '.join(sorted(named))}")
+    if window is not None and window.holds(episode.said_at):
+        bonus += config.time_weight
+        reasons.append(f"said within '{window.said}'")
+    return bonus, reasons
+
+
+def judge_episodes(
+    episodes: Sequence[Episode],
+    signals: Mapping[str, Signals],
+    current_beliefs: Mapping[str, Memory],
+    now: datetime,
+    config: RecallConfig,
+    *,
+    named: Collection[str] = (),
+    window: Window | None = None,
+    include_untrusted: bool = False,
+    suppress_superseded: bool = False,
+) -> EpisodeVerdicts:
+    """Score every hydrated episode; drop what trust forbids; label (or drop) superseded ones.
+
+    `current_beliefs`: the episodes' linked memories that are still current, by id.
+    """
+    entries: list[EpisodeEntry] = []
+    suppressed: list[tuple[str, str]] = []
+    labelled: list[tuple[str, str]] = []
+    for episode in episodes:
+        why = trust_allowed(episode, include_untrusted)
+        if why is not None:
+            suppressed.append((episode.id, why))
+            continue
+        linked = [current_beliefs[i] for i in episode.memory_ids if i in current_beliefs]
+        superseded = bool(episode.memory_ids) and not linked
+        if superseded and suppress_superseded:
+            suppressed.append((episode.id, f"suppressed: {SUPERSEDED_NOTE}"))
+            labelled.append((episode.id, f"suppressed: {SUPERSEDED_NOTE}"))
+            continue
+        found = signals.get(episode.id)
+        importance = max((m.importance for m in linked), default=config.episode_importance)
+        floor = similarity_floor(importance, found, config) if found else None
+        if floor is not None and not floor.passes:
+            suppressed.append((episode.id, floor.why or ""))
+            continue
+        bonus, reasons = boosts(episode, named, window, config)
+        if floor is not None and floor.why:
+            reasons.insert(0, floor.why)
+        relevance = min(1.0, (found.relevance if found else 0.0) + bonus)
+        score = score_episode(episode, relevance, importance, now, config)
+        if superseded:
+            score = replace(score, value=score.value * config.superseded_episode_factor)
+            labelled.append((episode.id, f"labelled superseded: {SUPERSEDED_NOTE}"))
+        said = f"said by {episode.speaker or episode.role.value} on {episode.said_at.date().isoformat()}"
+        matched = f"matched query ({found.sources})" if found else "context"
+        entries.append(EpisodeEntry(episode, [matched, said, *reasons], relevance, score, found, superseded=superseded))
+    return EpisodeVerdicts(entries, suppressed, labelled)
+
+
+def add_context(entries: Sequence[EpisodeEntry], neighbours: Mapping[str, Sequence[Episode]], include_untrusted: bool) -> None:
+    """Attach each entry's neighbouring turns (what trust allows), never a turn already returned."""
+    returned = {e.episode.id for e in entries}
+    taken: set[str] = set()
+    for entry in entries:
+        for mate in neighbours.get(entry.episode.id, ()):
+            if mate.id in returned or mate.id in taken or trust_allowed(mate, include_untrusted) is not None:
+                continue
+            entry.context.append(mate)
+            taken.add(mate.id)

@@ -1,0 +1,101 @@
+"""Beliefs and quoted episodes in one answer: one ranking, one budget, beliefs first (pure).
+
+The beliefs `select` kept and the scored episodes compete for `limit` and `budget_tokens` by
+(tier, score): fired constraints and the profile block first, then ranked beliefs and episodes by
+`recall_score`. In the answer the kept beliefs come first, in their own prompt order, then the
+episodes as a transcript (oldest first); `score` keeps the ranking readable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from sidecar.recall.budget import edge_order, estimate_tokens, trim
+from sidecar.recall.episodes import SUPERSEDED_NOTE, EpisodeEntry
+from sidecar.recall.models import CandidateSources, EpisodeTurn, RecalledMemory
+from sidecar.recall.select import CONSTRAINT, RANKED, Entry, Selection
+
+Item = Entry | EpisodeEntry
+
+
+@dataclass(frozen=True)
+class Merged:
+    selection: Selection  # the kept beliefs, the joint suppressions and tokens
+    episodes: list[EpisodeEntry]  # kept, oldest first
+
+
+def _key(item: Item) -> tuple:
+    if isinstance(item, EpisodeEntry):
+        return (RANKED, -item.score.value, 1, item.episode.id)
+    return (item.tier, -item.score.value, 0, item.memory.id)
+
+
+def _cost(item: Item) -> int:
+    return item.tokens() if isinstance(item, EpisodeEntry) else estimate_tokens(item.memory.text)
+
+
+def merge(selection: Selection, episodes: Sequence[EpisodeEntry], budget_tokens: int, limit: int) -> Merged:
+    """Trim beliefs and episodes together; what loses is suppressed with the reason."""
+    if not episodes:
+        return Merged(selection, [])
+    ranked = sorted([*selection.chosen, *episodes], key=_key)
+    trimmed = trim(ranked, _cost, budget_tokens, limit)
+    kept = {id(item) for item in trimmed.kept}
+    suppressed = list(selection.suppressed)
+    for item in trimmed.over_budget:
+        suppressed.append((_id(item), "over the token budget"))
+    for item in trimmed.over_limit:
+        suppressed.append((_id(item), "over the limit"))
+    prominence = sorted(
+        (e for e in selection.chosen if id(e) in kept), key=lambda e: (e.tier != CONSTRAINT, -e.score.value, e.memory.id)
+    )
+    beliefs = edge_order(prominence)
+    quoted = sorted((e for e in episodes if id(e) in kept), key=lambda e: (e.episode.said_at, e.episode.turn_id))
+    return Merged(replace(selection, chosen=beliefs, suppressed=suppressed, tokens_used=trimmed.tokens_used), quoted)
+
+
+def _id(item: Item) -> str:
+    return item.episode.id if isinstance(item, EpisodeEntry) else item.memory.id
+
+
+def episode_item(entry: EpisodeEntry, diagnostics: bool, now: datetime | None = None) -> RecalledMemory:
+    """An episode as a recalled item: the quote, who said it and when, the turns it cites."""
+    episode, score = entry.episode, entry.score
+    sources = None
+    if diagnostics:
+        found = entry.signals
+        sources = CandidateSources(
+            dense_rank=found.dense_rank if found else None,
+            dense_score=found.dense_score if found else None,
+            keyword_rank=found.keyword_rank if found else None,
+            keyword_score=None if found is None or found.keyword_score is None else round(found.keyword_score, 4),
+            relevance=round(entry.relevance, 4),
+        )
+    return RecalledMemory(
+        id=episode.id,
+        text=episode.text,
+        type="episode",
+        confidence=score.effective_confidence,
+        effective_confidence=round(score.effective_confidence, 4),
+        score=round(score.value, 4),
+        recall_reason="; ".join(entry.reasons),
+        citations=[turn.turn_id for turn in entry.turns()],
+        valid_from=episode.said_at,
+        trust=episode.trust.value,
+        source_role=episode.role,
+        recalled_at=now,
+        sources=sources,
+        said_at=episode.said_at,
+        speaker=episode.speaker,
+        role=episode.role,
+        session_id=episode.session_id,
+        context=[
+            EpisodeTurn(turn_id=t.turn_id, speaker=t.speaker, role=t.role, said_at=t.said_at, text=t.text)
+            for t in entry.turns()
+            if t.id != episode.id
+        ],
+        superseded=entry.superseded,
+        note=SUPERSEDED_NOTE if entry.superseded else None,
+    )

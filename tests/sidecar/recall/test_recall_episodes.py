@@ -1,0 +1,149 @@
+"""Episodes in recall end to end (real SQL store, Qdrant Edge, the real embedder): dated, attributed
+quotes beside the beliefs, in the budget, under scope and trust, never overriding a belief."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sidecar.auth import Principal
+from sidecar.recall.models import RecallRequest
+from streams.records import MemoryType, Role, Trust, Visibility
+from tests.sidecar.recall.episode_seeding import said, seed_said, with_memories
+from tests.sidecar.recall.seeding import mem
+
+
+async def ask(world, tenant: str, query: str, agent: str | None = None, **body):
+    request = RecallRequest(user_id=body.pop("user_id", "u1"), query=query, diagnostics=True, **body)
+    return await world.service.recall(Principal(tenant, agent, key_id="k"), request)
+
+
+def episodes(result) -> list:
+    return [m for m in result.memories if m.type == "episode"]
+
+
+async def test_episodes_come_back_as_dated_attributed_quotes_counted_in_the_budget(world, tenant) -> None:
+    kitten = said(tenant, "u1", "I adopted a grey kitten called Pixel from the shelter.", speaker="Mira", days_ago=20)
+    await seed_said(world, kitten)
+    result = await ask(world, tenant, "what is the kitten called?")
+    [item] = episodes(result)
+    assert (item.id, item.text, item.speaker, item.role) == (kitten.id, kitten.text, "Mira", Role.USER)
+    assert item.said_at == kitten.said_at and item.citations == [kitten.turn_id]
+    assert "said by Mira on" in item.recall_reason
+    assert result.tokens_used >= len(kitten.text) // 4
+    tight = await ask(world, tenant, "what is the kitten called?", budget_tokens=5)
+    assert episodes(tight) == []
+    assert ("over the token budget" in [s.why for s in tight.suppressed if s.id == kitten.id])
+
+
+async def test_beliefs_come_first_then_the_quotes(world, tenant) -> None:
+    turn = said(tenant, "u1", "I'm allergic to peanuts, so please keep that in mind.", days_ago=3)
+    allergy = mem(tenant, "u1", "User is allergic to peanuts.", importance=0.9, type=MemoryType.FACT,
+                  entity="user", attribute="allergy", value="peanuts")
+    await seed_said(world, turn, with_memories(turn, allergy))
+    result = await ask(world, tenant, "peanuts allergy")
+    assert [m.type for m in result.memories] == [MemoryType.FACT, "episode"]
+    assert result.memories[1].citations == result.memories[0].citations == [turn.turn_id]
+
+
+async def test_an_episode_whose_belief_was_superseded_is_labelled_or_suppressed(world, tenant) -> None:
+    old = said(tenant, "u1", "I live in Berlin.", days_ago=30)
+    new = said(tenant, "u1", "I live in Lisbon now.", days_ago=1)
+    place = {"type": MemoryType.FACT, "entity": "user", "attribute": "lives_in"}
+    await seed_said(world, old, with_memories(old, mem(tenant, "u1", "User lives in Berlin.", value="Berlin", **place)))
+    await seed_said(world, new, with_memories(new, mem(tenant, "u1", "User lives in Lisbon.", value="Lisbon", **place)))
+
+    result = await ask(world, tenant, "which city do I live in?", superseded_episodes="label")
+    quoted = {m.id: m for m in episodes(result)}
+    assert quoted[old.id].superseded and "no longer current" in quoted[old.id].note
+    assert not quoted[new.id].superseded
+    assert quoted[old.id].score < quoted[new.id].score
+    assert [v.id for v in result.diagnostics.superseded_episodes] == [old.id]
+    assert result.diagnostics.superseded_episodes[0].why.startswith("labelled superseded")
+
+    strict = await ask(world, tenant, "which city do I live in?")  # the default
+    assert old.id not in {m.id for m in strict.memories}
+    assert any(s.id == old.id and s.why.startswith("suppressed") for s in strict.suppressed)
+    assert [v.id for v in strict.diagnostics.superseded_episodes] == [old.id]
+
+
+async def test_agent_private_and_other_user_episodes_are_never_returned(world, tenant) -> None:
+    theirs = said(tenant, "u2", "My locker code is by the blue door.")
+    private = said(tenant, "u1", "My locker is by the red door.", agent_id="agent-a", visibility=Visibility.AGENT)
+    for episode in (theirs, private):
+        await seed_said(world, episode)
+    assert episodes(await ask(world, tenant, "where is my locker door?")) == []
+    assert episodes(await ask(world, tenant, "where is my locker door?", agent="agent-b")) == []
+    [own] = episodes(await ask(world, tenant, "where is my locker door?", agent="agent-a"))
+    assert own.id == private.id
+
+
+async def test_caution_and_untrusted_episodes_only_on_request(world, tenant) -> None:
+    answer = said(tenant, "u1", "The museum opens at nine on Sundays.", role=Role.ASSISTANT, trust=Trust.CAUTION)
+    await seed_said(world, answer)
+    default = await ask(world, tenant, "when does the museum open on Sunday?")
+    assert episodes(default) == []
+    assert any(s.id == answer.id and "caution" in s.why for s in default.suppressed)
+    opted = await ask(world, tenant, "when does the museum open on Sunday?", include_untrusted_evidence=True)
+    [item] = episodes(opted)
+    assert item.role == Role.ASSISTANT
+
+
+async def test_a_named_speaker_prefers_their_own_turns(world, tenant) -> None:
+    mira = said(tenant, "u1", "I went hiking in the Alps with my brother.", speaker="Mira")
+    tomas = said(tenant, "u1", "I went hiking in the Alps with my sister.", speaker="Tomas")
+    for episode in (mira, tomas):
+        await seed_said(world, episode)
+    result = await ask(world, tenant, "Who did Tomas go hiking with?")
+    best = max(episodes(result), key=lambda m: m.score)
+    assert best.id == tomas.id and "about Tomas" in best.recall_reason
+    assert result.diagnostics.named_speakers == ["Tomas"]
+
+
+async def test_dates_in_the_query_prefer_what_was_said_then(world, tenant) -> None:
+    then = said(tenant, "u1", "We spent the day at the lake.", days_ago=400)
+    lately = said(tenant, "u1", "We spent the day at the lake.", days_ago=10)
+    for episode in (then, lately):
+        await seed_said(world, episode)
+    month = then.said_at.strftime("%B %Y")
+    result = await ask(world, tenant, f"what did we do in {month}?")
+    best = max(episodes(result), key=lambda m: m.score)
+    assert best.id == then.id and f"said within '{month}'" in best.recall_reason
+    assert result.diagnostics.time_window[0] <= then.said_at < result.diagnostics.time_window[1]
+    assert best.said_at == then.said_at  # the date an assistant needs to answer "when"
+
+
+async def test_neighbouring_turns_come_with_a_quote_when_asked_and_count_in_the_budget(world, tenant) -> None:
+    question = said(tenant, "u1", "What instrument did you pick up?", speaker="Tomas", days_ago=2.001)
+    answer = said(tenant, "u1", "The cello, I practise every evening.", speaker="Mira", days_ago=2.0)
+    for episode in (question, answer):
+        await seed_said(world, episode)
+    plain = await ask(world, tenant, "which instrument does Mira practise?", limit=1, context_turns=0)
+    wide = await ask(world, tenant, "which instrument does Mira practise?", limit=1, context_turns=1)
+    [one], [two] = episodes(plain), episodes(wide)
+    assert len(one.citations) == 1 and one.context == []
+    assert set(two.citations) == {question.turn_id, answer.turn_id}
+    assert [t.turn_id for t in two.context] == [question.turn_id if two.id == answer.id else answer.turn_id]
+    assert wide.tokens_used > plain.tokens_used
+
+
+async def test_relative_dates_read_against_dates_relative_to_even_without_a_zone(world, tenant) -> None:
+    then = said(tenant, "u1", "We painted the fence together.", days_ago=300)
+    await seed_said(world, then)
+    anchor = (then.said_at + timedelta(days=7)).replace(tzinfo=None)  # a naive date is read as UTC
+    result = await ask(world, tenant, "what did we do last week?", dates_relative_to=anchor)
+    [item] = episodes(result)
+    assert "said within 'last week'" in item.recall_reason
+
+
+async def test_an_unrelated_quote_is_floored_and_diagnostics_say_why(world, tenant) -> None:
+    chatter = said(tenant, "u1", "The printer at work jammed twice.", session="s-2")
+    turn = said(tenant, "u1", "I'm allergic to peanuts.")
+    allergy = mem(tenant, "u1", "User is allergic to peanuts.", importance=0.9, type=MemoryType.FACT,
+                  entity="user", attribute="allergy", value="peanuts")
+    await seed_said(world, chatter)
+    await seed_said(world, turn, with_memories(turn, allergy))
+    result = await ask(world, tenant, "what should I cook tonight?")
+    assert chatter.id not in {m.id for m in result.memories}
+    assert any(s.id == chatter.id and s.why.startswith("below the similarity floor") for s in result.suppressed)
+    [quote] = episodes(result)
+    assert quote.id == turn.id
