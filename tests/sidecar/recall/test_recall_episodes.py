@@ -147,3 +147,10 @@ async def test_an_unrelated_quote_is_floored_and_diagnostics_say_why(world, tena
     assert any(s.id == chatter.id and s.why.startswith("below the similarity floor") for s in result.suppressed)
     [quote] = episodes(result)
     assert quote.id == turn.id
+
+
+async def test_a_recall_filter_selects_beliefs_only(world, tenant) -> None:
+    kitten = said(tenant, "u1", "I adopted a grey kitten called Pixel from the shelter.", speaker="Mira")
+    await seed_said(world, kitten)
+    assert episodes(await ask(world, tenant, "what is the kitten called?"))
+    assert episodes(await ask(world, tenant, "what is the kitten called?", types=["fact"])) == []
