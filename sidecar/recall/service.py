@@ -73,6 +73,21 @@ class Quotes:
     def labelled(self) -> list[tuple[str, str]]:
         return self.verdicts.labelled
 
+    def without_sensitive(self, suppressed: Sequence[tuple[str, str]]) -> Quotes:
+        """A quote never shows what policy withheld: an episode whose belief was suppressed as
+        sensitive outside the request's domain is suppressed with it."""
+        withheld = {memory_id for memory_id, why in suppressed if why.startswith("sensitive")}
+        if not withheld:
+            return self
+        kept, dropped = [], []
+        for entry in self.verdicts.entries:
+            if withheld.intersection(entry.episode.memory_ids):
+                dropped.append((entry.episode.id, "its belief is sensitive outside this request's domain"))
+            else:
+                kept.append(entry)
+        verdicts = EpisodeVerdicts(kept, [*self.verdicts.suppressed, *dropped], self.verdicts.labelled)
+        return replace(self, verdicts=verdicts)
+
 
 def resolve_scope(principal: Principal, request: RecallRequest) -> RecallScope:
     """Tenant from the key; an agent-bound key forces its agent, a body agent may only repeat it.
@@ -161,6 +176,7 @@ class RecallService:
         hydrated, pinned = filters.narrowed(request, hydrated, [*pinned, *safety])
         selection = select(request, config, now, scope, signals, hydrated, pinned, contests)
         quotes = await self._quotes(request, config, now, scope, said, episode_signals, said_episodes)
+        quotes = quotes.without_sensitive(selection.suppressed)
         merged = merge(selection, quotes.entries, request.budget_tokens, request.limit)
         kept = replace(merged.selection, suppressed=[*merged.selection.suppressed, *quotes.suppressed])
         result = to_result(kept, signals, request.diagnostics)
