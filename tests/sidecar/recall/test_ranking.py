@@ -90,3 +90,19 @@ def test_a_keyword_match_or_a_similar_enough_candidate_is_never_floored() -> Non
     assert similarity_floor(0.1, Signals(relevance=0.2, dense_rank=1, dense_score=0.2), BALANCED) == similarity_floor(
         0.9, Signals(relevance=0.2, dense_rank=1, dense_score=0.2), BALANCED
     )
+
+
+def test_a_quote_of_a_belief_withheld_as_sensitive_is_withheld_with_it() -> None:
+    from sidecar.recall.episodes import EpisodeEntry, EpisodeVerdicts
+    from sidecar.recall.scoring import Score
+    from sidecar.recall.service import Quotes
+    from tests.sidecar.recall.episode_seeding import said
+
+    linked = said("t", "u", "I take insulin every morning.").model_copy(update={"memory_ids": ["m-health"]})
+    other = said("t", "u", "I like long walks.")
+    entries = [EpisodeEntry(e, [], 0.5, Score(0.5, 0.9, 0.3, 1.0, 0.5)) for e in (linked, other)]
+    quotes = Quotes(EpisodeVerdicts(entries, [], []), frozenset(), None)
+    kept = quotes.without_sensitive([("m-health", "sensitive (health) outside its domain"), ("m-x", "over the limit")])
+    assert [e.episode.id for e in kept.entries] == [other.id]
+    assert [i for i, _ in kept.suppressed] == [linked.id]
+    assert quotes.without_sensitive([("m-health", "over the limit")]) is quotes
