@@ -1,7 +1,7 @@
 """The decay job: re-score every active memory, expire the volatile ones whose time has passed.
 
 A thin loop over keyset pages of active rows. Per page: the formula over arrays
-(`agents.decay`), then one transaction that expires what has expired, writes the scores that
+(`beliefs.decay`), then one transaction that expires what has expired, writes the scores that
 changed, and updates the vector payload of the points whose rounded score or state changed. The
 payload update runs before the commit, so a vector outage rolls the page back and the next run
 redoes it instead of leaving the index behind SQL for good.
@@ -20,12 +20,12 @@ from datetime import datetime
 
 import numpy as np
 
-from agents.decay import DEFAULT_BOOST_CAP, DEFAULT_LAMBDA, PAYLOAD_DECIMALS, check_parameters, decay_scores
 from agents.retention import purge_expired_episodes
+from beliefs.decay import DEFAULT_BOOST_CAP, DEFAULT_LAMBDA, PAYLOAD_DECIMALS, check_parameters, decay_scores
+from beliefs.errors import ConfigurationError
+from beliefs.records import MemoryState, utcnow
 from sinks.base import VectorIndex
 from sinks.sql.maintenance import MaintenanceStore
-from streams.errors import ConfigurationError
-from streams.records import MemoryState, utcnow
 
 log = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@
 
 Bad input never stops the stream: a value that is not UTF-8, not JSON, misses a field, names an
 unknown role, carries too much text, a lone surrogate or NUL, or metadata past its bounds
-(`streams.bounds`) becomes a `Rejection` bound for the DLQ. `decode_turn` never raises: a value
+(`beliefs.bounds`) becomes a `Rejection` bound for the DLQ. `decode_turn` never raises: a value
 no rule foresaw is still one rejected record.
 """
 
@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 
-from streams.bounds import MAX_ID_LENGTH, metadata_violation, text_violation, unencodable_violation
-from streams.records import Role, Turn, utcnow
+from beliefs.bounds import MAX_ID_LENGTH, metadata_violation, text_violation, unencodable_violation
+from beliefs.records import Role, Turn, utcnow
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,8 @@ from agents.junk import (
     whole_turn_reason,
 )
 from agents.provenance import Provenance
-from streams.records import Episode, Role, Trust, Turn, Visibility, episode_id_for
+from beliefs.episodes import Episode, episode_id_for
+from beliefs.records import Role, Trust, Turn, Visibility
 
 #: Junk reasons that mean the text says nothing worth keeping, whoever said it.
 CONTENT_FREE = frozenset({EMPTY, GREETING, PLEASANTRY, ACKNOWLEDGEMENT, EMOJI_ONLY, SECRET_ONLY, TEST_ROW})

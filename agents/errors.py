@@ -10,7 +10,7 @@ BeliefstreamError                     (streams.errors)
 
 from __future__ import annotations
 
-from streams.errors import BeliefstreamError, ConfigurationError
+from beliefs.errors import BeliefstreamError, ConfigurationError
 
 
 class StripPatternError(ConfigurationError):

@@ -11,7 +11,7 @@ acknowledges it (`sinks.sql.webhooks.acknowledge`).
 from __future__ import annotations
 
 from sinks.base import MemoryStore
-from streams.producer import OutRecord, RecordProducer
+from sinks.producer import OutRecord, RecordProducer
 
 BATCH = 1000
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from agents.extract.text import sentence_spans
 from agents.gates import contains_any
 from agents.secrets import REDACTION_PREFIX, redact_secrets
-from streams.records import Role
+from beliefs.records import Role
 
 
 @dataclass(frozen=True)

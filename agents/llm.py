@@ -11,7 +11,7 @@ from typing import Any
 
 import anthropic
 
-from streams.errors import BeliefstreamError
+from beliefs.errors import BeliefstreamError
 
 
 class LlmCallError(BeliefstreamError):

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from agents.names import CANONICAL_NAMES, MATTER_OF
-from streams.records import Claim, Polarity
+from beliefs.records import Claim, Polarity
 
 #: Entities that mean "the person speaking"; a decision about one of them names no matter.
 SPEAKER_ENTITIES = frozenset({"user", "i", "me", "we", "us", "our team", "team", "the user", "speaker", "self"})

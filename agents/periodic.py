@@ -14,7 +14,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from streams.errors import ConfigurationError
+from beliefs.errors import ConfigurationError
 
 log = logging.getLogger(__name__)
 

@@ -24,18 +24,12 @@ from agents.embed import Embedder
 from agents.errors import EmbedderUnavailableError
 from agents.extract.base import Extractor
 from agents.prepare import PreparedTurn, clean_turn, extract_claims, memories_from_claims
-from sinks.base import (
-    MemoryStore,
-    TurnOutcome,
-    VectorIndex,
-    VectorPoint,
-    WriteResult,
-    episode_payload,
-    vector_payload,
-)
+from beliefs.episodes import Episode
+from beliefs.records import DeadLetter, EventKind, JobState, Memory, Turn, job_id_for, utcnow
+from beliefs.write_plan import TurnOutcome
+from sinks.base import MemoryStore, VectorIndex, VectorPoint, WriteResult, episode_payload, vector_payload
 from sinks.errors import BackpressureError, SinkError
-from streams.producer import OutRecord, RecordProducer
-from streams.records import DeadLetter, Episode, EventKind, JobState, Memory, Turn, job_id_for, utcnow
+from sinks.producer import OutRecord, RecordProducer
 from streams.settings import Settings
 
 log = logging.getLogger(__name__)

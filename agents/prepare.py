@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from agents.attributes import DEFAULT_HALF_LIFE_BY_TYPE, attribute_spec
 from agents.episode import content_free_reason, episode_of
 from agents.extract.base import Extractor
 from agents.junk import classify_junk
@@ -22,15 +21,9 @@ from agents.provenance import Provenance, Reading, read
 from agents.secrets import redact_secrets
 from agents.sensitivity import sensitivity_of
 from agents.strip import strip_injected
-from streams.records import (
-    Claim,
-    Episode,
-    Memory,
-    Role,
-    Trust,
-    Turn,
-    memory_id_for,
-)
+from beliefs.attributes import DEFAULT_HALF_LIFE_BY_TYPE, attribute_spec
+from beliefs.episodes import Episode
+from beliefs.records import Claim, Memory, Role, Trust, Turn, memory_id_for
 
 #: Claims at least this confident from the user's own words are trusted; below, `caution`.
 TRUSTED_CONFIDENCE = 0.6

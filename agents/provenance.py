@@ -33,7 +33,7 @@ from enum import StrEnum
 
 from agents.gates import contains_any
 from agents.normalise import needs_normalising, normalise
-from streams.records import Role, Trust, Turn
+from beliefs.records import Role, Trust, Turn
 
 
 class Voice(StrEnum):

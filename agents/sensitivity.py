@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from streams.records import Sensitivity
+from beliefs.records import Sensitivity
 
 #: Attributes whose every value is special-category data.
 SENSITIVE_ATTRIBUTES: dict[str, Sensitivity] = {

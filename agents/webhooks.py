@@ -18,9 +18,9 @@ from datetime import datetime, timedelta
 import httpx
 
 from agents.webhook_signing import DELIVERY_HEADER, SIGNATURE_HEADER, retry_delay_s, signature_header
+from beliefs.records import utcnow
 from sinks.errors import SinkError
 from sinks.sql.webhooks import Delivery, WebhookDeliveries
-from streams.records import utcnow
 
 log = logging.getLogger(__name__)
 

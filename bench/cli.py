@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python bench/cli.py [--runs 5] [--root PATH]
 
-Each command runs as a fresh process (`python -m streams.cli ...`, from the checkout at --root,
+Each command runs as a fresh process (`python -m launch.cli ...`, from the checkout at --root,
 default this one), --runs times; the median wall time is reported next to the interpreter's own
 start (`python -c pass`), measured in the same run. Client calls go to a stub sidecar on a free
 port (the standard library's HTTP server answering `/v1/recall` at once), so the figure is the
@@ -79,7 +79,7 @@ def main() -> None:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _StubSidecar)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}"
-    cli = [sys.executable, "-m", "streams.cli"]
+    cli = [sys.executable, "-m", "launch.cli"]
     client = ["--url", url, "--key", "bench-key"]
     cases = {
         "python -c pass (interpreter start)": ([sys.executable, "-c", "pass"], timed),

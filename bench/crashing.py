@@ -20,9 +20,9 @@ from pathlib import Path
 import httpx
 import sqlalchemy as sa
 
+from beliefs.records import job_id_for
 from sinks.sql.engine import create_engine
 from streams.broker import running
-from streams.records import job_id_for
 
 ROOT = Path(__file__).resolve().parents[1]
 TENANT = "dev"  # the tenant of the dev key that `dev` writes
@@ -107,7 +107,7 @@ class Dev:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         log = (self.data_dir / "dev.out").open("ab")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "streams.cli", "dev", "--port", str(self.port), "--data-dir", str(self.data_dir)],
+            [sys.executable, "-m", "launch.cli", "dev", "--port", str(self.port), "--data-dir", str(self.data_dir)],
             stdout=log,
             stderr=subprocess.STDOUT,
             env=self.command_env(),
@@ -209,7 +209,7 @@ class RetainClient:
 def publish(dev: Dev, path: Path, timeout: float = 600.0) -> subprocess.CompletedProcess:
     """`beliefstream publish FILE` into the running `dev` (same data dir and SQL settings)."""
     return subprocess.run(
-        [sys.executable, "-m", "streams.cli", "publish", str(path), "--data-dir", str(dev.data_dir), "--tenant", TENANT],
+        [sys.executable, "-m", "launch.cli", "publish", str(path), "--data-dir", str(dev.data_dir), "--tenant", TENANT],
         capture_output=True,
         text=True,
         env=dev.command_env(),

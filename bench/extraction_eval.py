@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from agents.extract import RulesExtractor
-from streams.records import Claim, Role, Turn
+from beliefs.records import Claim, Role, Turn
 
 CASES = Path(__file__).resolve().parents[1] / "tests" / "data" / "extraction_cases.jsonl"
 #: The turns' time: a Monday, so relative dates in the set resolve to known days.

@@ -35,9 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from locomo import DEFAULT_PATH, locomo_turns  # noqa: E402
 
 from agents.embed import Embedder  # noqa: E402
+from launch.runtime import open_clients, run_worker  # noqa: E402
 from streams.broker import EmbeddedBroker  # noqa: E402
 from streams.publish import publish_records  # noqa: E402
-from streams.runtime import open_clients, run_worker  # noqa: E402
 from streams.settings import Settings  # noqa: E402
 
 

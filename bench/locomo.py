@@ -130,7 +130,7 @@ class DevStack:
         env = {k: v for k, v in os.environ.items() if not k.startswith("BELIEFSTREAM_")}
         self.log = open(data_dir / "dev.log", "w")  # noqa: SIM115 (closed in stop)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "streams.cli", "dev", "--port", str(self.port), "--data-dir", str(data_dir)],
+            [sys.executable, "-m", "launch.cli", "dev", "--port", str(self.port), "--data-dir", str(data_dir)],
             stdout=self.log, stderr=subprocess.STDOUT, env=env, cwd=ROOT,
         )
         self.base = f"http://127.0.0.1:{self.port}"

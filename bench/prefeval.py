@@ -29,15 +29,16 @@ from pathlib import Path
 from agents.embed import load_default_embedder
 from agents.extract import RulesExtractor
 from agents.prepare import clean_turn, extract_claims, memories_from_claims
+from beliefs.records import JobState, MemoryType, Role, Turn, job_id_for
+from beliefs.write_plan import TurnOutcome
 from sidecar.auth import Principal
 from sidecar.recall.access import AccessRecorder
 from sidecar.recall.audit import AuditLog
 from sidecar.recall.models import RecallRequest
 from sidecar.recall.service import RecallService
-from sinks.base import TurnOutcome, VectorPoint, vector_payload
+from sinks.base import VectorPoint, vector_payload
 from sinks.sql.store import SqlMemoryStore
 from sinks.vectors.edge import EdgeVectorIndex
-from streams.records import JobState, MemoryType, Role, Turn, job_id_for
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "prefeval"
 FALLBACK_DATA = Path("/work/shared/data/prefeval")

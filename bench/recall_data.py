@@ -28,8 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.attributes import ATTRIBUTES
-from agents.reconcile import text_fingerprint
+from beliefs.attributes import ATTRIBUTES
+from beliefs.reconcile import text_fingerprint
 from sinks.base import VectorPoint
 from sinks.sql.store import SqlMemoryStore
 from sinks.sql.tables import memories

@@ -35,11 +35,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agents.prepare import memory_from_claim  # noqa: E402
+from beliefs.records import Claim, JobState, Memory, MemoryType, Role, Turn, job_id_for  # noqa: E402
+from beliefs.write_plan import TurnOutcome
 from sidecar.auth import Principal  # noqa: E402
 from sidecar.recall.models import RecallRequest  # noqa: E402
 from sidecar.recall.service import RecallService  # noqa: E402
-from sinks.base import TurnOutcome, VectorPoint, vector_payload  # noqa: E402
-from streams.records import Claim, JobState, Memory, MemoryType, Role, Turn, job_id_for  # noqa: E402
+from sinks.base import VectorPoint, vector_payload
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data" / "recall_eval.jsonl"

@@ -20,7 +20,7 @@ from locomo import DEFAULT_PATH, locomo_turns  # noqa: E402
 
 from agents.embed import load_default_embedder  # noqa: E402
 from agents.prepare import clean_turn  # noqa: E402
-from streams.records import Turn  # noqa: E402
+from beliefs.records import Turn  # noqa: E402
 
 
 def main() -> None:

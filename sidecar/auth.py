@@ -39,10 +39,10 @@ from typing import Annotated
 from fastapi import Depends
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from beliefs.errors import ConfigurationError
 from sidecar.errors import Forbidden, Unauthorized
 from sidecar.ratelimit import RateLimiter
 from sinks.reach import EVERY_AGENT, Reach
-from streams.errors import ConfigurationError
 
 
 class Capability(StrEnum):

@@ -27,10 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from agents.prepare import claim_key, memory_from_claim
 from agents.secrets import redact_secrets
-from sidecar.auth import Capability, Principal
-from sidecar.errors import BadRequest, Forbidden
-from sidecar.schemas import Identifier, StorableText
-from streams.bounds import (
+from beliefs.bounds import (
     MAX_EVIDENCE_CHARS,
     MAX_MEMORY_TEXT_CHARS,
     MAX_NAME_LENGTH,
@@ -39,7 +36,7 @@ from streams.bounds import (
     MAX_TRIGGER_CHARS,
     MAX_TRIGGER_ITEMS,
 )
-from streams.records import (
+from beliefs.records import (
     Claim,
     Memory,
     MemoryType,
@@ -52,6 +49,9 @@ from streams.records import (
     as_utc,
     memory_id_for,
 )
+from sidecar.auth import Capability, Principal
+from sidecar.errors import BadRequest, Forbidden
+from sidecar.schemas import Identifier, StorableText
 
 #: The turn component of a direct memory's id: no turn said it, so the scope takes its place.
 DIRECT_SCOPE = "direct"

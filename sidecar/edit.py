@@ -16,7 +16,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from streams.records import Memory, MemoryState, memory_id_for
+from beliefs.records import Memory, MemoryState, memory_id_for
 
 #: The fields a person may edit.
 EDITABLE = ("text", "value", "importance", "confidence", "topic")

@@ -28,9 +28,9 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from beliefs.errors import BeliefstreamError
 from sidecar.validation import describe_validation_errors
 from sinks.errors import BackpressureError, NotFoundError, SinkUnavailableError
-from streams.errors import BeliefstreamError
 
 logger = logging.getLogger(__name__)
 

@@ -17,8 +17,8 @@ import re
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from beliefs.bounds import unencodable_violation
 from sidecar.errors import error_response
-from streams.bounds import unencodable_violation
 
 # any escaped surrogate, paired or not; only then is the body parsed here to find a lone one
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")

@@ -24,11 +24,11 @@ from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import ValidationError
 from starlette.types import Receive, Scope, Send
 
+from beliefs.errors import BeliefstreamError
 from sidecar.auth import ApiKeyAuthenticator, Principal
 from sidecar.errors import SidecarError, Unauthorized, describe_validation_errors, error_response
 from sidecar.mcp_schema import JsonObject, ToolCall, build_mcp_server
 from sidecar.mcp_tools import McpTools
-from streams.errors import BeliefstreamError
 
 MCP_PATH = "/mcp"
 _LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from agents.consolidate import Consolidator
+from beliefs.records import Memory
 from sidecar.auth import Capability, Principal
 from sidecar.errors import Unavailable
 from sidecar.publisher import TurnPublisher
@@ -21,7 +22,6 @@ from sidecar.routes.retain import queued_jobs, scoped_turn
 from sidecar.routes.revoke import revoke_memory
 from sidecar.schemas import TurnIn
 from sinks.base import MemoryStore, VectorIndex
-from streams.records import Memory
 
 JsonObject = dict[str, Any]
 

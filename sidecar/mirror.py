@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from beliefs.episodes import Episode
+from beliefs.records import Memory
 from sidecar.errors import Unavailable
 from sinks.base import MemoryStore, VectorIndex, VectorPoint, episode_payload, vector_payload
 from sinks.errors import SinkError
-from streams.records import Episode, Memory
 
 _RETRY = "the vector index did not follow; retry the same request (it is idempotent)"
 

@@ -12,10 +12,10 @@ import logging
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
+from beliefs.records import Turn
 from sidecar.errors import Unavailable
 from sinks.errors import SinkUnavailableError
-from streams.producer import OutRecord, RecordProducer
-from streams.records import Turn
+from sinks.producer import OutRecord, RecordProducer
 
 logger = logging.getLogger(__name__)
 

@@ -20,6 +20,8 @@ from typing import Annotated, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.prompts.reflect_answer import WEAK_CONFIDENCE, EvidenceItem, ReflectAnswer, ReflectContext
+from beliefs.errors import BeliefstreamError
+from beliefs.records import MAX_ID_LENGTH, Trust
 from sidecar.auth import Principal
 from sidecar.recall.models import (
     MAX_BUDGET_TOKENS,
@@ -31,8 +33,6 @@ from sidecar.recall.models import (
 from sidecar.recall.policy import Conflict
 from sidecar.recall.service import RecallService
 from sinks.base import MemoryStore
-from streams.errors import BeliefstreamError
-from streams.records import MAX_ID_LENGTH, Trust
 
 logger = logging.getLogger(__name__)
 

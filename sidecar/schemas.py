@@ -1,9 +1,9 @@
 """Request and response bodies of the sidecar (contract §3), validated at the HTTP edge.
 
 Request models forbid unknown fields: a misspelt `agent_id` must fail loudly, not silently widen
-scope. Every field is bounded (`streams.bounds`), with the same checks the pipeline applies to a
+scope. Every field is bounded (`beliefs.bounds`), with the same checks the pipeline applies to a
 turn from Kafka, so a turn accepted here is never rejected there. Memories go out exactly as
-contract §2 defines them (`streams.records.Memory`).
+contract §2 defines them (`beliefs.records.Memory`).
 """
 
 from __future__ import annotations
@@ -13,13 +13,14 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationInfo
 
-from streams.bounds import (
+from beliefs.bounds import (
     MAX_ID_LENGTH,
     MAX_TURNS_PER_REQUEST,
     metadata_violation,
     text_violation,
 )
-from streams.records import Episode, JobState, Memory, Role
+from beliefs.episodes import Episode
+from beliefs.records import JobState, Memory, Role
 
 
 def storable(value: str | None, info: ValidationInfo) -> str | None:

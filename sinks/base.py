@@ -12,35 +12,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol, runtime_checkable
 
-from streams.records import (
-    Episode,
-    EpisodeEvent,
-    EpisodeState,
-    Job,
-    JobState,
-    Memory,
-    MemoryEvent,
-    MemoryState,
-    Turn,
-)
+from beliefs.episodes import Episode, EpisodeEvent, EpisodeState
+from beliefs.records import Job, Memory, MemoryEvent, MemoryState, Turn
+from beliefs.write_plan import TurnOutcome
 
 #: Payload `kind` of the two sorts of vector point sharing the collection.
 MEMORY_KIND = "memory"
 EPISODE_KIND = "episode"
-
-
-@dataclass(frozen=True)
-class TurnOutcome:
-    """What the pipeline made of one turn, ready for the SQL store."""
-
-    turn: Turn
-    job_id: str
-    state: JobState  # done (memories, possibly none survive reconcile), skipped, failed
-    reason: str | None = None
-    memories: Sequence[Memory] = ()
-    embeddings: Sequence[Sequence[float]] = ()  # one per memory, same order
-    episode: Episode | None = None  # the turn as said; its `memory_ids` are filled at write time
-    episode_embedding: Sequence[float] | None = None
 
 
 @dataclass(frozen=True)
@@ -140,7 +118,7 @@ def vector_payload(memory: Memory) -> dict:
         "recall_semantics": memory.recall_semantics.value,
         "confidence": memory.confidence,
         "importance": memory.importance,
-        "decay_score": None if memory.decay_score is None else round(memory.decay_score, 2),  # agents.decay
+        "decay_score": None if memory.decay_score is None else round(memory.decay_score, 2),  # beliefs.decay
         "kind": MEMORY_KIND,
     }
 

@@ -7,7 +7,7 @@
         └── NotFoundError          a read asked for something that is not there (or not in scope)
 """
 
-from streams.errors import BeliefstreamError
+from beliefs.errors import BeliefstreamError
 
 
 class SinkError(BeliefstreamError):

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol, runtime_checkable
 
+from beliefs.episodes import Episode
+from beliefs.records import Memory, RecallAudit
 from sinks.base import MEMORY_KIND, VectorFilter
-from streams.records import Episode, Memory, RecallAudit
 
 
 @dataclass(frozen=True)

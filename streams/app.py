@@ -22,7 +22,7 @@ def broker_url(settings: Settings, embedded_url: str | None = None) -> str:
     if settings.broker:
         return settings.broker
     if embedded_url is None:
-        from streams.errors import ConfigurationError
+        from beliefs.errors import ConfigurationError
 
         raise ConfigurationError(
             "no broker: set BELIEFSTREAM_BROKER=kafka://host:port, or run `beliefstream dev` "

@@ -16,8 +16,8 @@ from pathlib import Path
 from aiokafka import AIOKafkaProducer
 from tqdm import tqdm
 
+from beliefs.records import DeadLetter
 from streams.app import bootstrap_servers
-from streams.records import DeadLetter
 from streams.settings import Settings
 
 CHUNK = 1000
@@ -31,7 +31,7 @@ DEAD_LETTER_KEEP_BYTES = 4096
 class PublishResult:
     sent: int
     unparsed: int  # lines that were not JSON objects; published as they are, for the DLQ
-    kept: int = 0  # turns kept in the SQL intake of a running `dev` (streams.durable_publish)
+    kept: int = 0  # turns kept in the SQL intake of a running `dev` (launch.durable_publish)
     dead_lettered: int = 0  # lines too large for the turns topic, sent to the DLQ directly
 
 

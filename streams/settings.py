@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from streams.errors import ConfigurationError
+from beliefs.errors import ConfigurationError
 
 
 class Settings(BaseSettings):
@@ -73,7 +73,7 @@ class Settings(BaseSettings):
         default=0.0, ge=0, description="days an episode (a turn kept as said) is kept after it was said; 0 = forever"
     )
     sink_retry_initial_s: float = 0.5
-    # the intake: accepted turns kept in SQL until processed (sinks/sql/intake.py, streams/reaper.py)
+    # the intake: accepted turns kept in SQL until processed (sinks/sql/intake.py, launch/reaper.py)
     intake_republish_on_start: bool | None = Field(
         default=None, description="re-publish every pending turn at worker start; unset = with the embedded broker"
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from streams.bounds import MAX_METADATA_DEPTH, MAX_METADATA_ITEMS, MAX_SPEAKER_CHARS
+from beliefs.bounds import MAX_METADATA_DEPTH, MAX_METADATA_ITEMS, MAX_SPEAKER_CHARS
 
 
 def _turn(tenant: str, user: str, turn_id: str, **fields: object) -> dict:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from streams.producer import OutRecord
+from sinks.producer import OutRecord
 
 
 class RecordingProducer:

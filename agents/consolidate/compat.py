@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from agents.attributes import is_single_valued
-from agents.reconcile import is_weak, normalize_value, slot_of
-from streams.records import Memory, RecallSemantics, Trust, Visibility
+from beliefs.attributes import is_single_valued
+from beliefs.reconcile import is_weak, normalize_value, slot_of
+from beliefs.records import Memory, RecallSemantics, Trust, Visibility
 
 #: Words that turn a statement around. Sentence embeddings barely see them ("likes X" and "dislikes
 #: X" are ~0.9 similar), so two texts that differ in polarity are never merged.

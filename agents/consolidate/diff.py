@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from streams.records import MemoryType
+from beliefs.records import MemoryType
 
 
 class DiffMember(BaseModel):

@@ -6,7 +6,7 @@ BeliefstreamError
     └── MergeFailedError        the LLM gave no usable canonical text (the offline merge takes over)
 """
 
-from streams.errors import BeliefstreamError
+from beliefs.errors import BeliefstreamError
 
 
 class ConsolidationError(BeliefstreamError):

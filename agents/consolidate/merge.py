@@ -22,7 +22,7 @@ from typing import Protocol, runtime_checkable
 
 from agents.consolidate.compat import shared_claim
 from agents.prompts.merge_memories import MergeContext
-from streams.records import ID_NAMESPACE, Memory, MemoryState, utcnow
+from beliefs.records import ID_NAMESPACE, Memory, MemoryState, utcnow
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _WORD = re.compile(r"[\w'-]+")

@@ -25,12 +25,12 @@ from agents.consolidate.merge import Merger, OfflineMerger, canonical_memory, co
 from agents.embed import Embedder
 from agents.prompts.merge_memories import MergeContext, MergeItem
 from agents.secrets import redact_secrets
+from beliefs.records import EventKind, Memory, MemoryEvent, MemoryState, utcnow
 from sinks.base import VectorIndex, VectorPoint, vector_payload
 from sinks.errors import SinkError
 from sinks.reach import EVERY_AGENT, Reach
 from sinks.sql.consolidation import MergeWrite
 from sinks.sql.maintenance import MaintenanceStore
-from streams.records import EventKind, Memory, MemoryEvent, MemoryState, utcnow
 
 log = logging.getLogger(__name__)
 

@@ -22,8 +22,8 @@ from agents.extract.write_policy import enforce_write_policy
 from agents.prompts import ResponseSchemaError
 from agents.prompts import extract_memories as prompt
 from agents.prompts.extract_answer import read_response
-from streams.errors import ConfigurationError
-from streams.records import Claim, Role, Turn
+from beliefs.errors import ConfigurationError
+from beliefs.records import Claim, Role, Turn
 from streams.settings import Settings
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from streams.records import Claim, Turn
+from beliefs.records import Claim, Turn
 
 
 @runtime_checkable

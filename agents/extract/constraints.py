@@ -11,7 +11,7 @@ import re
 
 from agents.domains import domains_of
 from agents.extract.finding import Finding, Subject
-from streams.records import MemoryType, RecallSemantics
+from beliefs.records import MemoryType, RecallSemantics
 
 _NEGATION = (
     r"(?:never|don'?t|don’t|do not|dont|please don'?t|please do not|please never|stop|quit|no more|"

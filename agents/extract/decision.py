@@ -14,7 +14,7 @@ from agents.extract.finding import Finding, Subject
 from agents.extract.text import third_person
 from agents.extract.values import clip, clip_object
 from agents.gates import contains_any
-from streams.records import MemoryType
+from beliefs.records import MemoryType
 
 _WHO = (
     r"(?P<who>\b(?:I|we|my team|our team|the team|my (?:wife|husband|partner|family) and I|[A-Z]\w+ and I))"

@@ -12,7 +12,7 @@ import re
 from agents.extract.finding import Finding, Subject
 from agents.extract.text import third_person
 from agents.extract.values import clip
-from streams.records import MemoryType
+from beliefs.records import MemoryType
 
 _LEAD = re.compile(
     r"^(?:(?:yeah|yes|yep|yup|oh|ah|wow|well|so|haha|lol|honestly|actually|anyway|btw|by the way|also|plus|and|but|"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from streams.errors import ConfigurationError
+from beliefs.errors import ConfigurationError
 from streams.settings import Settings
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from streams.records import MemoryType, Polarity, RecallSemantics, Turn
+from beliefs.records import MemoryType, Polarity, RecallSemantics, Turn
 
 
 @dataclass(frozen=True)

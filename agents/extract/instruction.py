@@ -14,7 +14,7 @@ from agents.extract import lexicon
 from agents.extract.finding import Finding, Subject
 from agents.extract.text import third_person_verb
 from agents.gates import contains_any
-from streams.records import MemoryType
+from beliefs.records import MemoryType
 
 _FORMATS = (
     (re.compile(r"(?i:\bbullet(?:ed)?(?:\s+points?|\s+lists?)?\b|\bbullets\b)"), "bullet points"),

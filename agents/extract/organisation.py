@@ -12,7 +12,7 @@ import re
 from agents.extract.finding import Finding, Subject
 from agents.extract.text import third_person, third_person_verb
 from agents.extract.values import clip
-from streams.records import MemoryType
+from beliefs.records import MemoryType
 
 _ORG_NOUNS = (
     "company|team|startup|start-up|org|organisation|organization|department|dept|lab|agency|employer|firm|"

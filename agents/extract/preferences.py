@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import re
 
-from agents.attributes import attribute_spec
 from agents.extract import lexicon
 from agents.extract.finding import Finding, Subject
 from agents.extract.text import third_person
 from agents.extract.values import clip, clip_object
-from streams.records import MemoryType
+from beliefs.attributes import attribute_spec
+from beliefs.records import MemoryType
 
 _KNOWN = "|".join(
     sorted(

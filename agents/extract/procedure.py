@@ -13,7 +13,7 @@ from agents.extract.finding import Finding, Subject
 from agents.extract.lexicon import topic_for_text
 from agents.extract.text import third_person
 from agents.gates import contains_any
-from streams.records import MemoryType
+from beliefs.records import MemoryType
 
 _DAY = r"(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?)"
 _PERIOD = (

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from agents.extract.finding import Finding, Subject
 from agents.extract.text import third_person
-from streams.records import MemoryType
+from beliefs.records import MemoryType
 
 _RELATIONS = (
     "sister|brother|mom|mum|mother|dad|father|wife|husband|partner|boyfriend|girlfriend|fiancée|fiancee|fiancé|fiance|"

@@ -16,7 +16,7 @@ from agents.extract.finding import Finding, Subject
 from agents.extract.text import third_person
 from agents.extract.values import clip
 from agents.gates import contains_any
-from streams.records import MemoryType, Polarity
+from beliefs.records import MemoryType, Polarity
 
 #: The words that make a sentence a retraction; any of them opens the slower patterns.
 _GATE = re.compile(

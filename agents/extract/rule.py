@@ -10,12 +10,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from agents.attributes import attribute_spec
 from agents.extract import lexicon
 from agents.extract.finding import Finding, Subject
 from agents.extract.text import third_person
 from agents.extract.values import bare, clip, clip_object, with_article
-from streams.records import MemoryType
+from beliefs.attributes import attribute_spec
+from beliefs.records import MemoryType
 
 _I = r"(?i:\bI)"
 _IM = r"(?i:\bI(?:'m|’m| am))"

@@ -15,7 +15,6 @@ import re
 from collections.abc import Sequence
 
 from agents import junk
-from agents.attributes import DEFAULT_HALF_LIFE_BY_TYPE, attribute_spec
 from agents.extract import speech_act
 from agents.extract.constraints import constraint_findings
 from agents.extract.decision import decision_findings
@@ -43,7 +42,8 @@ from agents.extract.values import bounded
 from agents.extract.volatile import is_volatile, volatile_end
 from agents.secrets import REDACTION_PREFIX, redact_secrets
 from agents.strip import strip_injected
-from streams.records import Claim, RecallSemantics, Role, Turn
+from beliefs.attributes import DEFAULT_HALF_LIFE_BY_TYPE, attribute_spec
+from beliefs.records import Claim, RecallSemantics, Role, Turn
 
 #: At most this many claims per turn (the extractor contract: 0-5).
 MAX_CLAIMS_PER_TURN = 5

@@ -12,7 +12,7 @@ import re
 
 from agents.extract.finding import Finding, Subject
 from agents.extract.text import third_person
-from streams.records import MemoryType
+from beliefs.records import MemoryType
 
 _ADVERBS = (
     r"(?:(?:[a-z]+ly|always|much|very much|just|also|still|tend to|try to|like to|prefer to|make sure to|"

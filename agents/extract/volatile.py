@@ -12,7 +12,7 @@ import re
 from datetime import datetime, timedelta
 
 from agents.extract.temporal import TimeMention
-from streams.records import MemoryType
+from beliefs.records import MemoryType
 
 #: A state with no stated period ("right now", "for now") lasts this long.
 DEFAULT_VOLATILE = timedelta(days=1)

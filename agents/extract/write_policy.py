@@ -22,7 +22,7 @@ from agents.extract.temporal import find_time_mentions
 from agents.extract.text import sentence_spans
 from agents.extract.volatile import is_volatile, volatile_end
 from agents.secrets import REDACTION_PREFIX
-from streams.records import Claim
+from beliefs.records import Claim
 
 #: Confidence ceiling of anything said inside a hypothetical or roleplay framing.
 HYPOTHETICAL_CONFIDENCE_CAP = 0.3

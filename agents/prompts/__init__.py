@@ -9,7 +9,7 @@ error, not a guess.
     └── ResponseSchemaError   the model's answer is not the JSON the prompt asked for
 """
 
-from streams.errors import BeliefstreamError
+from beliefs.errors import BeliefstreamError
 
 
 class ResponseSchemaError(BeliefstreamError):

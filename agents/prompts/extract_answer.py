@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from agents.prompts import ResponseSchemaError
 from agents.prompts.answer_json import json_values
 from agents.prompts.extract_memories import MAX_MEMORIES, ExtractedMemory
-from streams.records import Claim
+from beliefs.records import Claim
 
 
 @dataclass(frozen=True)

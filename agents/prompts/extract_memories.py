@@ -18,8 +18,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from agents.attributes import ATTRIBUTES, attribute_spec
-from streams.records import Claim, MemoryType, Polarity, RecallSemantics, Role, Turn
+from beliefs.attributes import ATTRIBUTES, attribute_spec
+from beliefs.records import Claim, MemoryType, Polarity, RecallSemantics, Role, Turn
 
 VERSION = "extract-memories/2"
 

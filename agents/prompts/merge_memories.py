@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from agents.extract.write_policy import REDACTION_MARK
 from agents.prompts import ResponseSchemaError
-from streams.records import MemoryType
+from beliefs.records import MemoryType
 
 VERSION = "merge-memories/1"
 

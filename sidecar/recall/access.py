@@ -10,9 +10,9 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
+from beliefs.records import utcnow
 from sidecar.recall.batching import BatchFlusher, BufferedRecorder
 from sinks.recall import RecallStore
-from streams.records import utcnow
 
 
 class AccessRecorder(BufferedRecorder[str]):

@@ -12,11 +12,11 @@ import logging
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
+from beliefs.records import RecallAudit
 from sidecar.recall.batching import BatchFlusher, BufferedRecorder
 from sinks.errors import SinkError
+from sinks.producer import OutRecord, RecordProducer
 from sinks.recall import RecallStore
-from streams.producer import OutRecord, RecordProducer
-from streams.records import RecallAudit
 
 logger = logging.getLogger(__name__)
 

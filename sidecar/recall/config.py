@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from agents.reconcile import CONFIDENCE_FLOOR
+from beliefs.reconcile import CONFIDENCE_FLOOR
 from sidecar.recall.errors import UnknownPresetError
 
 

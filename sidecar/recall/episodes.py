@@ -16,6 +16,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from beliefs.episodes import Episode
+from beliefs.records import Memory, Trust
 from sidecar.recall.budget import estimate_tokens
 from sidecar.recall.config import RecallConfig
 from sidecar.recall.floor import similarity_floor
@@ -23,7 +25,6 @@ from sidecar.recall.fusion import Signals
 from sidecar.recall.people import mentions
 from sidecar.recall.scoring import SECONDS_PER_DAY, Score, blend, decay
 from sidecar.recall.temporal import Window
-from streams.records import Episode, Memory, Trust
 
 #: Confidence of an episode in the blend: how far its words may be taken as evidence.
 TRUST_CONFIDENCE: Mapping[Trust, float] = {Trust.TRUSTED: 0.9, Trust.CAUTION: 0.5, Trust.UNTRUSTED: 0.2}

@@ -5,7 +5,7 @@
         └── UnknownPresetError   a request named a preset that does not exist (400)
 """
 
-from streams.errors import BeliefstreamError
+from beliefs.errors import BeliefstreamError
 
 
 class RecallError(BeliefstreamError):

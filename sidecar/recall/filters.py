@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from streams.records import Memory, MemoryType, as_utc
+from beliefs.records import Memory, MemoryType, as_utc
 
 
 class Filtered(Protocol):

@@ -12,8 +12,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
+from beliefs.records import Memory, Trust
 from sidecar.recall.scoring import age_days, effective_confidence, half_life_days
-from streams.records import Memory, Trust
 
 Certainty = Literal["firm", "old", "weak"]
 

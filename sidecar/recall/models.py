@@ -10,10 +10,10 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from beliefs.records import MAX_ID_LENGTH, MemoryType, Polarity, Role, Sensitivity, as_utc
 from sidecar.recall.config import PRESETS
 from sidecar.recall.policy import Conflict, RequestedAction
 from sinks.recall import OpenContest
-from streams.records import MAX_ID_LENGTH, MemoryType, Polarity, Role, Sensitivity, as_utc
 
 Identifier = Annotated[str, Field(min_length=1, max_length=MAX_ID_LENGTH)]
 Name = Annotated[str, Field(min_length=1, max_length=128)]

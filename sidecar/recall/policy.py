@@ -17,11 +17,11 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict
 
-from agents.attributes import is_single_valued
 from agents.domains import action_family, action_in, canonical_domain, domains_match
-from agents.reconcile import normalize_value
+from beliefs.attributes import is_single_valued
+from beliefs.reconcile import normalize_value
+from beliefs.records import Memory, MemoryState, Polarity, RecallSemantics, Trust, Visibility
 from sinks.recall import OpenContest, RecallScope
-from streams.records import Memory, MemoryState, Polarity, RecallSemantics, Trust, Visibility
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from agents.attributes import DEFAULT_HALF_LIFE_BY_TYPE, attribute_spec
+from beliefs.attributes import DEFAULT_HALF_LIFE_BY_TYPE, attribute_spec
+from beliefs.records import Memory
 from sidecar.recall.config import RecallConfig
-from streams.records import Memory
 
 SECONDS_PER_DAY = 86_400.0
 

@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from agents.attributes import is_single_valued
-from agents.reconcile import normalize_value
+from beliefs.attributes import is_single_valued
+from beliefs.reconcile import normalize_value
+from beliefs.records import Memory
 from sidecar.recall import policy
 from sidecar.recall import sensitivity as sensitive
 from sidecar.recall.budget import edge_order, estimate_tokens, trim
@@ -33,7 +34,6 @@ from sidecar.recall.models import (
 )
 from sidecar.recall.scoring import Score, recall_score
 from sinks.recall import OpenContest, RecallScope
-from streams.records import Memory
 
 CONSTRAINT, PROFILE, RANKED = 0, 1, 2
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from agents.domains import canonical_domain, domains_of, widened
 from agents.sensitivity import SAFETY_ATTRIBUTES, SAFETY_DOMAINS, is_safety_fact
-from streams.records import Memory, Polarity, RecallSemantics, Sensitivity
+from beliefs.records import Memory, Polarity, RecallSemantics, Sensitivity
 
 #: The request domains in which a category of sensitive memory belongs.
 SENSITIVE_DOMAINS: dict[str, frozenset[str]] = {

@@ -24,8 +24,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from agents.attributes import ATTRIBUTES, is_single_valued
 from agents.embed import Embedder
+from beliefs.attributes import ATTRIBUTES, is_single_valued
+from beliefs.episodes import Episode
+from beliefs.errors import BeliefstreamError
+from beliefs.records import Memory, RecallAudit, utcnow
 from sidecar.auth import Capability, Principal
 from sidecar.recall import filters
 from sidecar.recall.access import AccessRecorder
@@ -44,8 +47,6 @@ from sidecar.recall.sensitivity import request_domains, safety_needed
 from sidecar.recall.temporal import Window, time_window
 from sinks.base import EPISODE_KIND, VectorHit, VectorIndex
 from sinks.recall import Currency, KeywordHit, RecallScope, RecallStore
-from streams.errors import BeliefstreamError
-from streams.records import Episode, Memory, RecallAudit, utcnow
 
 logger = logging.getLogger(__name__)
 

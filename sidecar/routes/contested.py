@@ -1,6 +1,6 @@
 """`GET /v1/contested` and `POST /v1/contested/{id}/resolve`: contradiction loops awaiting a decision.
 
-A pair whose value kept flipping stops being auto-resolved (`agents.loops`); a person answers with
+A pair whose value kept flipping stops being auto-resolved (`beliefs.loops`); a person answers with
 one value, or a value per context plus a default. The answer is stored as high-importance,
 high-confidence meta-memories that recall honours; SQL commits first, then their vector points
 and the payloads of the contested memories they close (`sidecar.mirror`).
@@ -17,17 +17,17 @@ from typing import Annotated, Any, Literal, Protocol, Self
 from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from agents import loops
 from agents.embed import Embedder
+from beliefs import loops
+from beliefs.contested import ContestedSlot
+from beliefs.records import MAX_ID_LENGTH, Memory, utcnow
 from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
 from sidecar.errors import Conflict, NotFound
 from sidecar.mirror import mirror
 from sidecar.schemas import ERROR_RESPONSES, ErrorBody
 from sinks.base import MemoryStore, VectorIndex, VectorPoint, WriteResult, vector_payload
 from sinks.reach import EVERY_AGENT, Reach
-from sinks.sql.contested import ContestedSlot
 from sinks.sql.errors import ContestedResolvedError
-from streams.records import MAX_ID_LENGTH, Memory, utcnow
 
 Value = Annotated[str, Field(min_length=1, max_length=1000)]
 ContextName = Annotated[str, Field(min_length=1, max_length=128)]

@@ -11,13 +11,13 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Response
 
 from agents.embed import Embedder
+from beliefs.records import EventKind, Memory, utcnow
 from sidecar.auth import ApiKeyAuthenticator, Principal
 from sidecar.direct import MemoryIn, direct_memory, same_claim
 from sidecar.errors import Conflict
 from sidecar.mirror import mirror
 from sidecar.schemas import ERROR_RESPONSES, ErrorBody
 from sinks.base import MemoryStore, VectorIndex, VectorPoint, WriteResult, vector_payload
-from streams.records import EventKind, Memory, utcnow
 
 
 def resolved_id(memory: Memory, result: WriteResult) -> tuple[str, bool]:

@@ -11,6 +11,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 
 from agents.embed import Embedder
+from beliefs.records import utcnow
 from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
 from sidecar.edit import MemoryEdit, edited_version
 from sidecar.errors import BadRequest, Conflict, Forbidden, NotFound
@@ -20,7 +21,6 @@ from sidecar.schemas import ERROR_RESPONSES, ErrorBody, MemoryWithHistory
 from sinks.base import MemoryStore, VectorIndex, VectorPoint, vector_payload
 from sinks.sql.admin import AdminStore
 from sinks.sql.errors import MemoryNotCurrentError
-from streams.records import utcnow
 
 
 def edit_routes(

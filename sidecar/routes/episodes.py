@@ -1,6 +1,6 @@
 """Episodes over HTTP: `GET /v1/users/{user_id}/episodes`, `GET /v1/episodes/{id}`, `POST /v1/episodes/{id}/revoke`.
 
-An episode is a turn kept as said (`streams.records.Episode`). Reads are scoped by the key's
+An episode is a turn kept as said (`beliefs.records.Episode`). Reads are scoped by the key's
 tenant in the store; an agent-bound key never sees another agent's private episodes (out of scope
 reads as not found). Revocation keeps the row (state `revoked`) and turns its vector point's
 payload `revoked`, so recall never returns it again; revoking twice answers the same episode and
@@ -11,12 +11,13 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 
+from beliefs.episodes import Episode, EpisodeState
+from beliefs.records import Visibility, utcnow
 from sidecar.auth import ApiKeyAuthenticator, Principal
 from sidecar.errors import BadRequest, NotFound
 from sidecar.mirror import mirror_episodes
 from sidecar.schemas import ERROR_RESPONSES, EpisodePage
 from sinks.base import MemoryStore, VectorIndex
-from streams.records import Episode, EpisodeState, Visibility, utcnow
 
 STATE_CHOICES = ", ".join(["all", *(state.value for state in EpisodeState)])
 

@@ -14,12 +14,12 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends
 
+from beliefs.records import utcnow
 from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
 from sidecar.errors import Forbidden
 from sidecar.mirror import delete_points
 from sidecar.schemas import ERROR_RESPONSES, ErasureView
 from sinks.base import MemoryStore, VectorIndex
-from streams.records import utcnow
 
 #: Page size when collecting the ids of the memories to erase.
 PAGE = 1000

@@ -9,11 +9,11 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 
+from beliefs.records import Memory, MemoryState
 from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
 from sidecar.errors import BadRequest, NotFound
 from sidecar.schemas import ERROR_RESPONSES, MemoryPage, MemoryWithHistory
 from sinks.base import MemoryStore
-from streams.records import Memory, MemoryState
 
 STATE_CHOICES = ", ".join(["all", *(state.value for state in MemoryState)])
 

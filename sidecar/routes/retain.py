@@ -17,12 +17,12 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Depends
 from pydantic import ValidationError
 
+from beliefs.records import Job, JobState, Turn, job_id_for, utcnow
 from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
 from sidecar.errors import BadRequest, Forbidden, PayloadTooLarge, describe_validation_errors
 from sidecar.publisher import TurnPublisher
 from sidecar.schemas import ERROR_RESPONSES, RetainAccepted, RetainBatch, RetainBody, TurnIn
 from sinks.base import MemoryStore
-from streams.records import Job, JobState, Turn, job_id_for, utcnow
 
 
 def scoped_turn(principal: Principal, turn: TurnIn, where: str, max_turn_bytes: int) -> Turn:

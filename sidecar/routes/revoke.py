@@ -11,13 +11,13 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends
 
+from beliefs.records import Memory, utcnow
 from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
 from sidecar.errors import NotFound
 from sidecar.mirror import mirror
 from sidecar.routes.memories import visible_to
 from sidecar.schemas import ERROR_RESPONSES
 from sinks.base import MemoryStore, VectorIndex
-from streams.records import Memory, utcnow
 
 
 async def revoke_memory(store: MemoryStore, vectors: VectorIndex, principal: Principal, memory_id: str) -> Memory:

@@ -11,13 +11,13 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, Field
 
+from beliefs.records import Memory, MemoryState
 from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
 from sidecar.errors import BadRequest, Forbidden
 from sidecar.routes.memories import visible_to
 from sidecar.schemas import ERROR_RESPONSES
 from sinks.sql.admin import AdminStore, states_in_order
 from sinks.sql.errors import InvalidCursorError
-from streams.records import Memory, MemoryState
 
 
 class UserSummary(BaseModel):

@@ -16,14 +16,14 @@ from datetime import datetime
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from agents import reconcile
+from beliefs import reconcile
+from beliefs.records import EventKind, Memory, MemoryEvent, MemoryState
 from sinks.sql import governance, queries
 from sinks.sql.convert import memory_changes
 from sinks.sql.engine import unavailable_on_outage, write_transaction
 from sinks.sql.errors import InvalidCursorError, InvalidRequestError, MemoryNotCurrentError
 from sinks.sql.store import MAX_PAGE, SqlMemoryStore
 from sinks.sql.tables import memories
-from streams.records import EventKind, Memory, MemoryEvent, MemoryState
 
 
 @dataclass(frozen=True)

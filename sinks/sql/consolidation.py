@@ -16,13 +16,13 @@ from datetime import datetime
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from beliefs.records import Memory, MemoryEvent, MemoryState
 from sinks.reach import EVERY_AGENT, Reach
 from sinks.sql import queries
 from sinks.sql.convert import decode_embedding, memory_changes, row_memory
 from sinks.sql.errors import InvalidRequestError
 from sinks.sql.governance import event_row
 from sinks.sql.tables import memories
-from streams.records import Memory, MemoryEvent, MemoryState
 
 #: Fewer than this many active memories in a (tenant, user, topic) cannot consolidate.
 MIN_GROUP = 2

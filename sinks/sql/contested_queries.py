@@ -11,14 +11,14 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from agents import loops
-from agents.attributes import attribute_spec
-from agents.loops import Pair
+from beliefs import loops
+from beliefs.attributes import attribute_spec
+from beliefs.contested import ContestedSlot, LoopBook
+from beliefs.loops import Pair
+from beliefs.records import EventKind, Memory, MemoryEvent, MemoryState, MemoryType, Visibility, memory_id_for
 from sinks.reach import EVERY_AGENT, Reach
 from sinks.sql import queries
-from sinks.sql.contested import ContestedSlot, LoopBook
 from sinks.sql.tables import contested_slots, memories
-from streams.records import EventKind, Memory, MemoryEvent, MemoryState, MemoryType, Visibility, memory_id_for
 
 
 def slot_row(slot: ContestedSlot) -> dict[str, Any]:

@@ -10,9 +10,10 @@ from typing import Any
 
 import numpy as np
 
-from agents.reconcile import text_fingerprint
+from beliefs.episodes import Episode
+from beliefs.reconcile import text_fingerprint
+from beliefs.records import Job, Memory
 from sinks.sql.errors import InvalidCursorError
-from streams.records import Episode, Job, Memory
 
 #: Memory fields stored as enum strings.
 _ENUM_FIELDS = ("visibility", "type", "polarity", "recall_semantics", "source_role", "trust", "state")

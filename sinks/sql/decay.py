@@ -18,9 +18,9 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from beliefs.records import MemoryState, as_utc
 from sinks.sql import queries
 from sinks.sql.tables import has_embedding, memories
-from streams.records import MemoryState, as_utc
 
 #: Julian day number of the Unix epoch (what SQLite's `julianday` counts from).
 _UNIX_EPOCH_JULIAN = 2440587.5

@@ -13,6 +13,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from beliefs.episodes import Episode, EpisodeState
+from beliefs.records import as_utc
 from sinks.sql.convert import (
     EPISODE_FIELDS,
     decode_cursor,
@@ -23,7 +25,6 @@ from sinks.sql.convert import (
 )
 from sinks.sql.queries import chunked, dialect_insert
 from sinks.sql.tables import UtcDateTime, episode_embeddings, episode_has_embedding, episodes
-from streams.records import Episode, EpisodeState, as_utc
 
 #: The columns of an episode record (everything but the sink's bookkeeping).
 EPISODE_COLUMNS = [episodes.c[name] for name in EPISODE_FIELDS]

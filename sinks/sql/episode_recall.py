@@ -14,11 +14,12 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from beliefs.episodes import Episode, EpisodeState
+from beliefs.records import Trust
 from sinks.recall import Currency, RecallScope
 from sinks.sql.convert import EPISODE_FIELDS, row_episode
 from sinks.sql.recall_queries import _per_word_statement, fts_scope_token, in_scope, search_terms
 from sinks.sql.tables import episodes
-from streams.records import Episode, EpisodeState, Trust
 
 #: Seeds per neighbours statement (three parts each; SQLite allows 500 parts in a compound select).
 NEIGHBOUR_SEEDS = 32

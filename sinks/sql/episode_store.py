@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from beliefs.episodes import Episode, EpisodeEvent, EpisodeState
+from beliefs.records import EventKind, utcnow
 from sinks.base import PendingEpisodeVector
 from sinks.recall import Currency, KeywordHit, RecallScope
 from sinks.sql import episode_queries, governance, queries
@@ -17,7 +19,6 @@ from sinks.sql.convert import decode_embedding, row_episode
 from sinks.sql.engine import unavailable_on_outage, write_transaction
 from sinks.sql.errors import InvalidRequestError
 from sinks.sql.tables import episodes
-from streams.records import Episode, EpisodeEvent, EpisodeState, EventKind, utcnow
 
 #: Largest page `list_episodes` returns.
 MAX_EPISODE_PAGE = 1000

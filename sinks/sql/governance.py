@@ -20,10 +20,13 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from sinks.base import ErasureReport, TurnOutcome
+from beliefs.contested import LoopBook
+from beliefs.episodes import EpisodeEvent
+from beliefs.records import EventKind, JobState, Memory, MemoryEvent, MemoryState, Turn
+from beliefs.write_plan import BeliefView, TurnOutcome, WritePlan, plan_write, slot_key, text_key
+from sinks.base import ErasureReport
 from sinks.sql import queries
-from sinks.sql.contested import LoopBook
-from sinks.sql.plan import BeliefView, WritePlan, check_outcome, plan_write, slot_key, text_key
+from sinks.sql.outcome import check_outcome
 from sinks.sql.tables import (
     UtcDateTime,
     contested_slots,
@@ -35,7 +38,6 @@ from sinks.sql.tables import (
     outbox,
     recall_audit,
 )
-from streams.records import EpisodeEvent, EventKind, JobState, Memory, MemoryEvent, MemoryState, Turn
 
 #: Tables keyed by (tenant_id, user_id) whose rows erasure deletes, by the kind its receipt counts.
 USER_TABLES: dict[str, sa.Table] = {

@@ -4,7 +4,7 @@ Why: the embedded broker keeps its log in memory only, so "202 Accepted" can onl
 the turn is in SQL before the answer. `accept` writes the queued jobs and the turns in one
 transaction; the write path's transaction that finishes a job removes its turn (`remove`), so
 there is no moment at which a turn is in neither place. `SqlIntake` serves the re-publication at
-start and the reaper (`streams/reaper.py`): pages of pending turns, publication marks, and failing
+start and the reaper (`launch/reaper.py`): pages of pending turns, publication marks, and failing
 a job that was published too often, with its reason, in the same transaction as dropping the turn.
 """
 
@@ -17,10 +17,10 @@ from datetime import datetime
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from beliefs.records import Job, JobState, Turn, job_id_for
 from sinks.sql.engine import unavailable_on_outage, write_transaction
 from sinks.sql.queries import chunked, dialect_insert, insert_jobs_if_absent
 from sinks.sql.tables import intake, jobs
-from streams.records import Job, JobState, Turn, job_id_for
 
 
 @dataclass(frozen=True)

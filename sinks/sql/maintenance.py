@@ -13,6 +13,7 @@ from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from beliefs.records import Memory, utcnow
 from sinks.reach import EVERY_AGENT, Reach
 from sinks.sql import consolidation, decay, episode_queries
 from sinks.sql.consolidation import MergeWrite
@@ -20,7 +21,6 @@ from sinks.sql.decay import DecayRows
 from sinks.sql.engine import unavailable_on_outage, write_transaction
 from sinks.sql.errors import InvalidRequestError
 from sinks.sql.store import SqlMemoryStore
-from streams.records import Memory, utcnow
 
 
 class DecayWriter:

@@ -10,9 +10,10 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from beliefs.records import JobState, Memory, Visibility
+from beliefs.write_plan import KnownJob, SlotKey, TextKey
 from sinks.reach import Reach
 from sinks.sql.convert import MUTABLE_FIELDS, embedding_row, memory_row, row_memory
-from sinks.sql.plan import KnownJob, SlotKey, TextKey
 from sinks.sql.tables import (
     has_embedding,
     jobs,
@@ -21,7 +22,6 @@ from sinks.sql.tables import (
     memory_embeddings,
     outbox,
 )
-from streams.records import JobState, Memory, Visibility
 
 T = TypeVar("T")
 

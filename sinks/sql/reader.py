@@ -31,10 +31,11 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from beliefs.episodes import Episode
+from beliefs.records import Memory
 from sinks.recall import Currency, KeywordHit, OpenContest, RecallScope
 from sinks.sql import episode_recall, recall_queries
 from sinks.sql.engine import is_sqlite, sqlite_path, unavailable_on_outage
-from streams.records import Episode, Memory
 
 T = TypeVar("T")
 

@@ -17,11 +17,11 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from beliefs.records import Memory, MemoryState, RecallAudit, Trust, Visibility
 from sinks.recall import Currency, KeywordHit, OpenContest, RecallScope
 from sinks.sql.convert import row_memory
 from sinks.sql.queries import chunked, dialect_insert
 from sinks.sql.tables import PINNED_PREDICATE, contested_slots, memories, recall_audit
-from streams.records import Memory, MemoryState, RecallAudit, Trust, Visibility
 
 #: A query term is a run of letters and digits; anything else never reaches the search engine.
 _WORD = re.compile(r"[^\W_]+")

@@ -1,7 +1,7 @@
 """`SqlMemoryStore`: the SQL authority on the belief state (SQLite or PostgreSQL).
 
 A write is one transaction: load what the batch can collide with, plan in memory
-(`sinks.sql.plan`), then write rows, episodes, job states and outbox events in bulk. Replays are
+(`beliefs.write_plan`), then write rows, episodes, job states and outbox events in bulk. Replays are
 no-ops: finished jobs are skipped and memory and episode ids are deterministic. Every user-facing
 read is scoped by tenant in the query itself. Episode reads and revocation: `episode_store`.
 """
@@ -14,8 +14,11 @@ from datetime import datetime
 
 import sqlalchemy as sa
 
-from agents import loops
-from sinks.base import ErasureReport, PendingEvent, PendingVector, TurnOutcome, WriteResult
+from beliefs import loops
+from beliefs.contested import ContestedSlot
+from beliefs.records import Job, JobState, Memory, MemoryState, RecallAudit, Turn, utcnow
+from beliefs.write_plan import BeliefView, TurnOutcome, WritePlan, plan_write, slot_key, text_key
+from sinks.base import ErasureReport, PendingEvent, PendingVector, WriteResult
 from sinks.reach import EVERY_AGENT, Reach
 from sinks.recall import Currency, KeywordHit, OpenContest, RecallScope
 from sinks.sql import (
@@ -27,7 +30,6 @@ from sinks.sql import (
     recall_queries,
     webhooks,
 )
-from sinks.sql.contested import ContestedSlot
 from sinks.sql.convert import (
     decode_cursor,
     decode_embedding,
@@ -41,10 +43,9 @@ from sinks.sql.engine import create_engine, sqlite_path, unavailable_on_outage, 
 from sinks.sql.episode_store import EpisodeStoreMixin
 from sinks.sql.errors import ContestedResolvedError, InvalidRequestError
 from sinks.sql.migrate import upgrade
-from sinks.sql.plan import BeliefView, WritePlan, check_outcome, plan_write, slot_key, text_key
+from sinks.sql.outcome import check_outcome
 from sinks.sql.reader import READERS, RecallReader
 from sinks.sql.tables import jobs, memories, outbox
-from streams.records import Job, JobState, Memory, MemoryState, RecallAudit, Turn, utcnow
 
 #: Longest supersession chain `memory_history` follows (a guard against a corrupt cycle).
 MAX_HISTORY = 1000
@@ -214,7 +215,7 @@ class SqlMemoryStore(EpisodeStoreMixin):
         None when the slot is not this tenant's or not within `reach`; `ContestedResolvedError` when
         it is already decided. A shared slot closes shared memories and writes shared meta-memories;
         an agent's private slot, that agent's private ones.
-        `embeddings` maps a meta-memory's text to its vector (see `agents.loops.resolution_text`).
+        `embeddings` maps a meta-memory's text to its vector (see `beliefs.loops.resolution_text`).
         """
         try:
             choices = loops.resolution_choices(value, dict(by_context) if by_context is not None else None, default)

@@ -18,7 +18,7 @@ from datetime import datetime
 import sqlalchemy as sa
 from sqlalchemy.types import TypeDecorator
 
-from streams.records import as_utc
+from beliefs.records import as_utc
 
 ID = sa.String(256)
 NAME = sa.String(256)
@@ -207,7 +207,7 @@ sa.Index("ix_recall_audit_user", recall_audit.c.tenant_id, recall_audit.c.user_i
 
 # -- contradiction loops (migration 0003) -------------------------------------------------------------
 
-#: A pair (entity, attribute) in a contradiction loop; `id` is `agents.loops.contested_id` of the pair.
+#: A pair (entity, attribute) in a contradiction loop; `id` is `beliefs.loops.contested_id` of the pair.
 contested_slots = sa.Table(
     "contested_slots",
     metadata,
@@ -234,7 +234,7 @@ sa.Index("ix_contested_slots_listing", contested_slots.c.tenant_id, contested_sl
 
 # -- episodes (migration 0005) --------------------------------------------------------------------
 
-#: One turn kept as said (`streams.records.Episode`); keyword-indexed like memories (`episodes_fts`,
+#: One turn kept as said (`beliefs.records.Episode`); keyword-indexed like memories (`episodes_fts`,
 #: `search_tsv`), its embedding in `episode_embeddings`, its point written through the same outbox flags.
 episodes = sa.Table(
     "episodes",

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import sqlalchemy as sa
 
+from beliefs.records import Memory
 from sinks.base import VectorFilter, VectorHit, VectorPoint
 from sinks.errors import SinkUnavailableError
 from sinks.sql import queries
@@ -13,7 +14,6 @@ from sinks.sql.convert import row_memory
 from sinks.sql.engine import write_transaction
 from sinks.sql.store import SqlMemoryStore
 from sinks.sql.tables import memories, memory_embeddings, outbox
-from streams.records import Memory
 
 
 async def seed(store: SqlMemoryStore, rows: Sequence[tuple[Memory, Sequence[float] | None]]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from agents.extract import RulesExtractor
-from streams.records import Claim, Role, Turn
+from beliefs.records import Claim, Role, Turn
 
 TS = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
 EXTRACTOR = RulesExtractor()

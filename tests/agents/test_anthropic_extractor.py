@@ -15,8 +15,8 @@ from agents.errors import ExtractorError
 from agents.extract.anthropic import AnthropicExtractor
 from agents.extract.factory import make_extractor
 from agents.prompts import extract_memories as prompt
-from streams.errors import ConfigurationError
-from streams.records import Claim, MemoryType, RecallSemantics, Role, Turn
+from beliefs.errors import ConfigurationError
+from beliefs.records import Claim, MemoryType, RecallSemantics, Role, Turn
 from streams.settings import Settings
 from tests.agents.fake_anthropic import FakeAnthropic, Reply, claude_settings, free_port, memory
 
@@ -114,7 +114,7 @@ def test_turn_text_cannot_close_the_delimiter() -> None:
 
 
 def test_system_prompt_lists_the_attribute_registry() -> None:
-    from agents.attributes import ATTRIBUTES
+    from beliefs.attributes import ATTRIBUTES
 
     for name in ATTRIBUTES:
         assert name in prompt.SYSTEM_PROMPT

@@ -13,7 +13,7 @@ import pytest
 from agents.extract.anthropic import AnthropicExtractor
 from agents.extract.write_policy import enforce_write_policy
 from agents.prompts import extract_memories as prompt
-from streams.records import Claim, MemoryType, Polarity, Role, Turn
+from beliefs.records import Claim, MemoryType, Polarity, Role, Turn
 from tests.agents.fake_anthropic import FakeAnthropic, Reply, claude_settings, memory
 
 TS = datetime(2026, 11, 21, 10, 0, tzinfo=UTC)

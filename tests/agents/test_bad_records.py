@@ -18,9 +18,9 @@ from agents.decode import RawTurn, Rejection, decode_turn
 from agents.embed import load_default_embedder
 from agents.extract.rules import RulesExtractor
 from agents.pipeline import WritePipeline
+from beliefs.records import DeadLetter, JobState, job_id_for
 from sinks.sql.store import SqlMemoryStore
 from sinks.vectors.edge import EdgeVectorIndex
-from streams.records import DeadLetter, JobState, job_id_for
 from streams.settings import Settings
 
 CASES = hostile_values("acme", "u-1", max_text_bytes=64 * 1024)

@@ -13,7 +13,7 @@ from agents.consolidate.compat import conflicting, shared_claim
 from agents.consolidate.errors import InvalidThresholdError
 from agents.consolidate.merge import canonical_id, canonical_memory, consolidated
 from agents.consolidate.run import find_groups
-from streams.records import Memory, MemoryState, RecallSemantics, Trust, Visibility
+from beliefs.records import Memory, MemoryState, RecallSemantics, Trust, Visibility
 
 T0 = datetime(2026, 6, 1, tzinfo=UTC)
 
@@ -251,7 +251,7 @@ def test_polarity_must_match(a: str, b: str, allowed: bool) -> None:
 def test_opposite_polarity_is_never_merged_and_the_canonical_memory_keeps_sensitivity() -> None:
     from agents.consolidate.compat import compatible
     from agents.consolidate.merge import canonical_memory
-    from streams.records import Polarity
+    from beliefs.records import Polarity
     from tests.sidecar.recall.seeding import mem
 
     likes = mem("t", "u", "The user likes jazz.", entity="user", attribute="likes", value="jazz")

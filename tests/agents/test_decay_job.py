@@ -8,14 +8,14 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from agents.decay import decay_score
 from agents.decay_job import plan_batch, run_decay
 from agents.periodic import run_periodically
+from beliefs.decay import decay_score
+from beliefs.errors import ConfigurationError
+from beliefs.records import Memory, MemoryState
 from sinks.errors import SinkUnavailableError
 from sinks.sql.maintenance import MaintenanceStore
 from sinks.sql.store import SqlMemoryStore
-from streams.errors import ConfigurationError
-from streams.records import Memory, MemoryState
 from tests.agents.manage_helpers import (
     RecordingVectors,
     column,

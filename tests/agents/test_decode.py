@@ -5,7 +5,7 @@ import json
 import pytest
 
 from agents.decode import RawTurn, Rejection, decode_turn
-from streams.records import Role, Turn
+from beliefs.records import Role, Turn
 
 GOOD = {"turn_id": "t-1", "tenant_id": "acme", "user_id": "u-1", "role": "user", "text": "I always use dark mode."}
 

@@ -8,7 +8,8 @@ import pytest
 
 from agents.episode import content_free_reason, episode_of, episode_trust
 from agents.prepare import clean_turn
-from streams.records import Role, Trust, Turn, Visibility, episode_id_for
+from beliefs.episodes import episode_id_for
+from beliefs.records import Role, Trust, Turn, Visibility
 
 TS = datetime(2026, 5, 4, 18, 30, tzinfo=UTC)
 

@@ -9,9 +9,9 @@ from datetime import UTC, datetime
 
 from agents.event_relay import relay_events
 from agents.periodic import run_periodically
+from beliefs.records import Memory, MemoryType
 from sinks.sql import SqlMemoryStore
 from sinks.sql.webhooks import WebhookDeliveries
-from streams.records import Memory, MemoryType
 from tests.recording_producer import RecordingProducer
 
 EVENTS = "beliefstream.memory.events"

@@ -24,9 +24,9 @@ from agents.extract.rules import RulesExtractor
 from agents.pipeline import WritePipeline
 from agents.prepare import PreparedTurn, clean_turn, extract_claims
 from agents.provenance import Voice, read
+from beliefs.records import Trust, Turn
 from sinks.sql.store import SqlMemoryStore
 from sinks.vectors.edge import EdgeVectorIndex
-from streams.records import Trust, Turn
 from streams.settings import Settings
 
 DATA = shared_data()

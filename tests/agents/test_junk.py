@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agents.junk import JunkVerdict, classify_junk, sentence_junk_reason
-from streams.records import Role
+from beliefs.records import Role
 
 JUNK = [
     ("", "empty"),

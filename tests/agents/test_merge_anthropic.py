@@ -12,7 +12,7 @@ from agents.consolidate.anthropic import AnthropicMerger, make_merger
 from agents.consolidate.merge import OfflineMerger
 from agents.prompts import ResponseSchemaError
 from agents.prompts import merge_memories as prompt
-from streams.records import MemoryType
+from beliefs.records import MemoryType
 from streams.settings import Settings
 from tests.agents.fake_anthropic import FakeAnthropic, Reply, claude_settings, free_port
 

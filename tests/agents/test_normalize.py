@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agents.normalize import canonical_attribute, canonical_value, decision_matter, normalize_claim
-from streams.records import Claim, MemoryType, Polarity
+from beliefs.records import Claim, MemoryType, Polarity
 
 POS, NEG = Polarity.POSITIVE, Polarity.NEGATIVE
 

@@ -19,10 +19,11 @@ from agents.embed import OnnxMiniLmEmbedder, load_default_embedder
 from agents.errors import EmbedderUnavailableError
 from agents.extract.rules import RulesExtractor
 from agents.pipeline import WritePipeline
+from beliefs.episodes import episode_id_for
+from beliefs.records import DeadLetter, JobState, Role, Trust, job_id_for
 from sinks.recall import RecallScope
 from sinks.sql.store import SqlMemoryStore
 from sinks.vectors.edge import EdgeVectorIndex
-from streams.records import DeadLetter, JobState, Role, Trust, episode_id_for, job_id_for
 from streams.settings import Settings
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agents.provenance import MAX_TRUST, Provenance, Voice, provenance_of, read
-from streams.records import Role, Trust, Turn
+from beliefs.records import Role, Trust, Turn
 
 
 def turn(text: str, role: str = "user") -> Turn:

@@ -10,7 +10,7 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from streams.records import MemoryType, RecallSemantics
+from beliefs.records import MemoryType, RecallSemantics
 from tests.agents.rules_extraction import EXTRACTOR, TS, by_attribute, claims, only, turn
 
 # --- the seed's classification table -------------------------------------------------------------

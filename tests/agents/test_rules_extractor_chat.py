@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from agents.extract import Extractor, RulesExtractor
-from streams.records import Role
+from beliefs.records import Role
 from tests.agents.rules_extraction import EXTRACTOR, claims, turn
 
 

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
+from beliefs.records import Claim, Turn
 from bench.locomo import DEFAULT_PATH as LOCOMO
 from bench.locomo import locomo_turns
-from streams.records import Claim, Turn
 from tests.agents.rules_extraction import EXTRACTOR, claims
 
 # --- secrets --------------------------------------------------------------------------------------

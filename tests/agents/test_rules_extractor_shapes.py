@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from agents.extract.speech_act import is_injection, is_leverage, is_sarcasm
-from streams.records import MemoryType, Polarity
+from beliefs.records import MemoryType, Polarity
 from tests.agents.rules_extraction import TS, by_attribute, claims, only
 
 # --- retractions -----------------------------------------------------------------------------------

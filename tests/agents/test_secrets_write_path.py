@@ -24,12 +24,12 @@ from agents.embed import load_default_embedder
 from agents.extract.rules import RulesExtractor
 from agents.pipeline import WritePipeline
 from agents.secrets import redact_secrets
+from beliefs.records import Memory
 from sinks.base import VectorFilter, vector_payload
 from sinks.sql.maintenance import MaintenanceStore
 from sinks.sql.store import SqlMemoryStore
 from sinks.sql.tables import metadata
 from sinks.vectors.edge import EdgeVectorIndex
-from streams.records import Memory
 from streams.settings import Settings
 from tests.agents.manage_helpers import RecordingVectors, seed, stored
 

@@ -6,7 +6,7 @@ import pytest
 
 from agents.errors import StripPatternError
 from agents.strip import RECALL_BLOCK_TAG, strip_injected
-from streams.errors import BeliefstreamError, ConfigurationError
+from beliefs.errors import BeliefstreamError, ConfigurationError
 
 
 @pytest.mark.parametrize(

@@ -13,9 +13,9 @@ import httpx
 import pytest
 
 from agents.webhooks import WebhookDispatcher
+from beliefs.records import Memory, MemoryType
 from sinks.sql import SqlMemoryStore
 from sinks.sql.webhooks import WebhookDeliveries
-from streams.records import Memory, MemoryType
 from tests.webhook_receiver import SECRET, Receiver
 
 EVENTS = "beliefstream.memory.events"

@@ -16,9 +16,9 @@ import yaml
 from prometheus_client import CollectorRegistry
 
 from agents.metrics import IngestMetrics
+from launch.cli import build_parser
 from sidecar.metrics import RequestMetrics
 from sidecar.routes.health import health_routes
-from streams.cli import build_parser
 from streams.settings import Settings
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from aiokafka import AIOKafkaConsumer
 
+from launch.runtime import Clients, open_clients, run_worker
 from streams.publish import publish_records
-from streams.runtime import Clients, open_clients, run_worker
 from streams.settings import Settings
 
 

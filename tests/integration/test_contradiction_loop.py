@@ -8,11 +8,11 @@ import json
 import pytest
 from integration.harness import publish, read_topic, running_worker, wait_for
 
+from beliefs.records import JobState, MemoryState, job_id_for
+from launch.runtime import recall_service
 from sidecar.auth import Principal
 from sidecar.recall.models import RecallRequest
 from sinks.base import VectorPoint, vector_payload
-from streams.records import JobState, MemoryState, job_id_for
-from streams.runtime import recall_service
 
 pytestmark = pytest.mark.integration
 

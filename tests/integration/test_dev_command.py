@@ -30,7 +30,7 @@ def start_dev(data_dir: Path, port: int, **settings: str) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if not k.startswith("BELIEFSTREAM_")}
     env.update({f"BELIEFSTREAM_{name.upper()}": value for name, value in settings.items()})
     return subprocess.Popen(
-        [sys.executable, "-m", "streams.cli", "dev", "--port", str(port), "--data-dir", str(data_dir)],
+        [sys.executable, "-m", "launch.cli", "dev", "--port", str(port), "--data-dir", str(data_dir)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -68,7 +68,7 @@ def stop(process: subprocess.Popen, sig: signal.Signals) -> tuple[int, str, str]
 async def call_mcp(base: str, key: str, tool: str, arguments: dict) -> tuple[set[str], CallToolResult]:
     """Launch `beliefstream mcp` as an MCP client does (stdio), list its tools and call one."""
     command = StdioServerParameters(
-        command=sys.executable, args=["-m", "streams.cli", "mcp", "--url", base, "--key", key], cwd=ROOT
+        command=sys.executable, args=["-m", "launch.cli", "mcp", "--url", base, "--key", key], cwd=ROOT
     )
     async with stdio_client(command) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
@@ -155,7 +155,7 @@ def test_dev_runs_end_to_end_and_stops_cleanly(tmp_path):
             [
                 sys.executable,
                 "-m",
-                "streams.cli",
+                "launch.cli",
                 "recall",
                 "--user",
                 "u-42",

@@ -14,8 +14,8 @@ from aiokafka import AIOKafkaConsumer
 from hostile_records import hostile_values
 from integration.harness import publish, read_topic, running_worker, wait_for
 
+from beliefs.records import DeadLetter, JobState, job_id_for
 from streams.publish import publish_file, publish_records
-from streams.records import DeadLetter, JobState, job_id_for
 
 pytestmark = pytest.mark.integration
 

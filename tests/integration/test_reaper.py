@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from integration.harness import running_worker, wait_for
 
+from beliefs.records import JobState, Role, Turn, job_id_for, utcnow
 from sinks.sql.intake import SqlIntake, queued_job
-from streams.records import JobState, Role, Turn, job_id_for, utcnow
 
 pytestmark = pytest.mark.integration
 

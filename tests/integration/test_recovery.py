@@ -9,9 +9,9 @@ from collections.abc import Sequence
 import pytest
 from integration.harness import publish, read_topic, running_worker, wait_for
 
+from beliefs.records import JobState, MemoryState, job_id_for
 from sinks.base import VectorPoint
 from sinks.errors import SinkUnavailableError
-from streams.records import JobState, MemoryState, job_id_for
 
 pytestmark = pytest.mark.integration
 

@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 import pytest
 from integration.harness import publish, read_topic, running_worker, sinks_drained, wait_for
 
+from beliefs.records import JobState, MemoryState, job_id_for
 from sinks.base import VectorFilter
-from streams.records import JobState, MemoryState, job_id_for
 
 pytestmark = pytest.mark.integration
 

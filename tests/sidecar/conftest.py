@@ -14,12 +14,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from sidecar.app import create_app
-from sidecar.errors import Unavailable
-from sinks.base import TurnOutcome
-from sinks.sql.store import SqlMemoryStore
-from sinks.vectors.edge import EdgeVectorIndex
-from streams.records import (
+from beliefs.records import (
     JobState,
     Memory,
     MemoryType,
@@ -29,6 +24,11 @@ from streams.records import (
     memory_id_for,
     utcnow,
 )
+from beliefs.write_plan import TurnOutcome
+from sidecar.app import create_app
+from sidecar.errors import Unavailable
+from sinks.sql.store import SqlMemoryStore
+from sinks.vectors.edge import EdgeVectorIndex
 from streams.settings import Settings
 
 API_KEYS = "key-acme=acme/admin,key-other=other,key-bot=acme:bot,key-bot-manager=acme:bot/retain+recall+manage"

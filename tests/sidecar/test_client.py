@@ -8,9 +8,9 @@ import socket
 import httpx
 import pytest
 
+from beliefs.records import JobState
+from beliefs.write_plan import TurnOutcome
 from sidecar.client import JobWaitTimeout, MemoryClient, MemoryClientError, SyncMemoryClient
-from sinks.base import TurnOutcome
-from streams.records import JobState
 from tests.sidecar.bodies import editor
 from tests.sidecar.live_server import LiveSidecar
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from streams.records import MemoryState
+from beliefs.records import MemoryState
 from tests.sidecar.bodies import ACME, OTHER, active_hits, editor
 from tests.sidecar.conftest import make_memory, outcome_of
 

@@ -7,8 +7,8 @@ import json
 import pytest
 import sqlalchemy as sa
 
+from beliefs.records import Memory, MemoryState, Trust, Visibility
 from sinks.sql.tables import jobs, outbox
-from streams.records import Memory, MemoryState, Trust, Visibility
 from tests.sidecar.bodies import ACME, BOT, BOT_MANAGER, OTHER, active_hits, editor
 
 

@@ -10,10 +10,10 @@ import httpx
 import pytest
 import sqlalchemy as sa
 
+from beliefs.records import MemoryState, Trust
 from sidecar.app import create_app
 from sinks.sql.admin import AdminStore
 from sinks.sql.tables import outbox
-from streams.records import MemoryState, Trust
 from tests.sidecar.bodies import ACME, BOT, BOT_MANAGER, OTHER, active_hits, editor
 
 

@@ -6,9 +6,10 @@ import json
 
 import sqlalchemy as sa
 
+from beliefs.episodes import episode_id_for
+from beliefs.records import job_id_for
 from sinks.base import VectorFilter, VectorPoint, episode_payload
 from sinks.sql.tables import outbox
-from streams.records import episode_id_for, job_id_for
 from tests.sidecar.bodies import ACME, BOT, OTHER
 from tests.sinks.episode_builders import kept, said
 

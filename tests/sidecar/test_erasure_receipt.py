@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
+from beliefs.records import MemoryState
 from sinks.base import VectorFilter
 from sinks.sql.governance import USER_TABLES, user_digest
 from sinks.sql.tables import erasure_receipts, memories, memory_embeddings, outbox
-from streams.records import MemoryState
 from tests.sidecar.four_keys import USER, Deployment, deployment_fixture  # noqa: F401 (the fixture)
 from tests.sidecar.test_scope_on_writes import MEETINGS
 

@@ -11,8 +11,8 @@ import json
 import pytest
 import sqlalchemy as sa
 
+from beliefs.bounds import MAX_METADATA_DEPTH, MAX_SPEAKER_CHARS, MAX_TRIGGER_ITEMS
 from sinks.sql.tables import jobs
-from streams.bounds import MAX_METADATA_DEPTH, MAX_SPEAKER_CHARS, MAX_TRIGGER_ITEMS
 from tests.sidecar.bodies import ACME, editor
 
 JSON_ACME = {**ACME, "Content-Type": "application/json"}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from streams.records import job_id_for
+from beliefs.records import job_id_for
 
 ACME = {"Authorization": "Bearer key-acme"}
 OTHER = {"Authorization": "Bearer key-other"}

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from beliefs.errors import ConfigurationError
 from sidecar.auth import AGENT_DEFAULT, TENANT_DEFAULT, ApiKeyAuthenticator, Capability, Principal
 from sidecar.errors import Forbidden
-from streams.errors import ConfigurationError
 from streams.settings import Settings
 from tests.sidecar.four_keys import USER, Deployment, deployment_fixture  # noqa: F401 (the fixture)
 

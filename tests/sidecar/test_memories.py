@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from streams.records import Memory, Visibility
+from beliefs.records import Memory, Visibility
 
 ACME = {"Authorization": "Bearer key-acme"}
 OTHER = {"Authorization": "Bearer key-other"}

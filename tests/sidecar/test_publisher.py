@@ -13,12 +13,12 @@ from collections.abc import Iterator, Sequence
 import pytest
 from integration.harness import read_topic
 
+from beliefs.records import Role, Turn
 from sidecar.errors import Unavailable
 from sidecar.publisher import TopicTurnPublisher, TurnPublisher
 from sinks.errors import SinkUnavailableError
+from sinks.producer import KafkaRecordProducer, OutRecord
 from streams.broker import EmbeddedBroker
-from streams.producer import KafkaRecordProducer, OutRecord
-from streams.records import Role, Turn
 from streams.settings import Settings
 
 ACME = {"Authorization": "Bearer key-acme"}

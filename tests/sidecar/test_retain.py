@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from streams.records import job_id_for
+from beliefs.records import job_id_for
 
 ACME = {"Authorization": "Bearer key-acme"}
 BOT = {"Authorization": "Bearer key-bot"}

@@ -6,8 +6,8 @@ import json
 
 import sqlalchemy as sa
 
+from beliefs.records import MemoryState
 from sinks.sql.tables import outbox
-from streams.records import MemoryState
 from tests.sidecar.bodies import ACME, BOT, BOT_MANAGER, OTHER, active_hits, editor
 
 

@@ -7,8 +7,9 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 from agents.episode import episode_of
-from sinks.base import TurnOutcome
-from streams.records import Episode, JobState, Memory, Role, Turn, job_id_for
+from beliefs.episodes import Episode
+from beliefs.records import JobState, Memory, Role, Turn, job_id_for
+from beliefs.write_plan import TurnOutcome
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 VECTOR = [0.5, -0.25, 1.0]

@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 
 import sqlalchemy as sa
 
-from sinks.base import TurnOutcome
+from beliefs.records import JobState, Memory, Role, Turn, job_id_for, memory_id_for
+from beliefs.write_plan import TurnOutcome
 from sinks.sql import SqlMemoryStore
-from streams.records import JobState, Memory, Role, Turn, job_id_for, memory_id_for
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 EVENTS = "test.memory.events"

@@ -11,6 +11,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
+from beliefs.records import Polarity
 from sinks.reach import SHARED_ONLY
 from sinks.recall import Currency, RecallScope
 from sinks.sql import SqlMemoryStore
@@ -18,7 +19,6 @@ from sinks.sql.convert import encode_embedding, memory_row
 from sinks.sql.engine import create_engine
 from sinks.sql.migrate import alembic_config, upgrade
 from sinks.sql.tables import contested_slots, include_name, jobs, memories, metadata
-from streams.records import Polarity
 from tests.sidecar.recall.seeding import NOW, mem
 
 VERSION_TABLE = "beliefstream_alembic_version"

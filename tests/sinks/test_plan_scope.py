@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from agents.loops import contested_id
-from sinks.base import TurnOutcome
+from beliefs.contested import LoopBook
+from beliefs.loops import contested_id
+from beliefs.records import JobState, Memory, MemoryState, Role, Turn, Visibility, job_id_for, memory_id_for
+from beliefs.write_plan import BeliefView, TurnOutcome, plan_write
 from sinks.reach import EVERY_AGENT, SHARED_ONLY, Reach
-from sinks.sql.contested import LoopBook
-from sinks.sql.plan import BeliefView, plan_write
-from streams.records import JobState, Memory, MemoryState, Role, Turn, Visibility, job_id_for, memory_id_for
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 

@@ -10,11 +10,11 @@ from datetime import timedelta
 import pytest
 import sqlalchemy as sa
 
+from beliefs.records import MemoryState, RecallAudit, RecallSemantics, Trust, Visibility
 from sinks.recall import Currency, RecallScope, RecallStore
 from sinks.sql.recall_queries import search_terms
 from sinks.sql.store import SqlMemoryStore
 from sinks.sql.tables import memories, recall_audit
-from streams.records import MemoryState, RecallAudit, RecallSemantics, Trust, Visibility
 from tests.conftest import unique_tenant
 from tests.sidecar.recall.seeding import NOW, mem, outcome
 

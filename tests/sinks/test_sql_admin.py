@@ -6,10 +6,10 @@ from datetime import timedelta
 
 import pytest
 
+from beliefs.records import MemoryState
 from sidecar.edit import MemoryEdit, edited_version
 from sinks.sql.admin import AdminStore
 from sinks.sql.errors import InvalidCursorError, MemoryNotCurrentError
-from streams.records import MemoryState
 from tests.sinks.store_builders import T0, mem, turn
 
 

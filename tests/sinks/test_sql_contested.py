@@ -9,12 +9,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import sqlalchemy as sa
 
-from agents.loops import contested_id
-from sinks.base import TurnOutcome
+from beliefs.loops import contested_id
+from beliefs.records import JobState, Memory, MemoryState, Role, Turn, job_id_for, memory_id_for
+from beliefs.write_plan import TurnOutcome
 from sinks.sql import InvalidRequestError, SqlMemoryStore
 from sinks.sql.errors import ContestedResolvedError
 from sinks.sql.tables import outbox
-from streams.records import JobState, Memory, MemoryState, Role, Turn, job_id_for, memory_id_for
 from tests.sinks.store_builders import ESCALATIONS
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)

@@ -7,10 +7,11 @@ from datetime import timedelta
 
 import sqlalchemy as sa
 
+from beliefs.episodes import EpisodeState, episode_id_for
+from beliefs.records import JobState, Role, Trust, job_id_for
 from sinks.recall import Currency, RecallScope
 from sinks.sql import SqlMemoryStore
 from sinks.sql.tables import episode_embeddings, episodes, outbox
-from streams.records import EpisodeState, JobState, Role, Trust, episode_id_for, job_id_for
 from tests.sinks.episode_builders import T0, VECTOR, kept, said
 from tests.sinks.store_builders import EVENTS, mem
 

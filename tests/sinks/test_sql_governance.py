@@ -8,10 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import sqlalchemy as sa
 
-from sinks.base import ErasureReport, MemoryStore
-from sinks.sql import SqlMemoryStore
-from sinks.sql.tables import jobs, memories, memory_embeddings, outbox
-from streams.records import (
+from beliefs.records import (
     EventKind,
     Job,
     JobState,
@@ -20,6 +17,9 @@ from streams.records import (
     job_id_for,
     memory_id_for,
 )
+from sinks.base import ErasureReport, MemoryStore
+from sinks.sql import SqlMemoryStore
+from sinks.sql.tables import jobs, memories, memory_embeddings, outbox
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 VECTOR = [0.5, -0.25, 1.0]

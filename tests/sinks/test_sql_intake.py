@@ -7,11 +7,11 @@ from datetime import timedelta
 
 import sqlalchemy as sa
 
-from sinks.base import TurnOutcome
+from beliefs.records import JobState, Turn, job_id_for, utcnow
+from beliefs.write_plan import TurnOutcome
 from sinks.sql import SqlMemoryStore
 from sinks.sql.intake import SqlIntake, queued_job
 from sinks.sql.tables import intake
-from streams.records import JobState, Turn, job_id_for, utcnow
 from tests.conftest import unique_tenant
 from tests.sinks.store_builders import T0, done, meeting, turn
 

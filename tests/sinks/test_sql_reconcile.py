@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from sinks.base import TurnOutcome
+from beliefs.records import EventKind, JobState, MemoryState, Role, Trust, job_id_for
+from beliefs.write_plan import TurnOutcome
 from sinks.sql import SqlMemoryStore
 from sinks.sql.tables import memories, outbox
-from streams.records import EventKind, JobState, MemoryState, Role, Trust, job_id_for
 from tests.conftest import unique_tenant
 from tests.sinks.store_builders import active_values, count, done, mem, said, turn
 
@@ -161,7 +161,7 @@ async def test_a_memory_already_stored_is_not_written_again(store: SqlMemoryStor
 async def test_a_retraction_closes_the_belief_and_a_repeat_from_another_session_raises_importance(
     store: SqlMemoryStore,
 ) -> None:
-    from streams.records import Polarity
+    from beliefs.records import Polarity
 
     tenant = unique_tenant()
     first = said(tenant, "morning", source_session="s1", importance=0.6)

@@ -7,10 +7,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from sinks.base import MemoryStore, TurnOutcome
-from sinks.errors import SinkUnavailableError
-from sinks.sql import InvalidCursorError, InvalidOutcomeError, InvalidRequestError, SqlMemoryStore
-from streams.records import (
+from beliefs.records import (
     Job,
     JobState,
     MemoryEvent,
@@ -21,6 +18,10 @@ from streams.records import (
     Visibility,
     job_id_for,
 )
+from beliefs.write_plan import TurnOutcome
+from sinks.base import MemoryStore
+from sinks.errors import SinkUnavailableError
+from sinks.sql import InvalidCursorError, InvalidOutcomeError, InvalidRequestError, SqlMemoryStore
 from tests.conftest import unique_tenant
 from tests.sinks.store_builders import EVENTS, T0, active_values, done, mem, said, turn
 

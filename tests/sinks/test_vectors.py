@@ -15,11 +15,11 @@ from qdrant_client.common.client_exceptions import ResourceExhaustedResponse
 from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
 
 from agents.embed import load_default_embedder
+from beliefs.records import MemoryState
 from sinks.base import VectorFilter, VectorIndex, VectorPoint
 from sinks.errors import BackpressureError, SinkUnavailableError
 from sinks.vectors import EdgeVectorIndex, QdrantServerIndex, make_vector_index
 from sinks.vectors.server import translate_error
-from streams.records import MemoryState
 from streams.settings import Settings
 
 DIM = 384

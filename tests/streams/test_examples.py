@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 from agents.extract.factory import make_extractor
-from streams.records import Role, Turn
+from beliefs.records import Role, Turn
 from streams.settings import Settings
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "turns.jsonl"

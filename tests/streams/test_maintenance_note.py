@@ -1,7 +1,7 @@
 """`beliefstream decay` while another process owns the vector index: a whole sentence saying what
 happened and why recall is still right."""
 
-from streams.runtime import open_maintenance
+from launch.runtime import open_maintenance
 from streams.settings import Settings
 
 

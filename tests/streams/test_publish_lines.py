@@ -6,9 +6,9 @@ import json
 
 from hostile_records import hostile_values
 
-from streams.cli import main
+from beliefs.records import DeadLetter
+from launch.cli import main
 from streams.publish import MAX_RECORD_BYTES, keyed_line, too_large_letter
-from streams.records import DeadLetter
 
 
 def test_every_hostile_line_is_keyed_or_passed_on_as_it_is() -> None:

@@ -9,9 +9,9 @@ import httpx
 import pytest
 from mcp.server.mcpserver.exceptions import ToolError
 
+from beliefs.records import MemoryState
 from sidecar.client import MemoryClient
 from sidecar.mcp_proxy import SidecarTools, forwarding_tool_call
-from streams.records import MemoryState
 from tests.sidecar.recall.seeding import NOW, mem
 
 

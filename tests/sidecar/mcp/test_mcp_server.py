@@ -14,11 +14,11 @@ import uvicorn
 from mcp.client import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from beliefs.records import JobState, MemoryState
 from sidecar.app import create_app
 from sidecar.mcp_server import bearer_key
 from sidecar.mcp_tools import McpTools
 from sidecar.recall.service import RecallService
-from streams.records import JobState, MemoryState
 from tests.sidecar.recall.seeding import NOW, mem, seed
 
 ACME = "key-acme"

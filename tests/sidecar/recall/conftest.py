@@ -7,12 +7,12 @@ from dataclasses import dataclass
 
 import pytest
 
+from beliefs.records import Memory
 from sidecar.recall.access import AccessRecorder
 from sidecar.recall.audit import AuditLog
 from sidecar.recall.service import RecallService
 from sinks.sql.store import SqlMemoryStore
 from sinks.vectors.edge import EdgeVectorIndex
-from streams.records import Memory
 from tests.sidecar.recall.seeding import NOW, seed
 
 

@@ -7,18 +7,10 @@ import itertools
 from collections.abc import Sequence
 from datetime import timedelta
 
-from sinks.base import TurnOutcome, VectorPoint, episode_payload, vector_payload
-from streams.records import (
-    Episode,
-    JobState,
-    Memory,
-    Role,
-    Trust,
-    Turn,
-    Visibility,
-    episode_id_for,
-    job_id_for,
-)
+from beliefs.episodes import Episode, episode_id_for
+from beliefs.records import JobState, Memory, Role, Trust, Turn, Visibility, job_id_for
+from beliefs.write_plan import TurnOutcome
+from sinks.base import VectorPoint, episode_payload, vector_payload
 from tests.sidecar.recall.seeding import NOW
 
 _turns = itertools.count(1)

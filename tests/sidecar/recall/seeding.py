@@ -12,10 +12,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-from sinks.base import TurnOutcome, VectorPoint, vector_payload
+from beliefs.records import Memory, MemoryType, memory_id_for
+from beliefs.write_plan import TurnOutcome
+from sinks.base import VectorPoint, vector_payload
 from sinks.sql.store import SqlMemoryStore
 from sinks.vectors.edge import EdgeVectorIndex
-from streams.records import Memory, MemoryType, memory_id_for
 from tests.sidecar.conftest import outcome_of
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)

@@ -9,13 +9,13 @@ import pytest
 
 from agents.sensitivity import is_safety_fact, sensitivity_of
 from agents.strip import strip_injected
+from beliefs.records import MemoryType, Polarity, RecallSemantics, Sensitivity, Trust
 from sidecar.recall import policy
 from sidecar.recall.freshness import certainty, needs_confirmation
 from sidecar.recall.models import ConflictValue, ConflictView, RecalledMemory
 from sidecar.recall.prompt import render
 from sidecar.recall.sensitivity import request_domains, safety_fires, sensitive_outside
 from sidecar.reflect import NO_MEMORY, evidence_of, extractive_answer
-from streams.records import MemoryType, Polarity, RecallSemantics, Sensitivity, Trust
 from tests.sidecar.recall.seeding import NOW, mem
 
 NEG = Polarity.NEGATIVE

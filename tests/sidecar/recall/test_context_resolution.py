@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from agents import loops
+from beliefs import loops
+from beliefs.records import MemoryState, RecallSemantics, Trust, Visibility
 from sidecar.auth import Principal
 from sidecar.recall import policy
 from sidecar.recall.config import BALANCED
@@ -13,7 +14,6 @@ from sidecar.recall.fusion import Signals
 from sidecar.recall.models import RecallRequest
 from sidecar.recall.select import select, to_result
 from sinks.recall import OpenContest, RecallScope
-from streams.records import MemoryState, RecallSemantics, Trust, Visibility
 from tests.sidecar.recall.seeding import NOW, mem, sync_vectors
 
 SLOT = {"entity": "user", "attribute": "preferred_meeting_time"}

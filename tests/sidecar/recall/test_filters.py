@@ -7,11 +7,11 @@ from datetime import timedelta
 import pytest
 from pydantic import ValidationError
 
+from beliefs.records import MemoryType
 from sidecar.auth import Principal
 from sidecar.recall import filters
 from sidecar.recall.models import RecallRequest
 from sidecar.recall.service import RecallService
-from streams.records import MemoryType
 from tests.sidecar.recall.seeding import NOW, mem, seed
 
 OLD = mem("acme", "u1", "The user drinks green tea every morning.", days_ago=300, type=MemoryType.FACT,

@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 from pydantic import ValidationError
 
+from beliefs.records import MemoryState, MemoryType, RecallSemantics, Trust, Visibility
 from sidecar.recall import policy
 from sidecar.recall.budget import edge_order, estimate_tokens, trim
 from sidecar.recall.config import BALANCED, PRECISE, PRESETS, RECENT, RecallConfig, preset
@@ -23,7 +24,6 @@ from sidecar.recall.scoring import (
 )
 from sinks.base import VectorHit
 from sinks.recall import KeywordHit, RecallScope
-from streams.records import MemoryState, MemoryType, RecallSemantics, Trust, Visibility
 from tests.sidecar.recall.seeding import NOW, mem
 
 # -- config ------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import pytest
 import sqlalchemy as sa
 from recording_producer import RecordingProducer
 
+from beliefs.records import MemoryState, RecallSemantics, Trust, Visibility
 from sidecar.auth import Principal
 from sidecar.errors import Forbidden
 from sidecar.recall.audit import AuditLog
@@ -18,7 +19,6 @@ from sidecar.recall.models import RecallRequest
 from sidecar.recall.service import RecallService
 from sinks.recall import Currency, RecallScope
 from sinks.sql.tables import memories, recall_audit
-from streams.records import MemoryState, RecallSemantics, Trust, Visibility
 from tests.conftest import unique_tenant
 from tests.sidecar.recall.seeding import NOW, mem
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 from agents.strip import strip_injected
+from beliefs.records import MemoryType, Polarity, RecallSemantics, Role, Trust
 from sidecar.auth import Principal
 from sidecar.recall.models import RecallRequest
-from streams.records import MemoryType, Polarity, RecallSemantics, Role, Trust
 from tests.sidecar.recall.seeding import NOW, mem
 
 USER = {"entity": "user"}

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from beliefs.records import MemoryType, Role, Trust, Visibility
 from sidecar.auth import Principal
 from sidecar.recall.models import RecallRequest
-from streams.records import MemoryType, Role, Trust, Visibility
 from tests.sidecar.recall.episode_seeding import said, seed_said, with_memories
 from tests.sidecar.recall.seeding import mem
 

@@ -7,11 +7,11 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
+from beliefs.records import Visibility
 from sidecar.app import create_app
 from sidecar.recall.access import AccessRecorder
 from sidecar.recall.audit import AuditLog
 from sidecar.recall.service import RecallService
-from streams.records import Visibility
 from tests.sidecar.recall.seeding import mem, seed
 
 KEY = {"Authorization": "Bearer key-acme"}

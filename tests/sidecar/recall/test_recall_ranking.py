@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from beliefs.records import MemoryType
 from sidecar.auth import Principal
 from sidecar.recall.models import RecallRequest
-from streams.records import MemoryType
 from tests.sidecar.recall.seeding import mem
 
 ALLERGY = {"entity": "user", "attribute": "allergy", "value": "peanuts", "type": MemoryType.FACT}

@@ -11,11 +11,11 @@ import sqlalchemy as sa
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from beliefs.records import Memory, Trust, Visibility
 from sidecar.auth import Principal
 from sidecar.errors import Forbidden
 from sidecar.recall.models import RecallRequest
 from sinks.sql.tables import memories
-from streams.records import Memory, Trust, Visibility
 from tests.sidecar.recall.seeding import NOW, mem
 
 TENANTS = ("A", "B")

@@ -11,10 +11,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 import httpx
 import pytest
 
+from beliefs.records import MemoryType, Trust
 from sidecar.app import create_app
 from sidecar.recall.service import RecallService
 from sidecar.reflect import Answerer
-from streams.records import MemoryType, Trust
 from tests.sidecar.recall.seeding import NOW, mem, seed
 
 KEY = {"Authorization": "Bearer key-acme"}

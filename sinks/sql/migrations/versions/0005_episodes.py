@@ -1,6 +1,6 @@
 """Episodes: every turn kept as said, keyword-indexed and embedded like memories.
 
-`episodes` holds the record of `streams.records.Episode` plus the vector outbox flags
+`episodes` holds the record of `beliefs.records.Episode` plus the vector outbox flags
 (`vector_dirty`, `vector_version`) memories have; `episode_embeddings` its float32 embedding.
 Keyword search copies migration 0002: SQLite gets a contentless FTS5 table `episodes_fts` keyed by
 the row's rowid, with the per-user scope token and triggers; PostgreSQL a stored generated

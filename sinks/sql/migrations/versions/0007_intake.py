@@ -1,6 +1,6 @@
 """The intake: turns accepted by `POST /v1/retain` (and by `beliefstream publish` into a running
 `dev`), kept until the write path finishes their job, so a crash of the embedded broker, whose log
-is in memory only, loses none of them (re-published at start; see `streams/reaper.py`).
+is in memory only, loses none of them (re-published at start; see `launch/reaper.py`).
 
 Revision ID: 0007
 Revises: 0006

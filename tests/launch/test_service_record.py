@@ -4,7 +4,7 @@ import os
 import subprocess
 import sys
 
-from streams.service_record import (
+from launch.service_record import (
     ServiceRecord,
     local_url,
     read_service_record,

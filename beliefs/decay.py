@@ -19,8 +19,8 @@ from datetime import datetime
 
 import numpy as np
 
-from streams.errors import ConfigurationError
-from streams.records import Memory, as_utc
+from beliefs.errors import ConfigurationError
+from beliefs.records import Memory, as_utc
 
 DEFAULT_LAMBDA = 0.02
 DEFAULT_BOOST_CAP = 10.0

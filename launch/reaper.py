@@ -18,10 +18,10 @@ from aiokafka import AIOKafkaConsumer, TopicPartition
 from aiokafka.errors import KafkaError
 
 from agents.reaping import OffsetSnapshot, failure_reason, plan_reap, processed_before
+from beliefs.records import utcnow
 from sinks.errors import SinkUnavailableError
+from sinks.producer import OutRecord, RecordProducer
 from sinks.sql.intake import IntakeRow, SqlIntake
-from streams.producer import OutRecord, RecordProducer
-from streams.records import utcnow
 from streams.settings import Settings
 
 log = logging.getLogger(__name__)

@@ -8,8 +8,8 @@ import warnings
 import pytest
 
 from sinks.errors import SinkUnavailableError
+from sinks.producer import KafkaRecordProducer, OutRecord
 from streams.broker import free_port
-from streams.producer import KafkaRecordProducer, OutRecord
 
 RECORD = OutRecord(topic="beliefstream.turns", key=b"acme:u-1", value=b"{}")
 

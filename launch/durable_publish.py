@@ -16,12 +16,12 @@ from aiokafka.errors import KafkaError
 from pydantic import ValidationError
 from tqdm import tqdm
 
+from beliefs.errors import BeliefstreamError
+from beliefs.records import Turn, job_id_for, utcnow
 from sinks.sql.intake import queued_job
 from sinks.sql.store import SqlMemoryStore
 from streams.app import bootstrap_servers
-from streams.errors import BeliefstreamError
 from streams.publish import CHUNK, PublishResult, _lines, keyed_line
-from streams.records import Turn, job_id_for, utcnow
 from streams.settings import Settings
 
 

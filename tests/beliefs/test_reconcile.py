@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from agents.reconcile import (
+from beliefs.reconcile import (
     CONFIDENCE_FLOOR,
     Decision,
     confirmed,
@@ -16,7 +16,7 @@ from agents.reconcile import (
     superseded,
     text_fingerprint,
 )
-from streams.records import Memory, MemoryState, Trust
+from beliefs.records import Memory, MemoryState, Trust
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 

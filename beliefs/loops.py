@@ -18,9 +18,9 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from agents.attributes import is_single_valued
-from agents.reconcile import is_weak, normalize_value
-from streams.records import ID_NAMESPACE, Memory
+from beliefs.attributes import is_single_valued
+from beliefs.reconcile import is_weak, normalize_value
+from beliefs.records import ID_NAMESPACE, Memory
 
 #: Supersessions of one pair within the window that make a loop.
 DEFAULT_THRESHOLD = 3

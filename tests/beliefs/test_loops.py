@@ -6,8 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from agents import loops
-from agents.loops import (
+from beliefs import loops
+from beliefs.loops import (
     contends,
     contested_id,
     counted_supersessions,
@@ -17,7 +17,7 @@ from agents.loops import (
     resolution_text,
     value_history,
 )
-from streams.records import Memory, MemoryState, Trust
+from beliefs.records import Memory, MemoryState, Trust
 
 NOW = datetime(2026, 3, 31, 12, 0, tzinfo=UTC)
 

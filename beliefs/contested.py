@@ -5,7 +5,7 @@ supersessions and contested slot, loaded by the store before planning. Everythin
 scope (`ScopedPair`): a loop in one agent's private beliefs is not the user's shared loop, and the
 supersessions of one never count towards the other. `plan_write` asks it about
 each claim before applying reconcile's decision; a claim on an open slot, or the one that makes a
-loop (`agents.loops`), is stored `contested` together with the pair's current memories, and the
+loop (`beliefs.loops`), is stored `contested` together with the pair's current memories, and the
 book keeps counting as the batch supersedes. Pure: no I/O here.
 """
 
@@ -16,10 +16,10 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from agents import loops
-from agents.loops import Pair
-from agents.reconcile import Decision
-from streams.records import Memory, MemoryState
+from beliefs import loops
+from beliefs.loops import Pair
+from beliefs.reconcile import Decision
+from beliefs.records import Memory, MemoryState
 
 Status = Literal["open", "resolved"]
 

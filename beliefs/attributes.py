@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from streams.records import MemoryType
+from beliefs.records import MemoryType
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 import asyncio
 
 from agents.pipeline import BatchReport
-from streams.progress import IngestProgress
+from launch.progress import IngestProgress
 
 
 class ManualTimers:

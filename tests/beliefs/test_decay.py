@@ -10,15 +10,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agents.decay import (
+from beliefs.decay import (
     age_days,
     decay_score,
     decay_scores,
     memory_decay_score,
     payload_decay_score,
 )
-from streams.errors import ConfigurationError
-from streams.records import Memory
+from beliefs.errors import ConfigurationError
+from beliefs.records import Memory
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 HALF_LIFE = math.log(2) / 0.02  # 34.657... days

@@ -15,9 +15,9 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from streams import cli_client
-from streams.cli_client import KEY_HELP, URL_HELP
-from streams.errors import BeliefstreamError
+from beliefs.errors import BeliefstreamError
+from launch import cli_client
+from launch.cli_client import KEY_HELP, URL_HELP
 
 if TYPE_CHECKING:  # the settings (pydantic-settings) load only for a command that runs
     from streams.settings import Settings
@@ -38,7 +38,7 @@ the flags below override them.
 def _settings(args: argparse.Namespace) -> Settings:
     from pydantic import ValidationError
 
-    from streams.errors import ConfigurationError
+    from beliefs.errors import ConfigurationError
     from streams.settings import Settings
 
     overrides: dict[str, Any] = {}
@@ -69,7 +69,7 @@ def _run_until_signalled(main: Callable[[asyncio.Event], Coroutine[Any, Any, Non
 
 
 def cmd_dev(args: argparse.Namespace) -> None:
-    from streams.runtime import run_dev
+    from launch.runtime import run_dev
 
     settings = _settings(args)
 
@@ -81,7 +81,7 @@ def cmd_dev(args: argparse.Namespace) -> None:
 
 
 def _require_broker(settings: Settings) -> str:
-    from streams.service_record import recorded_broker_url
+    from launch.service_record import recorded_broker_url
 
     url = settings.broker or recorded_broker_url(settings.data_dir)
     if url is None:
@@ -93,8 +93,8 @@ def _require_broker(settings: Settings) -> str:
 
 
 def cmd_worker(args: argparse.Namespace) -> None:
-    from streams.progress import IngestProgress
-    from streams.runtime import open_clients, run_worker
+    from launch.progress import IngestProgress
+    from launch.runtime import open_clients, run_worker
 
     settings = _settings(args)
     url = _require_broker(settings)
@@ -113,7 +113,7 @@ def cmd_worker(args: argparse.Namespace) -> None:
 
 
 def cmd_sidecar(args: argparse.Namespace) -> None:
-    from streams.runtime import dev_api_key, open_clients, run_sidecar
+    from launch.runtime import dev_api_key, open_clients, run_sidecar
 
     settings = dev_api_key(_settings(args))
     url = _require_broker(settings)
@@ -142,9 +142,9 @@ def cmd_migrate(args: argparse.Namespace) -> None:
 
 
 def cmd_publish(args: argparse.Namespace) -> None:
-    from streams.durable_publish import publish_file_durably
+    from launch.durable_publish import publish_file_durably
+    from launch.runtime import recorded_sql_url
     from streams.publish import publish_file
-    from streams.runtime import recorded_sql_url
 
     settings = _settings(args)
     if not Path(args.file).is_file():
@@ -173,7 +173,7 @@ def cmd_mcp(args: argparse.Namespace) -> None:
 
 
 def cmd_decay(args: argparse.Namespace) -> None:
-    from streams.runtime import decay_job, open_maintenance
+    from launch.runtime import decay_job, open_maintenance
 
     settings = _settings(args)
 
@@ -194,7 +194,7 @@ def cmd_consolidate(args: argparse.Namespace) -> None:
     if cli_client.consolidate_remotely(args, settings):
         return
 
-    from streams.runtime import consolidator_for, open_maintenance
+    from launch.runtime import consolidator_for, open_maintenance
 
     async def main() -> None:
         from agents.embed import load_default_embedder

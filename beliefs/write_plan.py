@@ -15,20 +15,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from agents import loops, reconcile
-from sinks.base import TurnOutcome
-from sinks.sql.contested import Contest, ContestedSlot, LoopBook
-from sinks.sql.errors import InvalidOutcomeError
-from streams.records import (
-    Episode,
-    EpisodeEvent,
-    EventKind,
-    Job,
-    JobState,
-    Memory,
-    MemoryEvent,
-    episode_id_for,
-)
+from beliefs import loops, reconcile
+from beliefs.contested import Contest, ContestedSlot, LoopBook
+from beliefs.episodes import Episode, EpisodeEvent
+from beliefs.records import EventKind, Job, JobState, Memory, MemoryEvent, Turn
 
 #: Job states after which a turn is never processed again.
 FINISHED = frozenset({JobState.DONE, JobState.SKIPPED, JobState.FAILED})
@@ -112,31 +102,6 @@ class WritePlan:
     episode_events: list[EpisodeEvent] = field(default_factory=list)
 
 
-def check_outcome(outcome: TurnOutcome) -> None:
-    """Reject an outcome whose memories do not belong to its turn."""
-    if outcome.state not in FINISHED:
-        raise InvalidOutcomeError(f"job {outcome.job_id}: an outcome must be done, skipped or failed")
-    if outcome.state is not JobState.DONE and outcome.memories:
-        raise InvalidOutcomeError(f"job {outcome.job_id}: a {outcome.state.value} turn carries no memories")
-    if len(outcome.embeddings) and len(outcome.embeddings) != len(outcome.memories):
-        raise InvalidOutcomeError(
-            f"job {outcome.job_id}: {len(outcome.embeddings)} embeddings for {len(outcome.memories)} memories"
-        )
-    turn = outcome.turn
-    for memory in outcome.memories:
-        if (memory.tenant_id, memory.user_id) != (turn.tenant_id, turn.user_id):
-            raise InvalidOutcomeError(f"job {outcome.job_id}: memory {memory.id} belongs to another user")
-    episode = outcome.episode
-    if episode is None:
-        return
-    if outcome.state is JobState.FAILED:
-        raise InvalidOutcomeError(f"job {outcome.job_id}: a failed turn carries no episode")
-    if (episode.tenant_id, episode.user_id, episode.turn_id) != (turn.tenant_id, turn.user_id, turn.turn_id) or (
-        episode.id != episode_id_for(turn.tenant_id, turn.turn_id)
-    ):
-        raise InvalidOutcomeError(f"job {outcome.job_id}: episode {episode.id} is not this turn's")
-
-
 def plan_write(
     outcomes: Sequence[TurnOutcome],
     *,
@@ -149,7 +114,7 @@ def plan_write(
     """Reconcile the outcomes in order; finished jobs and existing memory ids are left alone.
 
     With `book`, a claim on a contested pair, or one that would make a contradiction loop, is
-    stored contested instead of being auto-resolved (`sinks.sql.contested`).
+    stored contested instead of being auto-resolved (`beliefs.contested`).
     """
     plan = WritePlan()
     seen_jobs: set[str] = set()
@@ -253,3 +218,17 @@ def _change(plan: WritePlan, view: BeliefView, memory: Memory) -> None:
         plan.inserts[memory.id] = (memory, plan.inserts[memory.id][1])
     else:
         plan.updates[memory.id] = memory
+
+
+@dataclass(frozen=True)
+class TurnOutcome:
+    """What the pipeline made of one turn, ready for the SQL store."""
+
+    turn: Turn
+    job_id: str
+    state: JobState  # done (memories, possibly none survive reconcile), skipped, failed
+    reason: str | None = None
+    memories: Sequence[Memory] = ()
+    embeddings: Sequence[Sequence[float]] = ()  # one per memory, same order
+    episode: Episode | None = None  # the turn as said; its `memory_ids` are filled at write time
+    episode_embedding: Sequence[float] | None = None

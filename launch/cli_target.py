@@ -2,7 +2,7 @@
 failures as one line that says what to do.
 
 The URL is `--url`, else the one a running `beliefstream dev` recorded under the data dir
-(`streams.service_record`), else `BELIEFSTREAM_HOST`/`_PORT`. The key is `--key`, else the
+(`launch.service_record`), else `BELIEFSTREAM_HOST`/`_PORT`. The key is `--key`, else the
 recorded one (when the URL is the recorded service's), else the first of `BELIEFSTREAM_API_KEYS`,
 else the dev key. Nothing heavy is imported here: a client call must start in well under a second.
 """
@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from streams.errors import BeliefstreamError
-from streams.service_record import ServiceRecord, local_url, read_service_record, recorded_dev_key
+from beliefs.errors import BeliefstreamError
+from launch.service_record import ServiceRecord, local_url, read_service_record, recorded_dev_key
 from streams.settings import Settings
 
 if TYPE_CHECKING:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from tests.beliefs.test_reconcile import T0, mem
 
-from agents.reconcile import REPEAT_STEP, REPEATED_IMPORTANCE, confirmed, decide, repeated_importance
-from streams.records import Polarity
-from tests.agents.test_reconcile import T0, mem
+from beliefs.reconcile import REPEAT_STEP, REPEATED_IMPORTANCE, confirmed, decide, repeated_importance
+from beliefs.records import Polarity
 
 NEG = Polarity.NEGATIVE
 
@@ -162,7 +162,7 @@ def test_repeated_importance_never_passes_one() -> None:
 
 
 def test_the_event_of_a_retraction_says_so() -> None:
-    from streams.records import EventKind, MemoryEvent
+    from beliefs.records import EventKind, MemoryEvent
 
     event = MemoryEvent.about(EventKind.CREATED, fact("n", "lives_in", "Berlin", polarity=NEG))
     assert (event.attribute, event.value, event.polarity) == ("lives_in", "Berlin", NEG)

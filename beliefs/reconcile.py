@@ -34,8 +34,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from agents.attributes import is_single_valued
-from streams.records import Memory, MemoryState, Polarity, Trust
+from beliefs.attributes import is_single_valued
+from beliefs.records import Memory, MemoryState, Polarity, Trust
 
 #: Below this confidence a claim is too weak to change a belief; recall filters on the same floor.
 CONFIDENCE_FLOOR = 0.4

@@ -1,6 +1,6 @@
 """The client commands of `beliefstream`: `recall`, `mcp`, and `consolidate` against a sidecar.
 
-Each is one or a few HTTP calls to the sidecar `streams.cli_target` finds (the running `dev`, or
+Each is one or a few HTTP calls to the sidecar `launch.cli_target` finds (the running `dev`, or
 --url/--key), so they import the HTTP client and nothing of the server.
 """
 
@@ -22,8 +22,8 @@ KEY_HELP = ("API key (default: the running `dev`'s, else the first of BELIEFSTRE
 def recall(args: argparse.Namespace, settings: Settings) -> None:
     import json
 
+    from launch.cli_target import client_failure, find_target
     from sidecar.client import MemoryClientError, SyncMemoryClient
-    from streams.cli_target import client_failure, find_target
 
     target = find_target(settings, args.url, args.key)
     options = {"budget_tokens": args.budget, "limit": args.limit, "diagnostics": args.diagnostics}
@@ -50,8 +50,8 @@ def recall(args: argparse.Namespace, settings: Settings) -> None:
 
 
 def mcp(args: argparse.Namespace, settings: Settings) -> None:
+    from launch.cli_target import find_target
     from sidecar.mcp_proxy import serve_stdio
-    from streams.cli_target import find_target
 
     target = find_target(settings, args.url, args.key)
     # stdout carries the MCP protocol: nothing else may be printed there
@@ -61,14 +61,14 @@ def mcp(args: argparse.Namespace, settings: Settings) -> None:
 def consolidate_remotely(args: argparse.Namespace, settings: Settings) -> bool:
     """Consolidate through a sidecar (a running `dev` owns the vectors) unless --tenant asks for this
     process; False when this process must do it."""
-    from streams.service_record import read_service_record
+    from launch.service_record import read_service_record
 
     if args.tenant is not None or (args.url is None and read_service_record(settings.data_dir) is None):
         return False
     import json
 
+    from launch.cli_target import client_failure, find_target
     from sidecar.client import MemoryClientError, SyncMemoryClient
-    from streams.cli_target import client_failure, find_target
 
     target = find_target(settings, args.url, args.key)
     options = {"dry_run": not args.apply, "similarity_threshold": args.threshold}

@@ -16,11 +16,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from streams.bounds import MAX_ID_LENGTH, metadata_violation, text_violation
+from beliefs.bounds import MAX_ID_LENGTH, metadata_violation, text_violation
 
 #: Namespace of every deterministic id beliefstream derives (memory ids, job ids).
 ID_NAMESPACE = uuid.UUID("5d0f3c1e-8d0b-4f43-9a57-4f1c6f1f2b11")
-
 
 
 def utcnow() -> datetime:
@@ -107,11 +106,6 @@ class EventKind(StrEnum):
     EPISODE_CREATED = "episode_created"  # an `EpisodeEvent`: a turn was kept as an episode
     EPISODE_REVOKED = "episode_revoked"  # an `EpisodeEvent`: an episode is never recalled again
     EDITED = "edited"  # a person's correction: this new version superseded the one it corrects
-
-
-class EpisodeState(StrEnum):
-    ACTIVE = "active"
-    REVOKED = "revoked"
 
 
 class Turn(BaseModel):
@@ -286,68 +280,6 @@ class MemoryEvent(BaseModel):
         )
 
 
-class Episode(BaseModel):
-    """One turn kept as it was said (after strip and secret redaction): evidence beside the beliefs.
-
-    `role` is the provenance: a `user` episode is evidence of what the user said, any other role
-    evidence of what was said to the user, never a claim about the user. `trust` says whether it
-    may be shown by default (`agents.episode.episode_trust` decides): `untrusted` episodes (tool and
-    system text, pasted or instruction-shaped content) are kept but recalled only when asked for.
-    `memory_ids` are the beliefs this turn produced or confirmed, after reconcile.
-    """
-
-    model_config = ConfigDict(frozen=True)
-
-    id: str
-    tenant_id: str
-    user_id: str
-    agent_id: str | None = None
-    visibility: Visibility = Visibility.USER
-    session_id: str | None = None
-    turn_id: str
-    role: Role
-    speaker: str | None = None
-    text: str
-    said_at: datetime
-    created_at: datetime
-    trust: Trust = Trust.TRUSTED
-    memory_ids: list[str] = Field(default_factory=list)
-    state: EpisodeState = EpisodeState.ACTIVE
-    expires_at: datetime | None = None  # retention (`BELIEFSTREAM_EPISODE_RETENTION_DAYS`)
-    revoked_at: datetime | None = None
-
-
-class EpisodeEvent(BaseModel):
-    """An episode kept or revoked, published on `beliefstream.memory.events` beside `MemoryEvent`s
-    (consumers tell them apart by `kind`: `episode_created`, `episode_revoked`)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    kind: EventKind
-    episode_id: str
-    tenant_id: str
-    user_id: str
-    at: datetime
-    turn_id: str
-    session_id: str | None = None
-    role: Role
-    memory_ids: list[str] = Field(default_factory=list)
-
-    @classmethod
-    def about(cls, kind: EventKind, episode: Episode, at: datetime | None = None) -> EpisodeEvent:
-        return cls(
-            kind=kind,
-            episode_id=episode.id,
-            tenant_id=episode.tenant_id,
-            user_id=episode.user_id,
-            at=at or episode.created_at,
-            turn_id=episode.turn_id,
-            session_id=episode.session_id,
-            role=episode.role,
-            memory_ids=list(episode.memory_ids),
-        )
-
-
 class Job(BaseModel):
     """What became of one retained turn (`GET /v1/jobs/{id}`)."""
 
@@ -395,12 +327,6 @@ def job_id_for(tenant_id: str, turn_id: str) -> str:
 def memory_id_for(tenant_id: str, turn_id: str, claim_key: str) -> str:
     """Deterministic memory id from (tenant, source turn, claim), so replays are idempotent."""
     return str(uuid.uuid5(ID_NAMESPACE, f"memory\x1f{tenant_id}\x1f{turn_id}\x1f{claim_key}"))
-
-
-def episode_id_for(tenant_id: str, turn_id: str) -> str:
-    """Deterministic episode id of a turn: a replayed turn is the same episode."""
-    return str(uuid.uuid5(ID_NAMESPACE, f"episode\x1f{tenant_id}\x1f{turn_id}"))
-
 
 
 class RecallAudit(BaseModel):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from streams.cli import build_parser, main
+from launch.cli import build_parser, main
 
 
 def test_help_lists_every_command(capsys):
@@ -93,7 +93,7 @@ def _no_env(monkeypatch):
 def test_client_commands_find_the_running_dev_by_its_record(tmp_path, capsys, monkeypatch):
     import os
 
-    from streams.service_record import ServiceRecord, write_service_record
+    from launch.service_record import ServiceRecord, write_service_record
 
     _no_env(monkeypatch)
     with FakeSidecar("bs-dev-recorded") as sidecar:
@@ -137,7 +137,7 @@ def test_a_record_left_by_a_dead_dev_is_not_followed(tmp_path, capsys, monkeypat
     import subprocess
     import sys
 
-    from streams.service_record import ServiceRecord, write_service_record
+    from launch.service_record import ServiceRecord, write_service_record
 
     _no_env(monkeypatch)
     gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
@@ -161,7 +161,7 @@ def _modules_loaded_by(code: str) -> set[str]:
 
 def test_client_commands_load_none_of_the_server(tmp_path):
     """A client call is one HTTP request: it must not pay for the runtime's imports."""
-    call = (f"from streams.cli import main; main(['recall', '--url', '{_dead_url()}', '--key', 'k', "
+    call = (f"from launch.cli import main; main(['recall', '--url', '{_dead_url()}', '--key', 'k', "
             f"'--user', 'u', '--data-dir', r'{tmp_path}', 'q'])")
     assert not _modules_loaded_by(call) & set(HEAVY)
     assert not _modules_loaded_by("import sidecar.mcp_proxy") & set(HEAVY)

@@ -31,19 +31,10 @@ from agents.ingest import register_ingest_agent
 from agents.metrics import ingest_metrics
 from agents.periodic import run_periodically
 from agents.pipeline import BatchReport, WritePipeline
-from sinks.base import MemoryStore, VectorIndex
-from sinks.sql.intake import SqlIntake
-from sinks.sql.maintenance import MaintenanceStore
-from sinks.sql.store import SqlMemoryStore
-from sinks.vectors import make_vector_index
-from streams.app import bootstrap_servers, broker_url, create_app
-from streams.broker import EmbeddedBroker, stop_stale
-from streams.gc_tuning import tune_for_throughput
-from streams.producer import KafkaRecordProducer, RecordProducer
-from streams.progress import IngestProgress
-from streams.reaper import ConsumerOffsets, IntakeReaper, republish_at_start
-from streams.records import utcnow
-from streams.service_record import (
+from beliefs.records import utcnow
+from launch.progress import IngestProgress
+from launch.reaper import ConsumerOffsets, IntakeReaper, republish_at_start
+from launch.service_record import (
     BROKER_URL_FILE,
     DEV_KEY_FILE,
     ServiceRecord,
@@ -51,7 +42,16 @@ from streams.service_record import (
     remove_service_record,
     write_service_record,
 )
-from streams.service_record import recorded_broker_url as _recorded_broker_url
+from launch.service_record import recorded_broker_url as _recorded_broker_url
+from sinks.base import MemoryStore, VectorIndex
+from sinks.producer import KafkaRecordProducer, RecordProducer
+from sinks.sql.intake import SqlIntake
+from sinks.sql.maintenance import MaintenanceStore
+from sinks.sql.store import SqlMemoryStore
+from sinks.vectors import make_vector_index
+from streams.app import bootstrap_servers, broker_url, create_app
+from streams.broker import EmbeddedBroker, stop_stale
+from streams.gc_tuning import tune_for_throughput
 from streams.settings import Settings
 from streams.topics import declare_topics
 

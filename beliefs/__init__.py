@@ -1,0 +1,1 @@
+"""The ground floor: the belief model (records) and the pure belief rules; imports nothing of ours."""
