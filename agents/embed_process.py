@@ -27,18 +27,15 @@ from typing import Any
 
 import numpy as np
 
-from agents.embed import DIM, MODEL_ID, OnnxMiniLmEmbedder, checked_texts
+from agents.embed import DIM, MODEL_ID, checked_texts
 from agents.embed_child import serve_child
 from agents.errors import EmbedderUnavailableError
-from streams.lifeline import watch_parent
 
 log = logging.getLogger(__name__)
 
 #: The model yields the CPU to the worker's own process: that one process reads, extracts and
 #: writes every turn (GIL-bound), while the model's work is spread over the children.
-CHILD_NICENESS = 10
 #: Full batches of a few lengths, run once before the child says it is ready (~1 s).
-_WARM_UP = [" ".join(["memory"] * n) for n in (4, 8, 12, 16, 24, 32, 48) for _ in range(64)]
 #: How long the child may take to import the runtime and load the model.
 START_TIMEOUT_S = 120.0
 
@@ -172,27 +169,3 @@ class ModelProcess:
             log.warning("the embedding process did not stop in 5s; killing it")
             process.kill()
             process.join(5)
-
-
-def _serve(conn: Connection, threads: int, batch_size: int, parent_pid: int) -> None:
-    """The child: load the model, then answer each list of texts with its vectors until told to stop."""
-    watch_parent(parent_pid)  # first: a parent killed while the model loads takes the child along
-    os.nice(CHILD_NICENESS)
-    try:
-        embedder = OnnxMiniLmEmbedder(threads=threads, batch_size=batch_size)
-    except EmbedderUnavailableError as exc:
-        conn.send(("error", str(exc)))
-        return
-    embedder.embed(_WARM_UP)  # the first run of a session allocates and tunes: not on a real batch
-    conn.send(("ready", None))
-    while True:
-        try:
-            texts = conn.recv()
-        except (EOFError, OSError):
-            return  # the parent is gone
-        if texts is None:
-            return
-        try:
-            conn.send(("ok", embedder.embed(texts)))
-        except Exception as exc:  # noqa: BLE001 - reported to the caller, the child keeps serving
-            conn.send(("error", f"{type(exc).__name__}: {exc}"))
