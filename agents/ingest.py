@@ -20,8 +20,9 @@ from collections.abc import Callable
 
 import faust
 
+from agents.batch import BatchReport, PreparedBatch
 from agents.decode import RawTurn
-from agents.pipeline import BatchReport, PreparedBatch, WritePipeline
+from agents.pipeline import WritePipeline
 from streams.settings import Settings
 from streams.topics import Topics
 

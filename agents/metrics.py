@@ -11,7 +11,7 @@ import functools
 
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Histogram
 
-from agents.pipeline import BatchReport
+from agents.batch import BatchReport
 
 #: Batch durations in seconds: a micro-batch takes from tens of milliseconds to a few seconds.
 BATCH_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)

@@ -14,18 +14,17 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
 from typing import TypeVar
 
 import sqlalchemy.exc as sa_exc
 
+from agents.batch import BatchReport, PreparedBatch, ReadTurns, dead_letter, embedded_texts
 from agents.decode import RawTurn, Rejection, decode_turn
 from agents.embed import Embedder
 from agents.errors import EmbedderUnavailableError
 from agents.extract.base import Extractor
-from agents.prepare import PreparedTurn, clean_turn, extract_claims, memories_from_claims
-from beliefs.episodes import Episode
-from beliefs.records import DeadLetter, EventKind, JobState, Memory, Turn, job_id_for, utcnow
+from agents.prepare import clean_turn, extract_claims, memories_from_claims
+from beliefs.records import EventKind, JobState, Turn, job_id_for, utcnow
 from beliefs.write_plan import TurnOutcome
 from sinks.base import MemoryStore, VectorIndex, VectorPoint, WriteResult, episode_payload, vector_payload
 from sinks.errors import BackpressureError, SinkError
@@ -34,55 +33,6 @@ from streams.settings import Settings
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-
-@dataclass
-class BatchReport:
-    """What one batch did; the benchmark and the logs read it."""
-
-    received: int = 0
-    rejected: int = 0
-    replayed: int = 0
-    skipped: int = 0
-    failed: int = 0
-    inserted: int = 0
-    confirmed: int = 0
-    superseded: int = 0
-    episodes: int = 0  # turns kept as said
-    seconds: float = 0.0
-    skip_reasons: dict[str, int] = field(default_factory=dict)
-    dlq_reasons: dict[str, int] = field(default_factory=dict)
-    written: dict[tuple[str, str], int] = field(default_factory=dict)  # new memories by (type, trust)
-
-
-@dataclass
-class ReadTurns:
-    """Turns after the text steps, their memories and episodes, and the embedding of both (running)."""
-
-    prepared: list[PreparedTurn]
-    memories: list[list[Memory]]
-    episodes: list[Episode | None]
-    embedding: asyncio.Future | None  # float32 [memories, then episodes, dim], on the model's thread
-
-    def cancel(self) -> None:
-        if self.embedding is not None and not self.embedding.done():
-            self.embedding.cancel()
-
-
-@dataclass
-class PreparedBatch:
-    """A batch that went through the text steps; its embedding may still be running."""
-
-    turns: list[Turn]
-    read: ReadTurns | None  # None when the batch failed the text steps and was isolated turn by turn
-    outcomes: list[TurnOutcome]
-    rejections: list[Rejection]
-    report: BatchReport
-    started: float
-
-
-def embedded_texts(memories: Sequence[list[Memory]], episodes: Sequence[Episode | None]) -> list[str]:
-    """What one model call embeds for a batch: every memory text, then every episode text."""
-    return [m.text for per_turn in memories for m in per_turn] + [e.text for e in episodes if e is not None]
 
 
 def _is_data_error(exc: Exception) -> bool:
@@ -101,20 +51,6 @@ def _merged(results: Sequence[WriteResult]) -> WriteResult:
         merged.episodes.extend(result.episodes)
         merged.episode_events.extend(result.episode_events)
     return merged
-
-
-def dead_letter(rejection: Rejection) -> DeadLetter:
-    """The DLQ record of a rejected value: the reason, and the original bytes kept readable."""
-    raw = rejection.raw
-    return DeadLetter(
-        reason=rejection.reason,
-        detail=rejection.detail,
-        raw=(raw.value or b"").decode("utf-8", errors="replace"),
-        key=raw.key.decode("utf-8", errors="replace") if raw.key is not None else None,
-        source_topic=raw.topic,
-        source_partition=raw.partition,
-        source_offset=raw.offset,
-    )
 
 
 class WritePipeline:

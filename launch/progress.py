@@ -13,7 +13,7 @@ import asyncio
 import time
 from collections.abc import Callable
 
-from agents.pipeline import BatchReport
+from agents.batch import BatchReport
 
 COUNTS = ("received", "rejected", "replayed", "skipped", "failed", "inserted", "confirmed", "superseded")
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import uvicorn
 
+from agents.batch import BatchReport
 from agents.consolidate import Consolidator
 from agents.consolidate.anthropic import make_merger
 from agents.decay_job import run_decay
@@ -30,7 +31,7 @@ from agents.extract.factory import make_extractor
 from agents.ingest import register_ingest_agent
 from agents.metrics import ingest_metrics
 from agents.periodic import run_periodically
-from agents.pipeline import BatchReport, WritePipeline
+from agents.pipeline import WritePipeline
 from beliefs.records import utcnow
 from launch.progress import IngestProgress
 from launch.reaper import ConsumerOffsets, IntakeReaper, republish_at_start

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from prometheus_client import CollectorRegistry
 
+from agents.batch import BatchReport
 from agents.metrics import IngestMetrics, ingest_metrics
-from agents.pipeline import BatchReport
 from sidecar.metrics import RequestMetrics
 
 

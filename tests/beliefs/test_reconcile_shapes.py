@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from tests.beliefs.test_reconcile import T0, mem
 
 from beliefs.reconcile import REPEAT_STEP, REPEATED_IMPORTANCE, confirmed, decide, repeated_importance
 from beliefs.records import Polarity
+from tests.beliefs.test_reconcile import T0, mem
 
 NEG = Polarity.NEGATIVE
 

@@ -2,7 +2,7 @@
 
 import asyncio
 
-from agents.pipeline import BatchReport
+from agents.batch import BatchReport
 from launch.progress import IngestProgress
 
 

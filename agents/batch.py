@@ -1,0 +1,77 @@
+"""The records of one micro-batch on the write path: what was read, what it became, what it did."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from agents.decode import Rejection
+from agents.prepare import PreparedTurn
+from beliefs.episodes import Episode
+from beliefs.records import DeadLetter, Memory, Turn
+from beliefs.write_plan import TurnOutcome
+
+
+@dataclass
+class BatchReport:
+    """What one batch did; the benchmark and the logs read it."""
+
+    received: int = 0
+    rejected: int = 0
+    replayed: int = 0
+    skipped: int = 0
+    failed: int = 0
+    inserted: int = 0
+    confirmed: int = 0
+    superseded: int = 0
+    episodes: int = 0  # turns kept as said
+    seconds: float = 0.0
+    skip_reasons: dict[str, int] = field(default_factory=dict)
+    dlq_reasons: dict[str, int] = field(default_factory=dict)
+    written: dict[tuple[str, str], int] = field(default_factory=dict)  # new memories by (type, trust)
+
+
+@dataclass
+class ReadTurns:
+    """Turns after the text steps, their memories and episodes, and the embedding of both (running)."""
+
+    prepared: list[PreparedTurn]
+    memories: list[list[Memory]]
+    episodes: list[Episode | None]
+    embedding: asyncio.Future | None  # float32 [memories, then episodes, dim], on the model's thread
+
+    def cancel(self) -> None:
+        if self.embedding is not None and not self.embedding.done():
+            self.embedding.cancel()
+
+
+@dataclass
+class PreparedBatch:
+    """A batch that went through the text steps; its embedding may still be running."""
+
+    turns: list[Turn]
+    read: ReadTurns | None  # None when the batch failed the text steps and was isolated turn by turn
+    outcomes: list[TurnOutcome]
+    rejections: list[Rejection]
+    report: BatchReport
+    started: float
+
+
+def embedded_texts(memories: Sequence[list[Memory]], episodes: Sequence[Episode | None]) -> list[str]:
+    """What one model call embeds for a batch: every memory text, then every episode text."""
+    return [m.text for per_turn in memories for m in per_turn] + [e.text for e in episodes if e is not None]
+
+
+def dead_letter(rejection: Rejection) -> DeadLetter:
+    """The DLQ record of a rejected value: the reason, and the original bytes kept readable."""
+    raw = rejection.raw
+    return DeadLetter(
+        reason=rejection.reason,
+        detail=rejection.detail,
+        raw=(raw.value or b"").decode("utf-8", errors="replace"),
+        key=raw.key.decode("utf-8", errors="replace") if raw.key is not None else None,
+        source_topic=raw.topic,
+        source_partition=raw.partition,
+        source_offset=raw.offset,
+    )
