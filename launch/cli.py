@@ -69,7 +69,7 @@ def _run_until_signalled(main: Callable[[asyncio.Event], Coroutine[Any, Any, Non
 
 
 def cmd_dev(args: argparse.Namespace) -> None:
-    from launch.runtime import run_dev
+    from launch.dev import run_dev
 
     settings = _settings(args)
 
@@ -113,7 +113,8 @@ def cmd_worker(args: argparse.Namespace) -> None:
 
 
 def cmd_sidecar(args: argparse.Namespace) -> None:
-    from launch.runtime import dev_api_key, open_clients, run_sidecar
+    from launch.dev import dev_api_key
+    from launch.runtime import open_clients, run_sidecar
 
     settings = dev_api_key(_settings(args))
     url = _require_broker(settings)
@@ -142,8 +143,8 @@ def cmd_migrate(args: argparse.Namespace) -> None:
 
 
 def cmd_publish(args: argparse.Namespace) -> None:
+    from launch.dev import recorded_sql_url
     from launch.durable_publish import publish_file_durably
-    from launch.runtime import recorded_sql_url
     from streams.publish import publish_file
 
     settings = _settings(args)
