@@ -22,7 +22,8 @@ from sinks.sql import governance, queries
 from sinks.sql.convert import memory_changes
 from sinks.sql.engine import unavailable_on_outage, write_transaction
 from sinks.sql.errors import InvalidCursorError, InvalidRequestError, MemoryNotCurrentError
-from sinks.sql.store import MAX_PAGE, SqlMemoryStore
+from sinks.sql.queries import MAX_PAGE
+from sinks.sql.store import SqlMemoryStore
 from sinks.sql.tables import memories
 
 

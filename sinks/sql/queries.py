@@ -23,6 +23,9 @@ from sinks.sql.tables import (
     outbox,
 )
 
+#: Largest page a listing (memories, contested slots, users) returns.
+MAX_PAGE = 1000
+
 T = TypeVar("T")
 
 #: Rows per IN list or VALUES batch: far below every driver's bound-parameter limit.

@@ -15,11 +15,9 @@ from datetime import datetime
 import sqlalchemy as sa
 
 from beliefs import loops
-from beliefs.contested import ContestedSlot
 from beliefs.records import Job, JobState, Memory, MemoryState, RecallAudit, Turn, utcnow
 from beliefs.write_plan import BeliefView, TurnOutcome, WritePlan, plan_write, slot_key, text_key
 from sinks.base import ErasureReport, PendingEvent, PendingVector, WriteResult
-from sinks.reach import EVERY_AGENT, Reach
 from sinks.recall import Currency, KeywordHit, OpenContest, RecallScope
 from sinks.sql import (
     contested_queries,
@@ -30,6 +28,7 @@ from sinks.sql import (
     recall_queries,
     webhooks,
 )
+from sinks.sql.contested_store import ContestedStoreMixin
 from sinks.sql.convert import (
     decode_cursor,
     decode_embedding,
@@ -41,7 +40,7 @@ from sinks.sql.convert import (
 )
 from sinks.sql.engine import create_engine, sqlite_path, unavailable_on_outage, write_transaction
 from sinks.sql.episode_store import EpisodeStoreMixin
-from sinks.sql.errors import ContestedResolvedError, InvalidRequestError
+from sinks.sql.errors import InvalidRequestError
 from sinks.sql.migrate import upgrade
 from sinks.sql.outcome import check_outcome
 from sinks.sql.reader import READERS, RecallReader
@@ -50,11 +49,9 @@ from sinks.sql.tables import jobs, memories, outbox
 #: Longest supersession chain `memory_history` follows (a guard against a corrupt cycle).
 MAX_HISTORY = 1000
 
-#: Largest page `list_memories` returns.
-MAX_PAGE = 1000
 
 
-class SqlMemoryStore(EpisodeStoreMixin):
+class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin):
     """The `MemoryStore` on SQLAlchemy's async engine."""
 
     def __init__(
@@ -172,80 +169,6 @@ class SqlMemoryStore(EpisodeStoreMixin):
             removed = {"episodes": len(episode_ids), "intake_turns": pending}
             report = await governance.erase_user(conn, tenant_id, user_id, utcnow(), key_id, removed)
         return replace(report, episode_ids=episode_ids)
-
-    # -- contradiction loops (sinks.sql.contested_queries) -------------------------------------------
-
-    async def list_contested(
-        self,
-        tenant_id: str,
-        user_id: str | None = None,
-        status: str | None = "open",
-        limit: int = 100,
-        reach: Reach = EVERY_AGENT,
-    ) -> list[ContestedSlot]:
-        """Slots of the tenant within `reach`: shared ones, and agents' private ones it sees."""
-        if limit < 1:
-            raise InvalidRequestError(f"limit must be at least 1, got {limit}")
-        async with unavailable_on_outage("list_contested"), self._engine.connect() as conn:
-            return await contested_queries.list_slots(
-                conn, tenant_id, user_id, status, min(limit, MAX_PAGE), reach
-            )
-
-    async def get_contested(
-        self, tenant_id: str, contested_id: str, reach: Reach = EVERY_AGENT
-    ) -> ContestedSlot | None:
-        async with unavailable_on_outage("get_contested"), self._engine.connect() as conn:
-            return await contested_queries.get_slot(conn, tenant_id, contested_id, reach)
-
-    async def resolve_contested(
-        self,
-        tenant_id: str,
-        contested_id: str,
-        *,
-        value: str | None = None,
-        by_context: Mapping[str, str] | None = None,
-        default: str | None = None,
-        at: datetime | None = None,
-        resolved_by: str = "api",
-        embeddings: Mapping[str, Sequence[float]] | None = None,
-        reach: Reach = EVERY_AGENT,
-    ) -> tuple[ContestedSlot, WriteResult] | None:
-        """Decide an open slot: meta-memories per context (and the default) replace its contested memories.
-
-        None when the slot is not this tenant's or not within `reach`; `ContestedResolvedError` when
-        it is already decided. A shared slot closes shared memories and writes shared meta-memories;
-        an agent's private slot, that agent's private ones.
-        `embeddings` maps a meta-memory's text to its vector (see `beliefs.loops.resolution_text`).
-        """
-        try:
-            choices = loops.resolution_choices(value, dict(by_context) if by_context is not None else None, default)
-        except ValueError as exc:
-            raise InvalidRequestError(str(exc)) from exc
-        at = at or utcnow()
-        async with unavailable_on_outage("resolve_contested"), write_transaction(self._engine) as conn:
-            slot = await contested_queries.get_slot(conn, tenant_id, contested_id, reach)
-            if slot is None:
-                return None
-            if not slot.is_open:
-                raise ContestedResolvedError(f"contested slot {contested_id} is already resolved")
-            closing = await contested_queries.slot_memories(conn, slot)
-            resolved, metas, closed, events = contested_queries.plan_resolution(
-                slot, closing, choices, at, resolved_by, embeddings or {}
-            )
-            plan = WritePlan(
-                inserts={m.id: (m, e) for m, e in metas}, updates={m.id: m for m in closed}, events=events
-            )
-            await self._apply(conn, plan)
-            await contested_queries.upsert_slots(conn, [resolved])
-            await queries.insert_outbox(
-                conn,
-                [
-                    contested_queries.escalation_row(
-                        self.escalations_topic, contested_queries.resolved_event(resolved), utcnow()
-                    )
-                ],
-            )
-        return resolved, WriteResult(inserted=[m for m, _ in metas], changed=closed, events=events)
 
     async def done_job_ids(self, job_ids: Sequence[str]) -> set[str]:
         finished = [s.value for s in (JobState.DONE, JobState.SKIPPED, JobState.FAILED)]
@@ -366,7 +289,7 @@ class SqlMemoryStore(EpisodeStoreMixin):
         """One page of a user's memories in (created_at, id) order, and the cursor of the next."""
         if limit < 1:
             raise InvalidRequestError(f"limit must be at least 1, got {limit}")
-        limit = min(limit, MAX_PAGE)
+        limit = min(limit, queries.MAX_PAGE)
         criteria = [memories.c.tenant_id == tenant_id, memories.c.user_id == user_id]
         if state is not None:
             criteria.append(memories.c.state == MemoryState(state).value)
