@@ -107,6 +107,12 @@ class Principal:
         if not self.can(capability):
             raise Forbidden(f"{action} needs the {capability.value!r} capability, which this API key lacks")
 
+    def require_to_change(self, private_to: str | None, action: str) -> None:
+        """Changing a memory (revoke, edit): an agent's own private memory needs only `retain`, any
+        other one `manage`; `private_to` is the agent whose private memory it is, if any."""
+        own = self.agent_id is not None and private_to == self.agent_id
+        self.require(Capability.RETAIN if own else Capability.MANAGE, action)
+
     @property
     def reach(self) -> Reach:
         """Whose private state this key sees: its own agent's, every agent's (`agents`), or none."""

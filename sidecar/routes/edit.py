@@ -12,7 +12,7 @@ from fastapi import APIRouter, Depends
 
 from agents.embed import Embedder
 from beliefs.records import utcnow
-from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
+from sidecar.auth import ApiKeyAuthenticator, Principal
 from sidecar.edit import MemoryEdit, edited_version
 from sidecar.errors import BadRequest, Conflict, Forbidden, NotFound
 from sidecar.mirror import mirror
@@ -42,8 +42,7 @@ def edit_routes(
             raise NotFound(f"no memory {memory_id!r}")
         if principal.agent_id is not None and old.agent_id != principal.agent_id:
             raise Forbidden("this API key is bound to one agent and may edit only that agent's memories")
-        own = principal.agent_id is not None and old.private_to == principal.agent_id
-        principal.require(Capability.RETAIN if own else Capability.MANAGE, "editing this memory")
+        principal.require_to_change(old.private_to, "editing this memory")
         now = utcnow()
         try:
             new = edited_version(old, body, now)

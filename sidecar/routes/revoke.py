@@ -12,7 +12,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 
 from beliefs.records import Memory, utcnow
-from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
+from sidecar.auth import ApiKeyAuthenticator, Principal
 from sidecar.errors import NotFound
 from sidecar.mirror import mirror
 from sidecar.routes.memories import visible_to
@@ -25,8 +25,7 @@ async def revoke_memory(store: MemoryStore, vectors: VectorIndex, principal: Pri
     memory = await store.get_memory(principal.tenant_id, memory_id)
     if memory is None or not visible_to(principal, memory):
         raise NotFound(f"no memory {memory_id!r}")
-    own = principal.agent_id is not None and memory.private_to == principal.agent_id
-    principal.require(Capability.RETAIN if own else Capability.MANAGE, "revoking this memory")
+    principal.require_to_change(memory.private_to, "revoking this memory")
     revoked = await store.revoke(principal.tenant_id, memory_id, utcnow())
     if revoked is None:  # erased in between
         raise NotFound(f"no memory {memory_id!r}")
