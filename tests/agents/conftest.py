@@ -1,12 +1,19 @@
-"""Fixtures of the agents' tests that need the SQL store (decay and consolidation)."""
+"""Fixtures of the agents' tests that need the SQL store (decay and consolidation) or the whole write
+path (the rules extractor, the real embedder, SQL and an Edge shard, a recording producer)."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
 import pytest
+from recording_producer import RecordingProducer
 
+from agents.embed import load_default_embedder
+from agents.extract.rules import RulesExtractor
+from agents.pipeline import WritePipeline
 from sinks.sql.store import SqlMemoryStore
+from sinks.vectors.edge import EdgeVectorIndex
+from streams.settings import Settings
 
 
 @pytest.fixture
@@ -18,3 +25,18 @@ async def store(sql_url: str) -> AsyncIterator[SqlMemoryStore]:
         yield sql
     finally:
         await sql.close()
+
+
+@pytest.fixture
+async def pipeline(sql_url: str, tmp_path) -> AsyncIterator[WritePipeline]:
+    """The write pipeline with the rules extractor on each backend, vectors in a temp Edge shard."""
+    store = SqlMemoryStore(sql_url)
+    vectors = EdgeVectorIndex(tmp_path / "vectors")
+    await store.setup()
+    await vectors.setup()
+    try:
+        yield WritePipeline(Settings(data_dir=tmp_path), store, vectors, load_default_embedder(), RulesExtractor(),
+                            RecordingProducer())  # fmt: skip
+    finally:
+        await vectors.close()
+        await store.close()

@@ -10,24 +10,17 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from hostile_turns import BENIGN, attacks, framings, shared_data
-from recording_producer import RecordingProducer
 
 from agents.decode import RawTurn
-from agents.embed import load_default_embedder
 from agents.extract.rules import RulesExtractor
-from agents.pipeline import WritePipeline
 from agents.prepare import PreparedTurn, clean_turn, extract_claims
 from agents.provenance import Voice, read
 from beliefs.records import Trust, Turn
-from sinks.sql.store import SqlMemoryStore
-from sinks.vectors.edge import EdgeVectorIndex
-from streams.settings import Settings
 
 DATA = shared_data()
 pytestmark = pytest.mark.skipif(DATA is None, reason="shared/data (BIPIA, Giskard) is not beside this checkout")
@@ -37,20 +30,6 @@ TS = datetime(2026, 3, 1, 12, tzinfo=UTC).isoformat()
 def raw(tenant: str, user: str, turn_id: str, role: str, text: str) -> RawTurn:
     value = {"tenant_id": tenant, "user_id": user, "turn_id": turn_id, "role": role, "text": text, "ts": TS}
     return RawTurn(json.dumps(value).encode(), f"{tenant}:{user}".encode(), "beliefstream.turns", 0, 0)
-
-
-@pytest.fixture
-async def pipeline(sql_url: str, tmp_path) -> AsyncIterator[WritePipeline]:
-    store = SqlMemoryStore(sql_url)
-    vectors = EdgeVectorIndex(tmp_path / "vectors")
-    await store.setup()
-    await vectors.setup()
-    try:
-        yield WritePipeline(Settings(data_dir=tmp_path), store, vectors, load_default_embedder(), RulesExtractor(),
-                            RecordingProducer())  # fmt: skip
-    finally:
-        await vectors.close()
-        await store.close()
 
 
 def test_the_corpus_is_read_from_shared_data_and_covers_every_framing() -> None:
