@@ -49,10 +49,14 @@ def _settings(args: argparse.Namespace) -> Settings:
     if getattr(args, "host", None) is not None:
         overrides["host"] = args.host
     try:
-        return Settings(**overrides)
+        settings = Settings(**overrides)
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'settings'}: {e['msg']}" for e in exc.errors())
         raise ConfigurationError(f"invalid configuration (BELIEFSTREAM_*): {problems}") from None
+    from launch.telemetry import configure_telemetry
+
+    configure_telemetry(settings, verbose=getattr(args, "verbose", False))
+    return settings
 
 
 def _run_until_signalled(main: Callable[[asyncio.Event], Coroutine[Any, Any, None]]) -> None:

@@ -120,6 +120,15 @@ class Settings(BaseSettings):
         default=1.0, gt=0, description="how often the worker publishes events the sidecar wrote between batches"
     )
 
+    # telemetry: logs, traces, the consumer-lag gauge (docs/operations.md)
+    log_format: Literal["json", "console"] = Field(default="json", description="JSON lines, or for a terminal")
+    log_text: Literal["off", "on"] = Field(
+        default="off", description="on: logs may quote turn text and error messages (debugging only)"
+    )
+    log_digest_key: SecretStr | None = Field(default=None, description="key of the user_digest field of log lines")
+    tracing: Literal["off", "on"] = Field(default="off", description="on: OpenTelemetry spans, exporter from OTEL_*")
+    consumer_lag_interval_s: float = Field(default=15.0, gt=0, description="how often the worker reads its lag")
+
     @field_validator("webhook_urls")
     @classmethod
     def _http_urls(cls, urls: list[str]) -> list[str]:
