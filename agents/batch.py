@@ -25,11 +25,13 @@ class BatchReport:
     inserted: int = 0
     confirmed: int = 0
     superseded: int = 0
+    contested: int = 0  # beliefs that joined a contradiction loop
     episodes: int = 0  # turns kept as said
     seconds: float = 0.0
     skip_reasons: dict[str, int] = field(default_factory=dict)
     dlq_reasons: dict[str, int] = field(default_factory=dict)
     written: dict[tuple[str, str], int] = field(default_factory=dict)  # new memories by (type, trust)
+    episodes_written: dict[tuple[str, str], int] = field(default_factory=dict)  # episodes by (role, trust)
 
 
 @dataclass
@@ -75,3 +77,8 @@ def dead_letter(rejection: Rejection) -> DeadLetter:
         source_partition=raw.partition,
         source_offset=raw.offset,
     )
+
+
+def batch_attributes(turns: Sequence[Turn]) -> dict[str, int | list[str]]:
+    """Span attributes of a batch: how many turns, of which tenants (ids only, never text)."""
+    return {"beliefstream.turns": len(turns), "beliefstream.tenant_ids": sorted({t.tenant_id for t in turns})}

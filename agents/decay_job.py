@@ -20,6 +20,7 @@ from datetime import datetime
 
 import numpy as np
 
+from agents.metrics import worker_metrics
 from agents.retention import purge_expired_episodes
 from beliefs.decay import DEFAULT_BOOST_CAP, DEFAULT_LAMBDA, PAYLOAD_DECIMALS, check_parameters, decay_scores
 from beliefs.errors import ConfigurationError
@@ -126,6 +127,8 @@ async def run_decay(
             break
     purged = await purge_expired_episodes(store, vectors, now, batch_size=batch_size, tenant_id=tenant_id)
     report = DecayReport(rows, updated, expired, payloads, time.perf_counter() - started, purged)
+    changed = {"scanned": rows, "updated": updated, "expired": expired, "episodes_purged": purged}
+    worker_metrics().jobs.observe("decay", report.seconds, changed)
     log.info(
         "decay: %d active rows, %d scores updated, %d expired, %d payloads, %d episodes past retention in %.2f s",
         report.rows,

@@ -1,15 +1,21 @@
-"""The worker's Prometheus metrics, fed from each batch's `BatchReport`.
+"""The worker's Prometheus metrics: the write path (from each batch's `BatchReport` and the sink
+calls), the consumer lag, the maintenance jobs and the LLM calls.
 
 They live in prometheus-client's process registry, so `beliefstream dev` shows them on the sidecar's
 `/metrics` beside the HTTP metrics, and a standalone worker serves them on
 `BELIEFSTREAM_WORKER_METRICS_PORT`. Names follow Prometheus conventions (`_total`, `_seconds`).
+Labels are bounded sets (reasons, types, sinks, partitions), never ids or text.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
+import time
+from collections.abc import Callable
+from typing import Any
 
-from prometheus_client import REGISTRY, CollectorRegistry, Counter, Histogram
+from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram
 
 from agents.batch import BatchReport
 
@@ -17,14 +23,21 @@ from agents.batch import BatchReport
 BATCH_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 #: Turns per batch, up to the largest configurable micro-batch.
 SIZE_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
+#: Single calls (a sink write, an LLM answer): milliseconds to tens of seconds.
+CALL_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+#: Maintenance runs: a second to an hour.
+RUN_BUCKETS = (0.1, 0.5, 1.0, 5.0, 15.0, 60.0, 300.0, 900.0, 3600.0)
 
 
 class IngestMetrics:
-    """Counters and histograms of the write path."""
+    """Counters and histograms of the write path, and the consumer lag gauge."""
 
     def __init__(self, registry: CollectorRegistry = REGISTRY) -> None:
         def counter(name: str, doc: str, labels: tuple[str, ...] = ()) -> Counter:
             return Counter(name, doc, labels, registry=registry)
+
+        def histogram(name: str, doc: str, buckets: tuple[float, ...], labels: tuple[str, ...] = ()) -> Histogram:
+            return Histogram(name, doc, labels, buckets=buckets, registry=registry)
 
         self.consumed = counter("beliefstream_turns_consumed", "Turns read from the turns topic")
         self.skipped = counter("beliefstream_turns_skipped", "Turns kept as no memory, by reason", ("reason",))
@@ -36,16 +49,38 @@ class IngestMetrics:
         self.memories = counter(
             "beliefstream_memories_written", "New memory rows, by type and trust", ("type", "trust")
         )
+        self.episodes = counter(
+            "beliefstream_episodes_written", "Turns kept as said (episodes), by role and trust", ("role", "trust")
+        )
         self.confirmations = counter("beliefstream_confirmations", "Existing beliefs confirmed again")
         self.supersessions = counter("beliefstream_supersessions", "Beliefs superseded by a newer claim")
-        self.batch_seconds = Histogram(
-            "beliefstream_batch_duration_seconds",
-            "From reading a batch to every sink acknowledging it",
-            buckets=BATCH_BUCKETS,
-            registry=registry,
+        self.contested = counter("beliefstream_contested_opened", "Beliefs that joined a contradiction loop")
+        self.batch_seconds = histogram(
+            "beliefstream_batch_duration_seconds", "From reading a batch to every sink acknowledging it", BATCH_BUCKETS
         )
-        self.batch_turns = Histogram(
-            "beliefstream_batch_turns", "Turns per micro-batch", buckets=SIZE_BUCKETS, registry=registry
+        self.batch_turns = histogram("beliefstream_batch_turns", "Turns per micro-batch", SIZE_BUCKETS)
+        self.extraction_seconds = histogram(
+            "beliefstream_extraction_duration_seconds", "Extraction of one micro-batch's claims", BATCH_BUCKETS
+        )
+        self.embedding_texts = histogram(
+            "beliefstream_embedding_batch_texts", "Texts per write-path embedding call", SIZE_BUCKETS
+        )
+        self.embedding_seconds = histogram(
+            "beliefstream_embedding_duration_seconds", "One write-path embedding call, retries included", BATCH_BUCKETS
+        )
+        self.sink_seconds = histogram(
+            "beliefstream_sink_write_duration_seconds", "One successful sink call of the write path, by sink",
+            CALL_BUCKETS, ("sink",),
+        )  # fmt: skip
+        self.sink_retries = counter(
+            "beliefstream_sink_retries", "Sink calls retried, by sink and kind (backpressure, outage, error)",
+            ("sink", "kind"),
+        )  # fmt: skip
+        self.lag = Gauge(
+            "beliefstream_consumer_lag",
+            "Records of the turns topic not yet committed by the worker group, by partition",
+            ("topic", "partition"),
+            registry=registry,
         )
 
     def observe(self, report: BatchReport) -> None:
@@ -55,17 +90,126 @@ class IngestMetrics:
         self.replayed.inc(report.replayed)
         self.confirmations.inc(report.confirmed)
         self.supersessions.inc(report.superseded)
+        self.contested.inc(report.contested)
         for reason, n in report.skip_reasons.items():
             self.skipped.labels(reason).inc(n)
         for reason, n in report.dlq_reasons.items():
             self.dead_lettered.labels(reason).inc(n)
         for (memory_type, trust), n in report.written.items():
             self.memories.labels(memory_type, trust).inc(n)
+        for (role, trust), n in report.episodes_written.items():
+            self.episodes.labels(role, trust).inc(n)
         self.batch_seconds.observe(report.seconds)
         self.batch_turns.observe(report.received)
 
 
+class JobMetrics:
+    """The maintenance jobs: decay and consolidation runs, how long and how many rows."""
+
+    def __init__(self, registry: CollectorRegistry = REGISTRY) -> None:
+        self.seconds = Histogram(
+            "beliefstream_job_duration_seconds", "One maintenance run, by job (decay, consolidation)",
+            ("job",), buckets=RUN_BUCKETS, registry=registry,
+        )  # fmt: skip
+        self.rows = Counter(
+            "beliefstream_job_rows", "Rows a maintenance job read or changed, by job and action",
+            ("job", "action"), registry=registry,
+        )  # fmt: skip
+
+    def observe(self, job: str, seconds: float, rows: dict[str, int]) -> None:
+        self.seconds.labels(job).observe(seconds)
+        for action, n in rows.items():
+            self.rows.labels(job, action).inc(n)
+
+
+class LlmMetrics:
+    """Messages API calls by purpose (extraction, consolidation, reflect): calls, tokens, failures."""
+
+    def __init__(self, registry: CollectorRegistry = REGISTRY) -> None:
+        self.calls = Counter("beliefstream_llm_calls", "LLM requests answered, by purpose", ("purpose",), registry=registry)
+        self.tokens = Counter(
+            "beliefstream_llm_tokens",
+            "LLM tokens by purpose and kind (input, output, cache_read, cache_write)",
+            ("purpose", "kind"),
+            registry=registry,
+        )
+        self.failures = Counter(
+            "beliefstream_llm_failures",
+            "LLM requests that failed after the SDK's retries, or answered unusably, by purpose and kind",
+            ("purpose", "kind"),
+            registry=registry,
+        )
+        self.seconds = Histogram(
+            "beliefstream_llm_request_duration_seconds", "One LLM request, SDK retries included, by purpose",
+            ("purpose",), buckets=CALL_BUCKETS, registry=registry,
+        )  # fmt: skip
+
+
+#: `usage` fields of a Messages API response, as the `kind` label of `beliefstream_llm_tokens_total`.
+USAGE_KINDS = {
+    "input_tokens": "input",
+    "output_tokens": "output",
+    "cache_read_input_tokens": "cache_read",
+    "cache_creation_input_tokens": "cache_write",
+}
+
+
+class WorkerMetrics:
+    """Every worker-side family, in one registry."""
+
+    def __init__(self, registry: CollectorRegistry = REGISTRY) -> None:
+        self.ingest = IngestMetrics(registry)
+        self.jobs = JobMetrics(registry)
+        self.llm = LlmMetrics(registry)
+
+
 @functools.cache
+def worker_metrics() -> WorkerMetrics:
+    """The process's worker metrics (collectors register once per registry)."""
+    return WorkerMetrics()
+
+
 def ingest_metrics() -> IngestMetrics:
-    """The process's ingest metrics (collectors register once per registry)."""
-    return IngestMetrics()
+    return worker_metrics().ingest
+
+
+def record_llm_usage(purpose: str, usage: Any, seconds: float | None = None) -> None:
+    """Count one answered Messages API request: its tokens from the response's `usage`."""
+    llm = worker_metrics().llm
+    llm.calls.labels(purpose).inc()
+    if seconds is not None:
+        llm.seconds.labels(purpose).observe(seconds)
+    for field, kind in USAGE_KINDS.items():
+        tokens = getattr(usage, field, None) if usage is not None else None
+        if isinstance(tokens, int) and tokens > 0:
+            llm.tokens.labels(purpose, kind).inc(tokens)
+
+
+def record_llm_failure(purpose: str, kind: str) -> None:
+    """Count one failed request: `kind` is status_429, status_5xx, status_4xx, timeout, connection,
+    api_error (transport), or malformed (an answer that is not the prompt's schema)."""
+    worker_metrics().llm.failures.labels(purpose, kind).inc()
+
+
+def llm_failure_kind(exc: BaseException) -> str:
+    """The `kind` label of an SDK exception (bounded: never the message)."""
+    import anthropic
+
+    if isinstance(exc, anthropic.APIStatusError):
+        code = exc.status_code
+        return "status_429" if code == 429 else "status_5xx" if code >= 500 else "status_4xx"
+    if isinstance(exc, anthropic.APITimeoutError):
+        return "timeout"
+    if isinstance(exc, anthropic.APIConnectionError):
+        return "connection"
+    return "api_error"
+
+
+def done_timer(histogram: Histogram, started: float) -> Callable[[asyncio.Future], None]:
+    """A done-callback observing the seconds since `started` (a `perf_counter`) if the future succeeded."""
+
+    def observe(future: asyncio.Future) -> None:
+        if not future.cancelled() and future.exception() is None:
+            histogram.observe(time.perf_counter() - started)
+
+    return observe

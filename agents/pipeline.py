@@ -18,18 +18,21 @@ from typing import TypeVar
 
 import sqlalchemy.exc as sa_exc
 
-from agents.batch import BatchReport, PreparedBatch, ReadTurns, dead_letter, embedded_texts
+from agents.batch import BatchReport, PreparedBatch, ReadTurns, batch_attributes, dead_letter, embedded_texts
 from agents.decode import RawTurn, Rejection, decode_turn
 from agents.embed import Embedder
 from agents.errors import EmbedderUnavailableError
 from agents.extract.base import Extractor
+from agents.metrics import done_timer, ingest_metrics
 from agents.prepare import clean_turn, extract_claims, memories_from_claims
 from beliefs.records import EventKind, JobState, Turn, job_id_for, utcnow
 from beliefs.write_plan import TurnOutcome
 from sinks.base import MemoryStore, VectorIndex, VectorPoint, WriteResult, episode_payload, vector_payload
 from sinks.errors import BackpressureError, SinkError
 from sinks.producer import OutRecord, RecordProducer
+from streams.logs import bound_turn
 from streams.settings import Settings
+from streams.tracing import set_attributes, span
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -86,7 +89,8 @@ class WritePipeline:
         fresh, replayed = await self._drop_replays(turns)
         report = BatchReport(received=len(raws), rejected=len(rejections), replayed=replayed)
         try:
-            read = await self._read(fresh)
+            with span("beliefstream.extract", batch_attributes(fresh)):
+                read = await self._read(fresh)
         except SinkError:
             raise
         except Exception:
@@ -97,14 +101,17 @@ class WritePipeline:
 
     async def persist(self, batch: PreparedBatch) -> BatchReport:
         """SQL (the authority) first, then vectors, events and the DLQ, each retried until it succeeds."""
-        if batch.read is not None:
-            await self._finish_embedding(batch)
-        result = await self._write_sql(batch)
-        report = batch.report
-        await self._retrying("vectors", self._sync_vectors, result, batch.outcomes)
-        await self._retrying("events", self._publish_events)
-        await self._retrying("dlq", self.producer.send_many, [self._dlq_record(r) for r in batch.rejections])
-        self._count(report, batch.outcomes, result)
+        with span("beliefstream.write", batch_attributes(batch.turns)) as current:
+            if batch.read is not None:
+                await self._finish_embedding(batch)
+            result = await self._write_sql(batch)
+            report = batch.report
+            await self._retrying("vectors", self._sync_vectors, result, batch.outcomes)
+            await self._retrying("events", self._publish_events)
+            await self._retrying("dlq", self.producer.send_many, [self._dlq_record(r) for r in batch.rejections])
+            self._count(report, batch.outcomes, result)
+            written = {"beliefstream.memories_written": report.inserted, "beliefstream.episodes_written": report.episodes}
+            set_attributes(current, written)
         for rejection in batch.rejections:
             report.dlq_reasons[rejection.reason] = report.dlq_reasons.get(rejection.reason, 0) + 1
         report.seconds = time.perf_counter() - batch.started
@@ -133,8 +140,9 @@ class WritePipeline:
         if refused and systemic:
             return await self._retrying("sql", self.store.write, batch.outcomes)  # loud retry, never dropped
         for outcome, exc in refused:
-            log.error("turn %s of tenant %s refused by the store: %s", outcome.turn.turn_id,
-                      outcome.turn.tenant_id, type(exc).__name__)
+            with bound_turn(outcome.turn):
+                log.error("turn %s of tenant %s refused by the store: %s", outcome.turn.turn_id,
+                          outcome.turn.tenant_id, type(exc).__name__)
             detail = f"the store refused the turn: {type(exc).__name__}: {exc}"[:500]
             raw = RawTurn(value=outcome.turn.model_dump_json().encode(), key=outcome.turn.key.encode())
             turn = outcome.turn
@@ -171,16 +179,19 @@ class WritePipeline:
     async def _read(self, turns: Sequence[Turn]) -> ReadTurns:
         """The text steps and extraction, then one embedding call for every memory and episode of the batch."""
         prepared = [clean_turn(turn, self.settings.strip_patterns) for turn in turns]
+        extracting = time.perf_counter()
         claims = await extract_claims(prepared, self.extractor)
+        metrics = ingest_metrics()
+        metrics.extraction_seconds.observe(time.perf_counter() - extracting)
         now = utcnow()
         memories = [memories_from_claims(p.turn, c, now, p.text) for p, c in zip(prepared, claims, strict=True)]
         episodes = [p.episode(now, self.settings.episode_retention_days) for p in prepared]
         texts = embedded_texts(memories, episodes)
-        embedding = (
-            asyncio.ensure_future(self._retrying("embedder", self.embedder.aembed, texts, outages_only=True))
-            if texts
-            else None
-        )
+        embedding = None
+        if texts:
+            embedding = asyncio.ensure_future(self._retrying("embedder", self.embedder.aembed, texts, outages_only=True))
+            metrics.embedding_texts.observe(len(texts))
+            embedding.add_done_callback(done_timer(metrics.embedding_seconds, time.perf_counter()))
         return ReadTurns(prepared, memories, episodes, embedding)
 
     async def _finish_embedding(self, batch: PreparedBatch) -> None:
@@ -207,7 +218,8 @@ class WritePipeline:
             except SinkError:
                 raise
             except Exception as exc:  # noqa: BLE001 - one bad turn must not stop the stream
-                log.exception("turn %s of tenant %s failed processing", turn.turn_id, turn.tenant_id)
+                with bound_turn(turn):
+                    log.exception("turn %s of tenant %s failed processing", turn.turn_id, turn.tenant_id)
                 raw = RawTurn(value=turn.model_dump_json().encode(), key=turn.key.encode())
                 detail = f"{type(exc).__name__}: {exc}"[:500]
                 poison.append(Rejection(raw, "processing_error", detail, turn.tenant_id, turn.user_id, turn.turn_id))
@@ -299,19 +311,27 @@ class WritePipeline:
         With `outages_only`, any other error is the caller's to handle (a turn the model fails on).
         """
         delay = self.settings.sink_retry_initial_s
+        metrics = ingest_metrics()
         while True:
+            started = time.perf_counter()
             try:
-                return await call(*args)
+                with span("beliefstream.sink", {"beliefstream.sink": sink}):
+                    answer = await call(*args)
+                metrics.sink_seconds.labels(sink).observe(time.perf_counter() - started)
+                return answer
             except BackpressureError as exc:
                 wait = max(exc.retry_after, 0.05)
+                metrics.sink_retries.labels(sink, "backpressure").inc()
                 log.warning("%s is applying backpressure; retrying in %.1fs: %s", sink, wait, exc)
             except (SinkError, EmbedderUnavailableError) as exc:
                 wait = delay
                 delay = min(delay * 2, self.settings.sink_retry_max_s)
+                metrics.sink_retries.labels(sink, "outage").inc()
                 log.warning("%s is unavailable; retrying the batch in %.1fs: %s", sink, wait, exc)
             except Exception:
                 if outages_only:
                     raise
+                metrics.sink_retries.labels(sink, "error").inc()
                 # Not a known outage, maybe a bug: the batch is still never dropped. It is retried
                 # (loudly) until it succeeds or the worker stops; a restart replays it.
                 wait = delay
@@ -338,5 +358,9 @@ class WritePipeline:
             kind = (memory.type.value, memory.trust.value)
             report.written[kind] = report.written.get(kind, 0) + 1
         report.episodes = len(result.episodes)
+        for episode in result.episodes:
+            kind = (episode.role.value, episode.trust.value)
+            report.episodes_written[kind] = report.episodes_written.get(kind, 0) + 1
         report.confirmed = sum(1 for e in result.events if e.kind is EventKind.CONFIRMED)
         report.superseded = sum(1 for e in result.events if e.kind is EventKind.SUPERSEDED)
+        report.contested = sum(1 for e in result.events if e.kind is EventKind.CONTESTED)

@@ -94,6 +94,12 @@ class ConsumerOffsets:
         ends = await self._consumer.end_offsets(partitions) if partitions else {}
         return {tp.partition: offset for tp, offset in ends.items()}
 
+    async def starts(self) -> dict[int, int]:
+        """The first offset still on each partition (retention may have deleted older ones)."""
+        partitions = await self._partitions()
+        starts = await self._consumer.beginning_offsets(partitions) if partitions else {}
+        return {tp.partition: offset for tp, offset in starts.items()}
+
     async def committed(self) -> dict[int, int | None]:
         return {tp.partition: await self._consumer.committed(tp) for tp in await self._partitions()}
 

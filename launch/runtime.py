@@ -30,6 +30,7 @@ from agents.metrics import ingest_metrics
 from agents.periodic import run_periodically
 from agents.pipeline import WritePipeline
 from beliefs.records import utcnow
+from launch.lag import watch_lag
 from launch.reaper import ConsumerOffsets, IntakeReaper, republish_at_start
 from sinks.base import MemoryStore, VectorIndex
 from sinks.producer import KafkaRecordProducer, RecordProducer
@@ -169,6 +170,7 @@ async def run_worker(
             name="decay",
         )
         webhooks = asyncio.create_task(run_webhooks(settings, clients.store, stop), name="webhooks")
+        lag = asyncio.create_task(watch_lag(settings, url, stop), name="consumer lag")
         relay = asyncio.create_task(
             run_periodically(
                 settings.event_relay_interval_s,
@@ -189,6 +191,7 @@ async def run_worker(
             await offsets.close()
             await webhooks
             await relay
+            await lag
     finally:
         if embedder is not clients.embedder:
             await asyncio.to_thread(embedder.close)

@@ -12,6 +12,7 @@ import anthropic
 
 from agents.extract.anthropic import make_client
 from agents.llm import LlmCallError, ask_text
+from agents.metrics import record_llm_failure
 from agents.prompts import ResponseSchemaError
 from agents.prompts import reflect_answer as prompt
 from sidecar.reflect import ReflectAnswerError
@@ -38,13 +39,15 @@ class AnthropicAnswerer:
         system, messages = prompt.render(context)
         try:
             text = await ask_text(
-                self._client, model=self._model, max_tokens=MAX_TOKENS, system=system, messages=messages
-            )
+                self._client, model=self._model, max_tokens=MAX_TOKENS, system=system, messages=messages,
+                purpose="reflect",
+            )  # fmt: skip
         except LlmCallError as exc:
             raise ReflectAnswerError(str(exc)) from exc
         try:
             return prompt.read_response(text, [item.id for item in context.evidence])
         except ResponseSchemaError as exc:
+            record_llm_failure("reflect", "malformed")
             raise ReflectAnswerError(f"malformed answer: {exc}") from exc
 
 

@@ -12,6 +12,7 @@ A dry run stops after merge and writes nothing.
 from __future__ import annotations
 
 import logging
+import time
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import datetime
@@ -23,6 +24,7 @@ from agents.consolidate.cluster import check_threshold, cluster, min_similarity,
 from agents.consolidate.diff import ConsolidationDiff, DiffGroup, DiffMember
 from agents.consolidate.merge import Merger, OfflineMerger, canonical_memory, consolidated, lead_order
 from agents.embed import Embedder
+from agents.metrics import worker_metrics
 from agents.prompts.merge_memories import MergeContext, MergeItem
 from agents.secrets import redact_secrets
 from beliefs.records import EventKind, Memory, MemoryEvent, MemoryState, utcnow
@@ -57,6 +59,7 @@ async def consolidate(
     the diff) another agent's private memories; partitions keep each agent's apart from the shared.
     """
     check_threshold(threshold)
+    started = time.perf_counter()
     merger = merger or OfflineMerger()
     now = now or utcnow()
     loaded = await store.consolidation_candidates(tenant_id, topic, user_id, reach)
@@ -79,6 +82,9 @@ async def consolidate(
     groups = [diff for _, diff in merges]
     if not dry_run and merges:
         groups = await _apply(store, vectors, embedder, tenant_id, merges, found)
+    if not dry_run:
+        merged = sum(len(g.member_ids) for g in groups if g.applied)
+        worker_metrics().jobs.observe("consolidation", time.perf_counter() - started, {"scanned": len(loaded), "merged": merged})
     return ConsolidationDiff(
         tenant_id=tenant_id,
         topic=topic,

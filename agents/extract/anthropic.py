@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
@@ -19,6 +20,7 @@ import anthropic
 
 from agents.errors import ExtractorError
 from agents.extract.write_policy import enforce_write_policy
+from agents.metrics import llm_failure_kind, record_llm_failure, record_llm_usage
 from agents.prompts import ResponseSchemaError
 from agents.prompts import extract_memories as prompt
 from agents.prompts.extract_answer import read_response
@@ -31,6 +33,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: The `purpose` label of extraction's LLM metrics.
+PURPOSE = "extraction"
 #: Output budget of one answer: five memories with evidence fit well inside it.
 MAX_TOKENS = 1024
 
@@ -118,6 +122,7 @@ class AnthropicExtractor:
             return self._parse(answer, context)
         except ResponseSchemaError as first:
             self.stats.malformed += 1
+            record_llm_failure(PURPOSE, "malformed")
             self.stats.repairs += 1
             system, messages = prompt.render_repair(context, answer, str(first))
             repaired = await self._call(system, messages)
@@ -125,6 +130,7 @@ class AnthropicExtractor:
                 return self._parse(repaired, context)
             except ResponseSchemaError as second:
                 self.stats.malformed += 1
+                record_llm_failure(PURPOSE, "malformed")
                 raise _TurnFailed(f"malformed answer twice: {second}") from second
 
     def _parse(self, answer: str, context: prompt.ExtractionContext) -> list[Claim]:
@@ -138,6 +144,7 @@ class AnthropicExtractor:
         """One Messages API request (the SDK retries it); the text of the answer."""
         async with self._slots:
             self.stats.calls += 1
+            started = time.perf_counter()
             try:
                 response = await self._client.messages.create(
                     model=self._model,
@@ -145,18 +152,11 @@ class AnthropicExtractor:
                     system=system,
                     messages=messages,  # type: ignore[arg-type]
                 )
-            except anthropic.APIStatusError as exc:
+            except anthropic.APIError as exc:
                 self.stats.api_errors += 1
-                raise _TurnFailed(f"API answered {exc.status_code}") from exc
-            except anthropic.APITimeoutError as exc:
-                self.stats.api_errors += 1
-                raise _TurnFailed("API request timed out") from exc
-            except anthropic.APIConnectionError as exc:
-                self.stats.api_errors += 1
-                raise _TurnFailed(f"API unreachable: {exc}") from exc
-            except anthropic.APIError as exc:  # e.g. an unreadable response body
-                self.stats.api_errors += 1
-                raise _TurnFailed(f"API error: {exc}") from exc
+                record_llm_failure(PURPOSE, llm_failure_kind(exc))
+                raise _TurnFailed(_failure_reason(exc)) from exc
+            record_llm_usage(PURPOSE, getattr(response, "usage", None), time.perf_counter() - started)
         return "".join(block.text for block in response.content if block.type == "text")
 
     async def _fall_back(self, turn: Turn, reason: str) -> list[Claim]:
@@ -172,6 +172,16 @@ class AnthropicExtractor:
         )
         claims = await self._fallback.extract([turn])
         return claims[0] if claims else []
+
+
+def _failure_reason(exc: anthropic.APIError) -> str:
+    if isinstance(exc, anthropic.APIStatusError):
+        return f"API answered {exc.status_code}"
+    if isinstance(exc, anthropic.APITimeoutError):
+        return "API request timed out"
+    if isinstance(exc, anthropic.APIConnectionError):
+        return f"API unreachable: {exc}"
+    return f"API error: {exc}"  # e.g. an unreadable response body
 
 
 def require_api_key(settings: Settings) -> str:

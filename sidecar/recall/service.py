@@ -38,6 +38,7 @@ from sidecar.recall.episodes import EpisodeVerdicts, add_context, judge_episodes
 from sidecar.recall.evidence import episode_item, merge
 from sidecar.recall.fusion import Signals, fuse
 from sidecar.recall.keywords import query_terms
+from sidecar.recall.metrics import measured, recall_metrics
 from sidecar.recall.models import RecallDiagnostics, RecallRequest, RecallResult, SuppressedView
 from sidecar.recall.people import named_speakers
 from sidecar.recall.prompt import render
@@ -119,6 +120,7 @@ class RecallService:
         self._store = store
         self._vectors = vectors
         self._queries = QueryEmbedder(embedder)  # concurrent recalls share model calls
+        recall_metrics()  # registered now: /metrics shows recall's families before the first recall
         self.config = config
         self._audit = audit
         self._access = access_recorder
@@ -144,6 +146,7 @@ class RecallService:
     def config_for(self, request: RecallRequest) -> RecallConfig:
         return self.config if request.preset is None else preset(request.preset)
 
+    @measured
     async def recall(self, principal: Principal, request: RecallRequest) -> RecallResult:
         now = self._clock()
         config = self.config_for(request)
@@ -201,6 +204,7 @@ class RecallService:
                 superseded_episodes=[SuppressedView(id=i, why=w) for i, w in quotes.labelled],
             )
         self._record(principal, scope, request, now, [m.id for m in result.memories if m.type != "episode"])
+        recall_metrics().observe_result(len(result.memories), result.tokens_used, kept.suppressed)
         return result
 
     async def _invented_slot_mates(

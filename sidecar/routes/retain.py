@@ -23,6 +23,7 @@ from sidecar.errors import BadRequest, Forbidden, PayloadTooLarge, describe_vali
 from sidecar.publisher import TurnPublisher
 from sidecar.schemas import ERROR_RESPONSES, RetainAccepted, RetainBatch, RetainBody, TurnIn
 from sinks.base import MemoryStore
+from streams.tracing import span
 
 
 def scoped_turn(principal: Principal, turn: TurnIn, where: str, max_turn_bytes: int) -> Turn:
@@ -88,8 +89,9 @@ def retain_routes(
             named = [("turn", body)]
         turns = [scoped_turn(principal, turn, where, max_turn_bytes) for where, turn in named]
         jobs = queued_jobs(turns)
-        await store.enqueue_jobs(jobs, turns)
-        await publisher.publish(turns)
+        with span("beliefstream.retain", {"beliefstream.tenant_id": principal.tenant_id, "beliefstream.turns": len(turns)}):
+            await store.enqueue_jobs(jobs, turns)
+            await publisher.publish(turns)
         return RetainAccepted(job_ids=[job.job_id for job in jobs])
 
     return router

@@ -15,9 +15,10 @@ import pytest
 import yaml
 from prometheus_client import CollectorRegistry
 
-from agents.metrics import IngestMetrics
+from agents.metrics import WorkerMetrics
 from launch.cli import build_parser
 from sidecar.metrics import RequestMetrics
+from sidecar.recall.metrics import RecallMetrics
 from sidecar.routes.health import health_routes
 from streams.settings import Settings
 
@@ -30,7 +31,8 @@ _SUFFIXES = {"counter": ("_total", "_created"), "histogram": ("_bucket", "_sum",
 def exposed_metric_names() -> set[str]:
     """Every sample name the worker's and the sidecar's collectors can expose."""
     registry = CollectorRegistry()
-    IngestMetrics(registry)
+    WorkerMetrics(registry)
+    RecallMetrics(registry)
     names: set[str] = set()
     for collecting in (registry, RequestMetrics().registry):
         for family in collecting.collect():
