@@ -4,7 +4,8 @@ A line about a turn carries `tenant`, `user_digest` (a stable keyed hash, never 
 `turn_id`, bound with `bound_turn(turn)` around the work on it. With `BELIEFSTREAM_LOG_TEXT=off`
 (the default) no line carries the text of a turn or a secret: exception messages (a database
 error quotes its parameters, a parser quotes its input) and exceptions passed as arguments are
-reduced to their type, and values wrapped in `text(...)` are withheld. Tracebacks keep their
+reduced to their type, values wrapped in `text(...)` are withheld, and other libraries' debug and
+info lines (which may quote statement parameters or prompts) are dropped. Tracebacks keep their
 frames (file, line, code), which hold no data. `on` is for debugging on data one may read.
 """
 
@@ -75,6 +76,12 @@ def redacted_traceback(exc: BaseException) -> str:
     return "\n\nThe above exception was the direct cause of the following exception:\n\n".join(parts)
 
 
+def _without_message(_logger: Any, _name: str, event: dict[str, Any]) -> dict[str, Any]:
+    """Drop the `message` another handler's formatter left on the record: `event` already says it."""
+    event.pop("message", None)
+    return event
+
+
 def _exception(_logger: Any, _name: str, event: dict[str, Any]) -> dict[str, Any]:
     """`exc_info` rendered as an `exception` field, its messages withheld unless log text is on."""
     info = event.pop("exc_info", None)
@@ -87,11 +94,21 @@ def _exception(_logger: Any, _name: str, event: dict[str, Any]) -> dict[str, Any
     return event
 
 
-class _WithholdArguments(logging.Filter):
-    """Exceptions passed as `%s` arguments become their type name while log text is off."""
+#: Our packages: their debug lines mark text explicitly. Other libraries' debug and info lines may
+#: quote data (aiosqlite and SQLAlchemy log statement parameters, the Anthropic SDK its prompts).
+OWN_PACKAGES = ("beliefs", "streams", "sinks", "agents", "sidecar", "launch", "__main__")
+
+
+class _WithholdText(logging.Filter):
+    """While log text is off: other libraries' lines below WARNING are dropped, and exceptions
+    passed as `%s` arguments become their type name."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if not _state["text"] and record.args:
+        if _state["text"]:
+            return True
+        if record.levelno < logging.WARNING and record.name.split(".", 1)[0] not in OWN_PACKAGES:
+            return False
+        if record.args:
             if isinstance(record.args, tuple):
                 record.args = tuple(_withheld(a) for a in record.args)
             elif isinstance(record.args, dict):
@@ -101,6 +118,18 @@ class _WithholdArguments(logging.Filter):
 
 def _withheld(value: object) -> object:
     return f"{type(value).__name__} ({WITHHELD})" if isinstance(value, BaseException) else value
+
+
+class _StderrHandler(logging.StreamHandler):
+    """Writes to whatever `sys.stderr` is when a line is written (test runners and daemons swap it)."""
+
+    @property  # type: ignore[override]
+    def stream(self) -> Any:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _value: Any) -> None:
+        pass
 
 
 def configure_logging(
@@ -119,6 +148,7 @@ def configure_logging(
         structlog.stdlib.add_log_level,
         structlog.stdlib.add_logger_name,
         structlog.stdlib.ExtraAdder(),
+        _without_message,
         structlog.processors.TimeStamper(fmt="iso", utc=True),
     ]
     renderer = structlog.processors.JSONRenderer() if fmt == "json" else structlog.dev.ConsoleRenderer(colors=False)
@@ -126,9 +156,9 @@ def configure_logging(
         foreign_pre_chain=shared,
         processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, _exception, renderer],
     )
-    handler = logging.StreamHandler(stream if stream is not None else sys.stderr)
+    handler = logging.StreamHandler(stream) if stream is not None else _StderrHandler()
     handler.setFormatter(formatter)
-    handler.addFilter(_WithholdArguments())
+    handler.addFilter(_WithholdText())
     root = logging.getLogger()
     for old in list(root.handlers):
         if getattr(old, "_beliefstream", False) or type(old) is logging.StreamHandler:
