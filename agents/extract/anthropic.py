@@ -26,6 +26,7 @@ from agents.prompts import extract_memories as prompt
 from agents.prompts.extract_answer import read_response
 from beliefs.errors import ConfigurationError
 from beliefs.records import Claim, Role, Turn
+from streams.logs import bound_turn, text
 from streams.settings import Settings
 
 if TYPE_CHECKING:
@@ -137,7 +138,7 @@ class AnthropicExtractor:
         parsed = read_response(answer, turn_ts=context.turn_ts)
         self.stats.dropped_items += len(parsed.dropped)
         if parsed.dropped:
-            log.debug("extractor dropped %d item(s): %s", len(parsed.dropped), "; ".join(parsed.dropped))
+            log.debug("extractor dropped %d item(s): %s", len(parsed.dropped), text("; ".join(parsed.dropped)))
         return parsed.claims
 
     async def _call(self, system: str, messages: list[dict[str, str]]) -> str:
@@ -163,13 +164,16 @@ class AnthropicExtractor:
         if self._fallback is None:
             raise ExtractorError(f"turn {turn.turn_id}: {reason}")
         self.stats.fallbacks += 1
-        log.warning(
-            "extractor %s fell back to %s for turn %s: %s",
-            self.name,
-            self._fallback.name,
-            turn.turn_id,
-            reason,
-        )
+        cause, _, detail = reason.partition(": ")  # the detail may quote the model's output
+        with bound_turn(turn):
+            log.warning(
+                "extractor %s fell back to %s for turn %s: %s %s",
+                self.name,
+                self._fallback.name,
+                turn.turn_id,
+                cause,
+                text(detail) if detail else "",
+            )
         claims = await self._fallback.extract([turn])
         return claims[0] if claims else []
 
