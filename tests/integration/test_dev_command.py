@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -17,8 +18,10 @@ import pytest
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.types import CallToolResult
+from prometheus_client.parser import text_string_to_metric_families
 
 from streams.broker import free_port
+from tests.deploy.test_deploy_files import _METRIC, _alert_rules, _dashboard_exprs
 from tests.webhook_receiver import SECRET, Receiver
 
 pytestmark = pytest.mark.integration
@@ -104,6 +107,23 @@ async def mcp_stores_and_recalls(base: str, key: str) -> None:
     assert "Traceback" not in error.text
 
 
+def assert_metrics_page_serves_the_dashboard(page: str) -> None:
+    """Every family the Grafana dashboard and the alert rules use is on dev's one /metrics page,
+    and the turn and the recalls just made are counted there."""
+    families = {family.name: family for family in text_string_to_metric_families(page)}
+    exprs = [rule["expr"] for rule in _alert_rules()] + _dashboard_exprs()
+    for name in {name for expr in exprs for name in _METRIC.findall(expr)}:
+        base = re.sub(r"_(total|bucket|sum|count|created)$", "", name)
+        assert base in families or name in families, f"{name} is not on dev's /metrics"
+
+    def value(family: str, sample: str) -> float:
+        return sum(s.value for s in families[family].samples if s.name == sample)
+
+    assert value("beliefstream_turns_consumed", "beliefstream_turns_consumed_total") >= 1
+    assert value("beliefstream_recall_duration_seconds", "beliefstream_recall_duration_seconds_count") >= 1
+    assert {s.labels["partition"] for s in families["beliefstream_consumer_lag"].samples}  # read at start
+
+
 def test_dev_runs_end_to_end_and_stops_cleanly(tmp_path):
     data_dir, port = tmp_path / "data", free_port()
     receiver = Receiver(fail_first=1).__enter__()  # a platform's webhook endpoint, failing once
@@ -168,6 +188,7 @@ def test_dev_runs_end_to_end_and_stops_cleanly(tmp_path):
             timeout=60,
         )
         assert cli.returncode == 0 and "peanut" in cli.stdout.lower()  # found the service by its record
+        assert_metrics_page_serves_the_dashboard(httpx.get(f"{base}/metrics").text)
         recorded = json.loads((data_dir / "service.json").read_text())
         assert recorded["url"] == base and recorded["api_key"] == key and recorded["pid"] == process.pid
         asyncio.run(mcp_stores_and_recalls(base, key))
