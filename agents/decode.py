@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -26,6 +27,7 @@ class RawTurn:
     topic: str | None = None
     partition: int | None = None
     offset: int | None = None
+    headers: Any = None  # as the consumer gives them: (name, bytes) pairs or a mapping
 
 
 @dataclass(frozen=True)

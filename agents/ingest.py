@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 
 def raw_turn(event: faust.EventT) -> RawTurn:
     message = event.message
-    return RawTurn(message.value, message.key, message.topic, message.partition, message.offset)
+    return RawTurn(message.value, message.key, message.topic, message.partition, message.offset, message.headers)
 
 
 async def next_batch(queue: asyncio.Queue, size: int, within: float) -> list[faust.EventT]:

@@ -32,7 +32,7 @@ from sinks.errors import BackpressureError, SinkError
 from sinks.producer import OutRecord, RecordProducer
 from streams.logs import bound_turn
 from streams.settings import Settings
-from streams.tracing import set_attributes, span
+from streams.tracing import set_attributes, span, span_links
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -89,7 +89,7 @@ class WritePipeline:
         fresh, replayed = await self._drop_replays(turns)
         report = BatchReport(received=len(raws), rejected=len(rejections), replayed=replayed)
         try:
-            with span("beliefstream.extract", batch_attributes(fresh)):
+            with span("beliefstream.extract", batch_attributes(fresh), span_links(r.headers for r in raws)):
                 read = await self._read(fresh)
         except SinkError:
             raise

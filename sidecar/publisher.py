@@ -16,6 +16,7 @@ from beliefs.records import Turn
 from sidecar.errors import Unavailable
 from sinks.errors import SinkUnavailableError
 from sinks.producer import OutRecord, RecordProducer
+from streams.tracing import trace_headers
 
 logger = logging.getLogger(__name__)
 
@@ -30,8 +31,9 @@ class TurnPublisher(Protocol):
 
 
 def turn_record(topic: str, turn: Turn) -> OutRecord:
-    """The wire form of a turn: key `tenant:user` (one user's turns in order), value the turn JSON."""
-    return OutRecord(topic=topic, key=turn.key.encode(), value=turn.model_dump_json().encode())
+    """The wire form of a turn: key `tenant:user` (one user's turns in order), value the turn JSON,
+    headers the trace context of the retain span (when tracing is on)."""
+    return OutRecord(topic=topic, key=turn.key.encode(), value=turn.model_dump_json().encode(), headers=trace_headers())
 
 
 class TopicTurnPublisher:

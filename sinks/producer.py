@@ -18,6 +18,7 @@ class OutRecord:
     topic: str
     key: bytes | None
     value: bytes
+    headers: tuple[tuple[str, bytes], ...] | None = None  # e.g. the W3C trace context of a retained turn
 
 
 class RecordProducer(Protocol):
@@ -65,7 +66,12 @@ class KafkaRecordProducer:
         if not self._started:
             raise SinkUnavailableError("the producer is not started (or already stopped)")
         try:
-            futures = [await self._producer.send(r.topic, key=r.key, value=r.value) for r in records]
+            futures = [
+                await self._producer.send(
+                    r.topic, key=r.key, value=r.value, headers=list(r.headers) if r.headers else None
+                )
+                for r in records
+            ]
             await asyncio.gather(*futures)
         except (KafkaError, OSError) as exc:
             raise SinkUnavailableError(f"publishing to the broker failed: {exc}") from exc

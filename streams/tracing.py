@@ -5,14 +5,15 @@ tracer provider with the exporter the standard variables name (`OTEL_TRACES_EXPO
 the default, or `console`, `none`; `OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_SERVICE_NAME`,
 `OTEL_TRACES_SAMPLER`, `OTEL_BSP_*` are read by the SDK itself). Code opens spans with `span(...)`;
 while tracing is off that is a shared null context. Span attributes carry ids and counts, never
-the text of a turn or a query.
+the text of a turn or a query. A retained turn carries its span's W3C trace context in its record
+headers (`trace_headers`), and the worker's batch spans link to the turns they read (`span_links`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from importlib.metadata import entry_points
 from typing import Any
 
@@ -24,27 +25,66 @@ _NULL = contextlib.nullcontext()
 _tracer: Any = None  # an opentelemetry Tracer once tracing is on; None means off
 
 Attributes = Mapping[str, str | int | float | bool | list[str]]
+#: Kafka record headers as aiokafka takes and gives them.
+Headers = Sequence[tuple[str, bytes]]
 
 
 def tracing_enabled() -> bool:
     return _tracer is not None
 
 
-def span(name: str, attributes: Attributes | None = None) -> contextlib.AbstractContextManager[Any]:
+def span(
+    name: str, attributes: Attributes | None = None, links: Sequence[Any] = ()
+) -> contextlib.AbstractContextManager[Any]:
     """A span named `name` (a null context yielding None while tracing is off)."""
     if _tracer is None:
         return _NULL
-    return _live_span(name, attributes)
+    return _live_span(name, attributes, links)
+
+
+def trace_headers() -> tuple[tuple[str, bytes], ...] | None:
+    """The current span's W3C trace context as record headers; None while tracing is off."""
+    if _tracer is None:
+        return None
+    from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
+
+    carrier: dict[str, str] = {}
+    TraceContextTextMapPropagator().inject(carrier)
+    return tuple((name, value.encode()) for name, value in carrier.items()) or None
+
+
+def span_links(header_sets: Iterable[Headers | Mapping[str, bytes] | None]) -> list[Any]:
+    """Links to the spans whose trace context the records' headers carry (none while tracing is off)."""
+    if _tracer is None:
+        return []
+    from opentelemetry.trace import Link, get_current_span
+    from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
+
+    propagator = TraceContextTextMapPropagator()
+    links: dict[tuple[int, int], Any] = {}
+    for headers in header_sets:
+        if not headers:
+            continue
+        pairs = headers.items() if isinstance(headers, Mapping) else headers
+        carrier = {name: bytes(value).decode("latin-1") for name, value in pairs if value is not None}
+        context = get_current_span(propagator.extract(carrier)).get_span_context()
+        if context.is_valid:
+            links.setdefault((context.trace_id, context.span_id), Link(context))
+    return list(links.values())
 
 
 @contextlib.contextmanager
-def _live_span(name: str, attributes: Attributes | None) -> Iterator[Any]:
+def _live_span(name: str, attributes: Attributes | None, links: Sequence[Any]) -> Iterator[Any]:
     """A current span whose failure is recorded by exception type only: an exception's message
     may quote the text of a turn, so it is never put in a span event or status."""
     from opentelemetry.trace import Status, StatusCode
 
     with _tracer.start_as_current_span(
-        name, attributes=dict(attributes or {}), record_exception=False, set_status_on_exception=False
+        name,
+        attributes=dict(attributes or {}),
+        links=list(links),
+        record_exception=False,
+        set_status_on_exception=False,
     ) as current:
         try:
             yield current

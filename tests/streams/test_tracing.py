@@ -51,3 +51,24 @@ def test_an_exporter_that_is_not_installed_is_a_configuration_error(environ: dic
     with pytest.raises(ConfigurationError):
         tracing.configure_tracing(environ=environ)
     assert not tracing.tracing_enabled()
+
+
+def test_a_retained_turn_carries_its_trace_and_the_batch_that_reads_it_links_to_it() -> None:
+    from beliefs.records import Role, Turn
+    from sidecar.publisher import turn_record
+
+    turn = Turn(turn_id="t-1", tenant_id="acme", user_id="u", role=Role.USER, text="hello")
+    assert turn_record("turns", turn).headers is None  # tracing off: nothing added to the record
+    assert tracing.span_links([[("traceparent", b"00-" + b"1" * 32 + b"-" + b"2" * 16 + b"-01")]]) == []
+
+    spans = InMemorySpanExporter()
+    tracing.configure_tracing(SimpleSpanProcessor(spans))
+    with tracing.span("beliefstream.retain"):
+        record = turn_record("turns", turn)
+    assert record.headers and record.headers[0][0] == "traceparent"
+    links = tracing.span_links([record.headers, None, dict(record.headers)])  # one link per retain span
+    with tracing.span("beliefstream.extract", links=links):
+        pass
+    retain, extract = spans.get_finished_spans()
+    assert [link.context.span_id for link in extract.links] == [retain.context.span_id]
+    assert extract.context.trace_id != retain.context.trace_id  # a batch reads many turns: links, not a parent
