@@ -99,21 +99,25 @@ def _exception(_logger: Any, _name: str, event: dict[str, Any]) -> dict[str, Any
 OWN_PACKAGES = ("beliefs", "streams", "sinks", "agents", "sidecar", "launch", "__main__")
 
 
-class _WithholdText(logging.Filter):
-    """While log text is off: other libraries' lines below WARNING are dropped, and exceptions
-    passed as `%s` arguments become their type name."""
+class _OtherLibrariesQuiet(logging.Filter):
+    """While log text is off, other libraries' lines below WARNING are not written."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if _state["text"]:
-            return True
-        if record.levelno < logging.WARNING and record.name.split(".", 1)[0] not in OWN_PACKAGES:
-            return False
-        if record.args:
+        return _state["text"] or record.levelno >= logging.WARNING or record.name.split(".", 1)[0] in OWN_PACKAGES
+
+
+class _Formatter(structlog.stdlib.ProcessorFormatter):
+    """structlog's formatter; while log text is off, exceptions passed as `%s` arguments are
+    rendered as their type name (on a copy: other handlers see the record as it was)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        if not _state["text"] and record.args:
+            record = logging.makeLogRecord(record.__dict__)
             if isinstance(record.args, tuple):
                 record.args = tuple(_withheld(a) for a in record.args)
             elif isinstance(record.args, dict):
                 record.args = {k: _withheld(v) for k, v in record.args.items()}
-        return True
+        return super().format(record)
 
 
 def _withheld(value: object) -> object:
@@ -152,13 +156,13 @@ def configure_logging(
         structlog.processors.TimeStamper(fmt="iso", utc=True),
     ]
     renderer = structlog.processors.JSONRenderer() if fmt == "json" else structlog.dev.ConsoleRenderer(colors=False)
-    formatter = structlog.stdlib.ProcessorFormatter(
+    formatter = _Formatter(
         foreign_pre_chain=shared,
         processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, _exception, renderer],
     )
     handler = logging.StreamHandler(stream) if stream is not None else _StderrHandler()
     handler.setFormatter(formatter)
-    handler.addFilter(_WithholdText())
+    handler.addFilter(_OtherLibrariesQuiet())
     root = logging.getLogger()
     for old in list(root.handlers):
         if getattr(old, "_beliefstream", False) or type(old) is logging.StreamHandler:

@@ -112,3 +112,11 @@ def test_console_format_renders_the_same_fields_for_a_terminal(logs: Logs) -> No
     line = buffer.getvalue()
     assert "turn failed" in line and "turn_id=t-7" in line and "tenant=acme" in line
     assert not line.startswith("{")
+
+
+def test_other_handlers_see_the_record_as_it_was_logged(logs: Logs, caplog: pytest.LogCaptureFixture) -> None:
+    buffer = logs()
+    with caplog.at_level(logging.WARNING, logger="agents.pipeline"):
+        logging.getLogger("agents.pipeline").warning("failed: %s", ValueError("disk full"))
+    assert "disk full" not in buffer.getvalue()
+    assert caplog.records[-1].getMessage() == "failed: disk full"
