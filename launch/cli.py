@@ -35,7 +35,9 @@ the flags below override them.
 """
 
 
-def _settings(args: argparse.Namespace) -> Settings:
+def _settings(args: argparse.Namespace, *, telemetry: bool = True) -> Settings:
+    """Settings from BELIEFSTREAM_* and the flags; with `telemetry`, this process's structured logs
+    and traces are set up from them (the client commands skip that: their start-up stays short)."""
     from pydantic import ValidationError
 
     from beliefs.errors import ConfigurationError
@@ -53,9 +55,10 @@ def _settings(args: argparse.Namespace) -> Settings:
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'settings'}: {e['msg']}" for e in exc.errors())
         raise ConfigurationError(f"invalid configuration (BELIEFSTREAM_*): {problems}") from None
-    from launch.telemetry import configure_telemetry
+    if telemetry:
+        from launch.telemetry import configure_telemetry
 
-    configure_telemetry(settings, verbose=getattr(args, "verbose", False))
+        configure_telemetry(settings, verbose=getattr(args, "verbose", False))
     return settings
 
 
@@ -170,11 +173,11 @@ def cmd_publish(args: argparse.Namespace) -> None:
 
 
 def cmd_recall(args: argparse.Namespace) -> None:
-    cli_client.recall(args, _settings(args))
+    cli_client.recall(args, _settings(args, telemetry=False))
 
 
 def cmd_mcp(args: argparse.Namespace) -> None:
-    cli_client.mcp(args, _settings(args))
+    cli_client.mcp(args, _settings(args, telemetry=False))
 
 
 def cmd_decay(args: argparse.Namespace) -> None:
@@ -195,11 +198,14 @@ def cmd_decay(args: argparse.Namespace) -> None:
 
 
 def cmd_consolidate(args: argparse.Namespace) -> None:
-    settings = _settings(args)
+    settings = _settings(args, telemetry=False)
     if cli_client.consolidate_remotely(args, settings):
         return
 
     from launch.runtime import consolidator_for, open_maintenance
+    from launch.telemetry import configure_telemetry
+
+    configure_telemetry(settings, verbose=args.verbose)
 
     async def main() -> None:
         from agents.embed import load_default_embedder
