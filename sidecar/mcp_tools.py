@@ -21,7 +21,8 @@ from sidecar.recall.service import RecallService
 from sidecar.routes.retain import queued_jobs, scoped_turn
 from sidecar.routes.revoke import revoke_memory
 from sidecar.schemas import TurnIn
-from sinks.base import MemoryStore, VectorIndex
+from sinks.base import VectorIndex
+from sinks.contracts import ServingStore
 
 JsonObject = dict[str, Any]
 
@@ -42,7 +43,7 @@ class McpTools:
 
     def __init__(
         self,
-        store: MemoryStore,
+        store: ServingStore,
         publisher: TurnPublisher,
         max_turn_bytes: int,
         recall: RecallService | None = None,

@@ -32,7 +32,6 @@ from sidecar.recall.models import (
 )
 from sidecar.recall.policy import Conflict
 from sidecar.recall.service import RecallService
-from sinks.base import MemoryStore
 
 logger = logging.getLogger(__name__)
 
@@ -186,9 +185,8 @@ def citations_of(memory_ids: Sequence[str], recalled: Sequence[RecalledMemory]) 
 class ReflectService:
     """Recall plus an answer; `answerer` None is the offline (extractive) mode."""
 
-    def __init__(self, recall: RecallService, store: MemoryStore, answerer: Answerer | None = None) -> None:
+    def __init__(self, recall: RecallService, answerer: Answerer | None = None) -> None:
         self._recall = recall
-        self._store = store
         self._answerer = answerer
 
     async def reflect(self, principal: Principal, request: ReflectRequest) -> ReflectResult:

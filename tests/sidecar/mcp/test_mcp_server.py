@@ -46,7 +46,7 @@ async def mcp_url(settings, store, publisher, edge_vectors, minilm) -> AsyncIter
     )
     tools = McpTools(store, publisher, settings.max_turn_bytes, recall=recall, vectors=edge_vectors)
     app = create_app(
-        settings, store, publisher, edge_vectors, embedder=minilm, recall=recall, mcp_tools=tools
+        settings, store, publisher, edge_vectors, embedder=minilm, recall=recall, mcp_tools=tools, contested=store
     )
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
