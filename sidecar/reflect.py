@@ -20,9 +20,9 @@ from typing import Annotated, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.prompts.reflect_answer import WEAK_CONFIDENCE, EvidenceItem, ReflectAnswer, ReflectContext
-from beliefs.errors import BeliefstreamError
 from beliefs.records import MAX_ID_LENGTH, Trust
 from sidecar.auth import Principal
+from sidecar.errors import ReflectAnswerError
 from sidecar.recall.models import (
     MAX_BUDGET_TOKENS,
     MAX_QUERY_CHARS,
@@ -44,10 +44,6 @@ MAX_STRONG = 5
 MAX_WEAK = 3
 
 Mode = Literal["llm", "extractive"]
-
-
-class ReflectAnswerError(BeliefstreamError):
-    """The answerer gave no usable answer (API failure, timeout, malformed reply); reflect falls back."""
 
 
 class Answerer(Protocol):
