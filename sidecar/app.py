@@ -39,9 +39,9 @@ from sidecar.routes.reflect import reflect_routes
 from sidecar.routes.retain import retain_routes
 from sidecar.routes.revoke import revoke_routes
 from sidecar.routes.users import user_routes
+from sinks.admin import Administration
 from sinks.base import VectorIndex
 from sinks.contracts import ContestedStore, ServingStore
-from sinks.sql.admin import AdminStore
 from streams.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -66,7 +66,7 @@ def create_app(
     reflect_answerer: Answerer | None = None,
     mcp_tools: McpTools | None = None,
     consolidator: Consolidator | None = None,
-    admin: AdminStore | None = None,
+    admin: Administration | None = None,
     contested: ContestedStore | None = None,
 ) -> FastAPI:
     """The HTTP app over started dependencies; API keys are parsed here, so bad keys fail at start-up.

@@ -2,12 +2,14 @@
 
 `SqlMemoryStore` implements all of them; a caller is typed with the narrow one it uses, so what it
 may ask of the store is read off its signature. Recall's reads are `sinks.recall.RecallStore`, the
-manage phase's `sinks.maintenance`, the vector outbox `sinks.vector_outbox.VectorOutbox`.
+manage phase's `sinks.maintenance`, the vector outbox `sinks.vector_outbox.VectorOutbox`. The
+intake's replay side (`IntakeQueue`) is `sinks.sql.intake.SqlIntake`, over the store's engine.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol, runtime_checkable
 
@@ -55,6 +57,41 @@ class JobIntake(Protocol):
         jobs still queued) until their job finishes: one transaction."""
 
     async def get_job(self, tenant_id: str, job_id: str) -> Job | None: ...
+
+
+@dataclass(frozen=True)
+class IntakeRow:
+    """One pending turn: the record to (re-)publish and its bookkeeping."""
+
+    job_id: str
+    tenant_id: str
+    turn_id: str
+    key: bytes
+    value: bytes
+    accepted_at: datetime
+    published_at: datetime
+    attempts: int
+
+
+@runtime_checkable
+class IntakeQueue(Protocol):
+    """Accepted turns whose job is not finished: re-published at start and by the reaper."""
+
+    async def page(
+        self, after: tuple[datetime, str] | None = None, limit: int = 1000, published_before: datetime | None = None
+    ) -> list[IntakeRow]:
+        """Pending turns in acceptance order (one user's turns keep their order), after a keyset cursor."""
+
+    async def count(self) -> int: ...
+
+    async def mark_published(self, job_ids: Sequence[str], at: datetime, *, attempt: bool) -> None:
+        """Record a publication; `attempt` counts it against the job (the reaper's, not a restart's)."""
+
+    async def fail(self, job_ids: Sequence[str], reason: str, at: datetime) -> None:
+        """Fail the jobs still queued, with `reason`, and drop their turns: one transaction."""
+
+    async def purge_finished(self) -> int:
+        """Drop turns whose job is finished or gone (erased); answers how many."""
 
 
 @runtime_checkable
@@ -139,6 +176,32 @@ class ContestedSlots(Protocol):
     ) -> tuple[ContestedSlot, WriteResult] | None:
         """Write the decided values as meta-memories and close the slot's contested memories, in one
         transaction; None when the slot is not in reach. A decided slot raises `ContestedResolvedError`."""
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """One event owed to one URL."""
+
+    id: int
+    url: str
+    body: bytes
+    attempts: int  # made before this one
+
+
+@runtime_checkable
+class WebhookQueue(Protocol):
+    """Memory events owed to webhook URLs (filled when the event outbox is acknowledged)."""
+
+    async def claim_due(self, now: datetime, lease_s: float, limit: int = 100) -> list[Delivery]:
+        """Deliveries due at `now`, leased until `now + lease_s` so another dispatcher leaves them."""
+
+    async def delivered(self, delivery_id: int, at: datetime) -> None: ...
+
+    async def failed_attempt(self, delivery_id: int, error: str, retry_at: datetime | None) -> None:
+        """One more failed attempt: retried at `retry_at`, or failed for good when it is None."""
+
+    async def counts(self) -> dict[str, int]:
+        """Deliveries by state."""
 
 
 # -- what one caller holds, when it uses several contracts -------------------------------------------
