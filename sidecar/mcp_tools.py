@@ -84,9 +84,10 @@ class McpTools:
         action: JsonObject | None = None,
         live_intent: dict[str, str] | None = None,
         topic: str | None = None,
-        **filters: Any,
+        **options: Any,
     ) -> JsonObject:
-        """`filters`: `since`, `until`, `types`, `topics` (RecallRequest's recall filters)."""
+        """`options`: RecallRequest's optional fields (`since`, `until`, `types`, `topics`, `format`,
+        `include_sensitive`, `episodes`, `include_untrusted_evidence`, `preset`)."""
         if self._recall is None:
             raise Unavailable("recall is not configured on this server")
         request = RecallRequest(
@@ -97,7 +98,7 @@ class McpTools:
             action=ActionIn.model_validate(action) if action is not None else None,
             live_intent=live_intent or {},
             topic=topic,
-            **filters,
+            **options,
         )
         return recalled(await self._recall.recall(principal, request))
 
