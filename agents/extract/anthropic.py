@@ -11,17 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 import anthropic
 
-from agents.errors import ExtractorError
+from agents.errors import ExtractorError, LlmCallError, ResponseSchemaError
 from agents.extract.write_policy import enforce_write_policy
-from agents.metrics import llm_failure_kind, record_llm_failure, record_llm_usage
-from agents.prompts import ResponseSchemaError
+from agents.llm import ask_text
+from agents.metrics import record_llm_failure
 from agents.prompts import extract_memories as prompt
 from agents.prompts.extract_answer import read_response
 from beliefs.errors import ConfigurationError
@@ -34,10 +33,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: The `purpose` label of extraction's LLM metrics.
-PURPOSE = "extraction"
 #: Output budget of one answer: five memories with evidence fit well inside it.
 MAX_TOKENS = 1024
+#: The `purpose` label of extraction's LLM metrics.
+PURPOSE = "extraction"
 
 # No `temperature`: SDK 2.x sends anthropic-version 2026-10-21, which rejects temperature, top_p
 # and top_k with a 400 even at their defaults (the SDK dropped the parameters too). Stable output
@@ -58,14 +57,6 @@ class ExtractorStats:
 
     def as_dict(self) -> dict[str, int]:
         return asdict(self)
-
-
-class _TurnFailed(Exception):
-    """Internal: this turn has no usable answer; `reason` says why (for the log and the error)."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 class AnthropicExtractor:
@@ -108,8 +99,8 @@ class AnthropicExtractor:
         context = prompt.ExtractionContext.from_turn(turn)
         try:
             claims = await self._ask(context)
-        except _TurnFailed as failed:
-            return await self._fall_back(turn, failed.reason)
+        except (LlmCallError, ResponseSchemaError) as failed:  # no usable answer for this turn
+            return await self._fall_back(turn, str(failed))
         result = enforce_write_policy(claims, turn.text, said_at=turn.ts)
         self.stats.capped += result.capped
         self.stats.dropped_items += result.redacted + result.refused
@@ -132,7 +123,7 @@ class AnthropicExtractor:
             except ResponseSchemaError as second:
                 self.stats.malformed += 1
                 record_llm_failure(PURPOSE, "malformed")
-                raise _TurnFailed(f"malformed answer twice: {second}") from second
+                raise ResponseSchemaError(f"malformed answer twice: {second}") from second
 
     def _parse(self, answer: str, context: prompt.ExtractionContext) -> list[Claim]:
         parsed = read_response(answer, turn_ts=context.turn_ts)
@@ -145,20 +136,14 @@ class AnthropicExtractor:
         """One Messages API request (the SDK retries it); the text of the answer."""
         async with self._slots:
             self.stats.calls += 1
-            started = time.perf_counter()
             try:
-                response = await self._client.messages.create(
-                    model=self._model,
-                    max_tokens=MAX_TOKENS,
-                    system=system,
-                    messages=messages,  # type: ignore[arg-type]
-                )
-            except anthropic.APIError as exc:
+                return await ask_text(
+                    self._client, model=self._model, max_tokens=MAX_TOKENS, system=system, messages=messages,
+                    purpose=PURPOSE,
+                )  # fmt: skip
+            except LlmCallError:
                 self.stats.api_errors += 1
-                record_llm_failure(PURPOSE, llm_failure_kind(exc))
-                raise _TurnFailed(_failure_reason(exc)) from exc
-            record_llm_usage(PURPOSE, getattr(response, "usage", None), time.perf_counter() - started)
-        return "".join(block.text for block in response.content if block.type == "text")
+                raise
 
     async def _fall_back(self, turn: Turn, reason: str) -> list[Claim]:
         if self._fallback is None:
@@ -176,16 +161,6 @@ class AnthropicExtractor:
             )
         claims = await self._fallback.extract([turn])
         return claims[0] if claims else []
-
-
-def _failure_reason(exc: anthropic.APIError) -> str:
-    if isinstance(exc, anthropic.APIStatusError):
-        return f"API answered {exc.status_code}"
-    if isinstance(exc, anthropic.APITimeoutError):
-        return "API request timed out"
-    if isinstance(exc, anthropic.APIConnectionError):
-        return f"API unreachable: {exc}"
-    return f"API error: {exc}"  # e.g. an unreadable response body
 
 
 def require_api_key(settings: Settings) -> str:

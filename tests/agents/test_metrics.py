@@ -8,9 +8,10 @@ from prometheus_client import REGISTRY, CollectorRegistry
 
 from agents.batch import BatchReport
 from agents.decay_job import run_decay
+from agents.errors import LlmCallError
 from agents.extract.anthropic import AnthropicExtractor, make_client
 from agents.extract.rules import RulesExtractor
-from agents.llm import LlmCallError, ask_text
+from agents.llm import ask_text
 from agents.metrics import IngestMetrics, ingest_metrics
 from beliefs.records import Role, Turn
 from sidecar.metrics import RequestMetrics
