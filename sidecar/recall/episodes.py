@@ -2,8 +2,10 @@
 
 An episode is ranked with the beliefs' blend (`scoring.blend`): relevance from the fused dense and
 keyword similarity, plus a bonus when the query names its speaker (`people`) or dates it fits
-(`temporal`); confidence from its trust; importance from the current beliefs it produced (else a
-small default); recency from when it was said. It never overrides a belief: an episode whose
+(`temporal`); confidence from its trust; importance a fixed default (`episode_importance`: the
+beliefs a turn produced compete with their own importance, and counting it again for their turn
+crowds other turns out; it still lifts that turn over the similarity floor); recency from when it
+was said. It never overrides a belief: an episode whose
 beliefs are all no longer current (superseded, revoked, contested, expired) is suppressed, or
 labelled `superseded` and demoted when the request asks so. `caution` (an assistant's words) and
 `untrusted` episodes are returned only on `include_untrusted_evidence`. The beliefs' similarity
@@ -93,11 +95,15 @@ def score_episode(
 def boosts(
     episode: Episode, named: Collection[str], window: Window | None, config: RecallConfig
 ) -> tuple[float, list[str]]:
-    """Relevance added for a named speaker (or a turn naming them) and for fitting the query's dates."""
+    """Relevance added for the named speaker's own turns and for fitting the query's dates. A turn
+    that only names them gets a reason, no bonus: in a conversation the other speaker names them in
+    every greeting, so it says little about whose words answer the question."""
     bonus, reasons = 0.0, []
-    if named and (episode.speaker in named or mentions(episode.text, named)):
+    if named and episode.speaker in named:
         bonus += config.person_weight
-        reasons.append(f"about {', '.join(sorted(named))}")
+        reasons.append(f"about {episode.speaker}")
+    elif named and mentions(episode.text, named):
+        reasons.append(f"mentions {', '.join(sorted(named))}")
     if window is not None and window.holds(episode.said_at):
         bonus += config.time_weight
         reasons.append(f"said within '{window.said}'")
@@ -135,6 +141,8 @@ def judge_episodes(
             labelled.append((episode.id, f"suppressed: {SUPERSEDED_NOTE}"))
             continue
         found = signals.get(episode.id)
+        # the floor is bypassed for the turn of an important belief; the ranking is not: that belief
+        # competes with its own importance, and its turn counting it again crowds other turns out
         importance = max((m.importance for m in linked), default=config.episode_importance)
         floor = similarity_floor(importance, found, config) if found else None
         if floor is not None and not floor.passes:
@@ -144,7 +152,7 @@ def judge_episodes(
         if floor is not None and floor.why:
             reasons.insert(0, floor.why)
         relevance = min(1.0, (found.relevance if found else 0.0) + bonus)
-        score = score_episode(episode, relevance, importance, now, config)
+        score = score_episode(episode, relevance, config.episode_importance, now, config)
         if superseded:
             score = replace(score, value=score.value * config.superseded_episode_factor)
             labelled.append((episode.id, f"labelled superseded: {SUPERSEDED_NOTE}"))
