@@ -38,7 +38,13 @@ from sidecar.recall.episodes import EpisodeVerdicts, add_context, judge_episodes
 from sidecar.recall.evidence import episode_item, merge
 from sidecar.recall.fusion import Signals, fuse
 from sidecar.recall.keywords import query_terms
-from sidecar.recall.models import RecallDiagnostics, RecallRequest, RecallResult, SuppressedView
+from sidecar.recall.models import (
+    RecallDiagnostics,
+    RecalledMemory,
+    RecallRequest,
+    RecallResult,
+    SuppressedView,
+)
 from sidecar.recall.people import named_speakers
 from sidecar.recall.prompt import render
 from sidecar.recall.query_embed import QueryEmbedder
@@ -149,9 +155,9 @@ class RecallService:
         config = self.config_for(request)
         scope = resolve_scope(principal, request)
         currency = Currency(now=now, confidence_floor=config.confidence_floor)
-        # recall filters (since, until, types, topics, agent) select beliefs: with one set, no quotes
+        # time and agent filters select quotes by said_at and agent; types and topics leave no quotes
         quoting = (
-            config.episodes_enabled and request.episodes and bool(request.query.strip()) and not filters.narrows(request)
+            config.episodes_enabled and request.episodes and bool(request.query.strip()) and filters.quotes_allowed(request)
         )
         said = replace(currency, include_untrusted=request.include_untrusted_evidence)
         terms = query_terms(request.query)
@@ -173,6 +179,7 @@ class RecallService:
             self._store.hydrate(scope, currency, list(signals), SINGLE_VALUED),
             self._hydrate_episodes(scope, said, list(episode_signals)),
         )
+        said_episodes = [e for e in said_episodes if filters.said_within(e, request)]
         hydrated += await self._invented_slot_mates(scope, currency, hydrated)
         hydrated, pinned = filters.narrowed(request, hydrated, [*pinned, *safety])
         selection = select(request, config, now, scope, signals, hydrated, pinned, contests)
@@ -200,7 +207,7 @@ class RecallService:
                 time_window=None if window is None else [window.start, window.end],
                 superseded_episodes=[SuppressedView(id=i, why=w) for i, w in quotes.labelled],
             )
-        self._record(principal, scope, request, now, [m.id for m in result.memories if m.type != "episode"])
+        self._record(principal, scope, request, now, result.memories)
         return result
 
     async def _invented_slot_mates(
@@ -249,6 +256,7 @@ class RecallService:
         if request.context_turns and verdicts.entries:
             best = sorted(verdicts.entries, key=lambda e: -e.score.value)[: request.limit]
             around = await self._store.episode_neighbours(scope, said, [e.episode.id for e in best], request.context_turns)
+            around = {i: [e for e in turns if filters.said_within(e, request)] for i, turns in around.items()}
             add_context(best, around, request.include_untrusted_evidence)
         return Quotes(verdicts, named, window)
 
@@ -290,8 +298,10 @@ class RecallService:
         return await self._store.hydrate_episodes(scope, currency, ids)
 
     def _record(
-        self, principal: Principal, scope: RecallScope, request: RecallRequest, now: datetime, ids: list[str]
+        self, principal: Principal, scope: RecallScope, request: RecallRequest, now: datetime, items: list[RecalledMemory]
     ) -> None:
+        """Access counts of the beliefs returned; the audit of every belief and quote returned."""
+        ids = [m.id for m in items if m.type != "episode"]
         if self._access is not None and ids:
             self._access.record(ids)
         if self._audit is not None:
@@ -305,6 +315,7 @@ class RecallService:
                     at=now,
                     query_digest=query_digest(request.query),
                     memory_ids=ids,
+                    episode_ids=[m.id for m in items if m.type == "episode"],
                 )
             )
 
