@@ -46,6 +46,7 @@ class EpisodeEntry:
     signals: Signals | None = None
     context: list[Episode] = field(default_factory=list)  # neighbouring turns included, in order
     superseded: bool = False
+    neighbours: list[Episode] = field(default_factory=list)  # the turns around it trust allows (candidates)
 
     def turns(self) -> list[Episode]:
         """The hit and its included neighbours in conversation order."""
@@ -135,8 +136,8 @@ def judge_episodes(
             suppressed.append((episode.id, why))
             continue
         linked = [current_beliefs[i] for i in episode.memory_ids if i in current_beliefs]
-        superseded = bool(episode.memory_ids) and not linked
-        if superseded and suppress_superseded:
+        stale = superseded(episode, current_beliefs)
+        if stale and suppress_superseded:
             suppressed.append((episode.id, f"suppressed: {SUPERSEDED_NOTE}"))
             labelled.append((episode.id, f"suppressed: {SUPERSEDED_NOTE}"))
             continue
@@ -153,22 +154,32 @@ def judge_episodes(
             reasons.insert(0, floor.why)
         relevance = min(1.0, (found.relevance if found else 0.0) + bonus)
         score = score_episode(episode, relevance, config.episode_importance, now, config)
-        if superseded:
+        if stale:
             score = replace(score, value=score.value * config.superseded_episode_factor)
             labelled.append((episode.id, f"labelled superseded: {SUPERSEDED_NOTE}"))
         said = f"said by {episode.speaker or episode.role.value} on {episode.said_at.date().isoformat()}"
         matched = f"matched query ({found.sources})" if found else "context"
-        entries.append(EpisodeEntry(episode, [matched, said, *reasons], relevance, score, found, superseded=superseded))
+        entries.append(EpisodeEntry(episode, [matched, said, *reasons], relevance, score, found, superseded=stale))
     return EpisodeVerdicts(entries, suppressed, labelled)
 
 
-def add_context(entries: Sequence[EpisodeEntry], neighbours: Mapping[str, Sequence[Episode]], include_untrusted: bool) -> None:
-    """Attach each entry's neighbouring turns (what trust allows), never a turn already returned."""
-    returned = {e.episode.id for e in entries}
-    taken: set[str] = set()
+def offer_context(
+    entries: Sequence[EpisodeEntry],
+    neighbours: Mapping[str, Sequence[Episode]],
+    current_beliefs: Mapping[str, Memory],
+    include_untrusted: bool,
+) -> None:
+    """Give each entry the neighbouring turns it may quote: what trust allows, never a superseded turn
+    (that one is only ever shown labelled, as its own item). Which of them it quotes is decided with
+    the budget (`evidence.merge`), in rank order, so no turn is quoted twice and none is lost."""
     for entry in entries:
-        for mate in neighbours.get(entry.episode.id, ()):
-            if mate.id in returned or mate.id in taken or trust_allowed(mate, include_untrusted) is not None:
-                continue
-            entry.context.append(mate)
-            taken.add(mate.id)
+        entry.neighbours = [
+            m
+            for m in neighbours.get(entry.episode.id, ())
+            if trust_allowed(m, include_untrusted) is None and not superseded(m, current_beliefs)
+        ]
+
+
+def superseded(episode: Episode, current_beliefs: Mapping[str, Memory]) -> bool:
+    """It stated beliefs and none of them is current any more."""
+    return bool(episode.memory_ids) and not any(i in current_beliefs for i in episode.memory_ids)

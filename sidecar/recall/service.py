@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -34,7 +34,7 @@ from sidecar.recall import filters
 from sidecar.recall.access import AccessRecorder
 from sidecar.recall.audit import AuditSink, query_digest
 from sidecar.recall.config import BALANCED, RecallConfig, preset
-from sidecar.recall.episodes import EpisodeVerdicts, add_context, judge_episodes
+from sidecar.recall.episodes import EpisodeVerdicts, judge_episodes, offer_context
 from sidecar.recall.evidence import episode_item, merge
 from sidecar.recall.fusion import Signals, fuse
 from sidecar.recall.keywords import query_terms
@@ -237,9 +237,7 @@ class RecallService:
         """Score the hydrated episodes against the beliefs they produced; add their neighbours."""
         if not episodes:
             return Quotes(EpisodeVerdicts([], [], []), frozenset(), None)
-        linked = list(dict.fromkeys(i for e in episodes for i in e.memory_ids))
-        any_confidence = Currency(now=now, confidence_floor=0.0)  # current = not superseded, revoked, expired
-        current = {m.id: m for m in await self._store.hydrate(scope, any_confidence, linked, ())} if linked else {}
+        current = await self._current_beliefs(scope, now, episodes)
         named = named_speakers(request.query, (e.speaker for e in episodes))
         window = time_window(request.query, request.dates_relative_to or now)
         verdicts = judge_episodes(
@@ -257,8 +255,21 @@ class RecallService:
             best = sorted(verdicts.entries, key=lambda e: -e.score.value)[: request.limit]
             around = await self._store.episode_neighbours(scope, said, [e.episode.id for e in best], request.context_turns)
             around = {i: [e for e in turns if filters.said_within(e, request)] for i, turns in around.items()}
-            add_context(best, around, request.include_untrusted_evidence)
+            mates = [e for turns in around.values() for e in turns]
+            current |= await self._current_beliefs(scope, now, mates, checked=current.keys() | _linked(episodes))
+            offer_context(best, around, current, request.include_untrusted_evidence)
         return Quotes(verdicts, named, window)
+
+    async def _current_beliefs(
+        self, scope: RecallScope, now: datetime, episodes: Sequence[Episode], checked: Collection[str] = ()
+    ) -> dict[str, Memory]:
+        """The still-current beliefs (not superseded, revoked, expired) the episodes produced, by id;
+        those in `checked` are not read again."""
+        linked = [i for i in _linked(episodes) if i not in checked]
+        if not linked:
+            return {}
+        any_confidence = Currency(now=now, confidence_floor=0.0)
+        return {m.id: m for m in await self._store.hydrate(scope, any_confidence, linked, ())}
 
     async def _dense(
         self, query: str, scope: RecallScope, limit: int, degraded: list[str], quoting: bool
@@ -318,6 +329,10 @@ class RecallService:
                     episode_ids=[m.id for m in items if m.type == "episode"],
                 )
             )
+
+
+def _linked(episodes: Sequence[Episode]) -> list[str]:
+    return list(dict.fromkeys(i for e in episodes for i in e.memory_ids))
 
 
 async def _all(*steps):

@@ -1,12 +1,16 @@
-"""How quotes are ranked (pure `judge_episodes`): by what they say, who said them and when, not by
-the importance of the beliefs their turn produced (those beliefs compete on their own)."""
+"""How quotes are ranked and fitted (pure `judge_episodes`, `merge`): by what they say, who said them
+and when, not by the importance of the beliefs their turn produced (those compete on their own); each
+turn quoted once, its neighbours decided in rank order with the budget."""
 
 from __future__ import annotations
 
 from beliefs.records import MemoryType
 from sidecar.recall.config import BALANCED
-from sidecar.recall.episodes import judge_episodes
+from sidecar.recall.episodes import EpisodeEntry, judge_episodes
+from sidecar.recall.evidence import merge
 from sidecar.recall.fusion import Signals
+from sidecar.recall.scoring import Score
+from sidecar.recall.select import Selection
 from tests.sidecar.recall.episode_seeding import said, with_memories
 from tests.sidecar.recall.seeding import NOW, mem
 
@@ -35,3 +39,22 @@ def test_the_named_speaker_s_own_turn_is_preferred_over_a_turn_that_only_names_t
     assert by_id[own.id].score.value > by_id[greeting.id].score.value
     assert "about Ines" in by_id[own.id].reasons and "mentions Ines" in by_id[greeting.id].reasons
     assert by_id[greeting.id].relevance == 0.5  # named, not boosted
+
+
+def entry(episode, value: float, neighbours=()) -> EpisodeEntry:
+    return EpisodeEntry(episode, ["matched"], value, Score(value, 0.9, 0.45, 1.0, value), neighbours=list(neighbours))
+
+
+def test_a_turn_is_quoted_once_as_the_best_hit_s_neighbour_and_never_lost_to_the_budget() -> None:
+    question = said("t", "u1", "What did you name the puppy?", speaker="Bruno", days_ago=1.002)
+    answer = said("t", "u1", "We called her Nala, after the film.", speaker="Ines", days_ago=1.001)
+    after = said("t", "u1", "Such a sweet name!", speaker="Bruno", days_ago=1.0)
+    long = said("t", "u1", "word " * 400, speaker="Bruno", days_ago=3)
+    best = entry(question, 0.9, [answer])
+    hit = entry(answer, 0.8, [question, after])
+    huge = entry(long, 0.95)  # over the budget: cut, and it quotes nothing
+    merged = merge(Selection(chosen=[], conflicts=[]), [huge, best, hit], budget_tokens=60, limit=5)
+    [kept] = merged.episodes
+    assert [t.id for t in kept.turns()] == [question.id, answer.id]
+    why = dict(merged.selection.suppressed)
+    assert why[answer.id] == f"quoted as context of {question.id}" and why[long.id] == "over the token budget"

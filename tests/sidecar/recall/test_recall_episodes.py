@@ -67,6 +67,7 @@ async def test_an_episode_whose_belief_was_superseded_is_labelled_or_suppressed(
 
     strict = await ask(world, tenant, "which city do I live in?")  # the default
     assert old.id not in {m.id for m in strict.memories}
+    assert all(old.turn_id not in m.citations for m in strict.memories)  # nor quoted as a neighbour
     assert any(s.id == old.id and s.why.startswith("suppressed") for s in strict.suppressed)
     assert [v.id for v in strict.diagnostics.superseded_episodes] == [old.id]
 
