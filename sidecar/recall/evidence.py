@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from sidecar.recall.budget import Trimmed, edge_order, estimate_tokens
+from sidecar.recall.budget import Filler, Trimmed, edge_order, estimate_tokens
 from sidecar.recall.episodes import SUPERSEDED_NOTE, EpisodeEntry
 from sidecar.recall.models import CandidateSources, EpisodeTurn, RecalledMemory
 from sidecar.recall.select import CONSTRAINT, RANKED, Entry, Selection
@@ -63,31 +63,19 @@ def _fill(ranked: Sequence[Item], budget_tokens: int, limit: int) -> tuple[Trimm
     A hit already quoted as a neighbour of a better one is not repeated: (entry, quoting id) pairs.
     Deciding the context here, not before the budget, keeps a turn from vanishing when the hit
     that would have shown it is cut."""
-    kept: list[Item] = []
-    over_budget: list[Item] = []
-    over_limit: list[Item] = []
+    filler: Filler[Item] = Filler(budget_tokens, limit)
     repeated: list[tuple[EpisodeEntry, str]] = []
     quoted: dict[str, str] = {}  # episode id -> the kept quote showing it
-    used = 0
     for item in ranked:
         if isinstance(item, EpisodeEntry):
             if item.episode.id in quoted:
                 repeated.append((item, quoted[item.episode.id]))
                 continue
             item.context = [m for m in item.neighbours if m.id not in quoted]
-        if len(kept) >= limit:
-            over_limit.append(item)
-            continue
-        tokens = _cost(item)
-        if used + tokens > budget_tokens:
-            over_budget.append(item)
-            continue
-        kept.append(item)
-        used += tokens
-        if isinstance(item, EpisodeEntry):
+        if filler.offer(item, _cost(item)) and isinstance(item, EpisodeEntry):
             for turn in item.turns():
                 quoted.setdefault(turn.id, item.episode.id)
-    return Trimmed(kept, over_budget, over_limit, used), repeated
+    return filler.trimmed(), repeated
 
 
 def _id(item: Item) -> str:
