@@ -1,0 +1,73 @@
+"""Importing an export (`sinks.portability`): parse, embed, and write one user at a time.
+
+Embeddings are not in the file: each memory's and episode's text is embedded again with the
+running model, in one model call per user (as the write path embeds a batch), and the rows are
+written through the store's import (`SqlMemoryStore.import_user`), which reconciles them and
+leaves their vector points for the projector like any write. A user's rows are one transaction,
+up to `MAX_ROWS` rows (a larger user is written in several, each idempotent). Ids are kept, so
+importing the same file again inserts nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Protocol
+
+from agents.embed import Embedder
+from beliefs.episodes import Episode
+from beliefs.import_plan import Embedding, ImportCounts
+from beliefs.records import Memory
+from sinks.portability import FORMAT, ExportFormatError, Header, parse_line
+
+#: Most rows of one user written in one transaction.
+MAX_ROWS = 10_000
+
+
+class ImportTarget(Protocol):
+    async def import_user(
+        self, memories: Sequence[tuple[Memory, Embedding]], episodes: Sequence[tuple[Episode, Embedding]]
+    ) -> ImportCounts: ...
+
+
+def read_records(lines: Iterable[str]) -> Iterable[Memory | Episode]:
+    """The records of an export, in file order; the first line must be its header."""
+    header_seen = False
+    for number, text in enumerate(lines, start=1):
+        record = parse_line(text, number)
+        if record is None:
+            continue
+        if isinstance(record, Header):
+            header_seen = True
+        elif not header_seen:
+            raise ExportFormatError(f"line {number}: not a {FORMAT} file (the first line must be its header)")
+        else:
+            yield record
+    if not header_seen:
+        raise ExportFormatError(f"the file is empty: not a {FORMAT} file")
+
+
+async def import_records(
+    records: Iterable[Memory | Episode], store: ImportTarget, embedder: Embedder, max_rows: int = MAX_ROWS
+) -> ImportCounts:
+    """Write the records, grouped by consecutive (tenant, user), each group embedded in one call."""
+    total = ImportCounts()
+    group: list[Memory | Episode] = []
+    for record in records:
+        if group and (_owner(group[0]) != _owner(record) or len(group) >= max_rows):
+            total.add(await _write_group(group, store, embedder))
+            group = []
+        group.append(record)
+    if group:
+        total.add(await _write_group(group, store, embedder))
+    return total
+
+
+async def _write_group(group: list[Memory | Episode], store: ImportTarget, embedder: Embedder) -> ImportCounts:
+    vectors = await embedder.aembed([record.text for record in group])
+    memories = [(r, v) for r, v in zip(group, vectors, strict=True) if isinstance(r, Memory)]
+    episodes = [(r, v) for r, v in zip(group, vectors, strict=True) if isinstance(r, Episode)]
+    return await store.import_user(memories, episodes)
+
+
+def _owner(record: Memory | Episode) -> tuple[str, str]:
+    return record.tenant_id, record.user_id

@@ -1,0 +1,124 @@
+"""The export format: a user's belief state as JSON lines, written and read back.
+
+The first line is a header (`{"kind": "header", "format": "beliefstream-export", "version": 1}`),
+then per user every memory in creation order (`"kind": "memory"`: every field of the record, so
+the supersession chains, states, citations, confidence, importance, timestamps, agent and
+visibility travel), then the user's episodes in the order they were said (`"kind": "episode"`).
+Embeddings are not exported: the importer recomputes them. The output is deterministic, so two
+exports of the same state are byte-identical. Reads page through the store and filter by `Reach`:
+another agent's private rows leave only for a caller that may read them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from beliefs.episodes import Episode
+from beliefs.records import Memory, Visibility
+from sinks.base import MemoryStore
+from sinks.errors import SinkError
+from sinks.reach import Reach
+
+FORMAT = "beliefstream-export"
+VERSION = 1
+#: Rows per store read while exporting.
+PAGE = 500
+
+HEADER = "header"
+MEMORY = "memory"
+EPISODE = "episode"
+
+
+class ExportFormatError(SinkError):
+    """A line of an import file is not part of a beliefstream export (the message names the line)."""
+
+
+@dataclass(frozen=True)
+class Header:
+    """The first line of an export."""
+
+    version: int = VERSION
+
+
+def header_line() -> str:
+    return _dumps({"kind": HEADER, "format": FORMAT, "version": VERSION})
+
+
+def memory_line(memory: Memory) -> str:
+    return _dumps({"kind": MEMORY, **memory.model_dump(mode="json")})
+
+
+def episode_line(episode: Episode) -> str:
+    return _dumps({"kind": EPISODE, **episode.model_dump(mode="json")})
+
+
+def episode_private_to(episode: Episode) -> str | None:
+    """Like `Memory.private_to`: the agent whose private turn this was ("" if none named), or None."""
+    return (episode.agent_id or "") if episode.visibility is Visibility.AGENT else None
+
+
+async def export_users(
+    store: MemoryStore, owners: Iterable[tuple[str, str]], reach: Reach
+) -> AsyncIterator[str]:
+    """A whole export, line by line (each without its newline): the header, then each (tenant, user)."""
+    yield header_line()
+    for tenant_id, user_id in owners:
+        async for line in export_user(store, tenant_id, user_id, reach):
+            yield line
+
+
+async def export_user(store: MemoryStore, tenant_id: str, user_id: str, reach: Reach) -> AsyncIterator[str]:
+    """The lines (no header, each without its newline) of one user's memories, then episodes."""
+    cursor: str | None = None
+    while True:
+        memories, cursor = await store.list_memories(tenant_id, user_id, state=None, limit=PAGE, cursor=cursor)
+        for memory in memories:
+            if reach.sees(memory.private_to):
+                yield memory_line(memory)
+        if cursor is None:
+            break
+    while True:
+        episodes, cursor = await store.list_episodes(tenant_id, user_id, state=None, limit=PAGE, cursor=cursor)
+        for episode in episodes:
+            if reach.sees(episode_private_to(episode)):
+                yield episode_line(episode)
+        if cursor is None:
+            break
+
+
+def parse_line(text: str, number: int) -> Header | Memory | Episode | None:
+    """One line of an export: its header, a memory or an episode; None for a blank line."""
+    if not text.strip():
+        return None
+    try:
+        record: Any = json.loads(text)
+    except ValueError as exc:
+        raise ExportFormatError(f"line {number}: not JSON ({exc})") from None
+    if not isinstance(record, dict):
+        raise ExportFormatError(f"line {number}: expected a JSON object")
+    kind = record.pop("kind", None)
+    if kind == HEADER:
+        if record.get("format") != FORMAT or record.get("version") != VERSION:
+            raise ExportFormatError(
+                f"line {number}: not a {FORMAT} version {VERSION} header "
+                f"(format {record.get('format')!r}, version {record.get('version')!r})"
+            )
+        return Header()
+    model = {MEMORY: Memory, EPISODE: Episode}.get(kind)
+    if model is None:
+        raise ExportFormatError(f"line {number}: unknown kind {kind!r} (expected header, memory or episode)")
+    try:
+        return model.model_validate(record)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(map(str, first["loc"])) or kind
+        raise ExportFormatError(f"line {number}: invalid {kind}: {where}: {first['msg']}") from None
+
+
+def _dumps(record: dict[str, Any]) -> str:
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
