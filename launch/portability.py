@@ -137,12 +137,11 @@ def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     from agents.embed import load_default_embedder
     from agents.portability import import_records, read_records
 
-    async def main() -> None:
+    async def main(lines: TextIO) -> None:
         embedder = load_default_embedder(settings.embed_threads, settings.embed_batch_size)
         try:
             async with _opened_store(settings) as store:
-                with path.open(encoding="utf-8") as lines:
-                    counts = await import_records(read_records(lines), store, embedder)
+                counts = await import_records(read_records(lines), store, embedder)
         finally:
             embedder.close()
         print(f"imported {counts.memories:,} memories and {counts.episodes:,} episodes from {path} "
@@ -151,7 +150,8 @@ def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
               "projects them, or run `beliefstream reindex`.")
 
     try:
-        asyncio.run(main())
+        with path.open(encoding="utf-8") as lines:  # read a line at a time, a user's rows at a time
+            asyncio.run(main(lines))
     except UnicodeDecodeError as exc:
         raise BeliefstreamError(f"{path} is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
     return 0
