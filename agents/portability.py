@@ -14,10 +14,11 @@ from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from agents.embed import Embedder
+from beliefs.contested import ContestedSlot
 from beliefs.episodes import Episode
 from beliefs.import_plan import Embedding, ImportCounts
 from beliefs.records import Memory
-from sinks.portability import FORMAT, ExportFormatError, Header, parse_line
+from sinks.portability import FORMAT, ExportFormatError, Header, Record, parse_line
 
 #: Most rows of one user written in one transaction.
 MAX_ROWS = 10_000
@@ -25,11 +26,14 @@ MAX_ROWS = 10_000
 
 class ImportTarget(Protocol):
     async def import_user(
-        self, memories: Sequence[tuple[Memory, Embedding]], episodes: Sequence[tuple[Episode, Embedding]]
+        self,
+        memories: Sequence[tuple[Memory, Embedding]],
+        episodes: Sequence[tuple[Episode, Embedding]],
+        contested: Sequence[ContestedSlot] = (),
     ) -> ImportCounts: ...
 
 
-def read_records(lines: Iterable[str]) -> Iterable[Memory | Episode]:
+def read_records(lines: Iterable[str]) -> Iterable[Record]:
     """The records of an export, in file order; the first line must be its header."""
     header_seen = False
     for number, text in enumerate(lines, start=1):
@@ -47,11 +51,11 @@ def read_records(lines: Iterable[str]) -> Iterable[Memory | Episode]:
 
 
 async def import_records(
-    records: Iterable[Memory | Episode], store: ImportTarget, embedder: Embedder, max_rows: int = MAX_ROWS
+    records: Iterable[Record], store: ImportTarget, embedder: Embedder, max_rows: int = MAX_ROWS
 ) -> ImportCounts:
     """Write the records, grouped by consecutive (tenant, user), each group embedded in one call."""
     total = ImportCounts()
-    group: list[Memory | Episode] = []
+    group: list[Record] = []
     for record in records:
         if group and (_owner(group[0]) != _owner(record) or len(group) >= max_rows):
             total.add(await _write_group(group, store, embedder))
@@ -62,12 +66,13 @@ async def import_records(
     return total
 
 
-async def _write_group(group: list[Memory | Episode], store: ImportTarget, embedder: Embedder) -> ImportCounts:
-    vectors = await embedder.aembed([record.text for record in group])
-    memories = [(r, v) for r, v in zip(group, vectors, strict=True) if isinstance(r, Memory)]
-    episodes = [(r, v) for r, v in zip(group, vectors, strict=True) if isinstance(r, Episode)]
-    return await store.import_user(memories, episodes)
+async def _write_group(group: list[Record], store: ImportTarget, embedder: Embedder) -> ImportCounts:
+    said = [r for r in group if isinstance(r, Memory | Episode)]
+    vectors = await embedder.aembed([r.text for r in said]) if said else []
+    memories = [(r, v) for r, v in zip(said, vectors, strict=True) if isinstance(r, Memory)]
+    episodes = [(r, v) for r, v in zip(said, vectors, strict=True) if isinstance(r, Episode)]
+    return await store.import_user(memories, episodes, [r for r in group if isinstance(r, ContestedSlot)])
 
 
-def _owner(record: Memory | Episode) -> tuple[str, str]:
+def _owner(record: Record) -> tuple[str, str]:
     return record.tenant_id, record.user_id

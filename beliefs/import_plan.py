@@ -12,7 +12,8 @@ file does not hold (`beliefs.reconcile.decide`):
 - `insert`, `insert_alongside`: stored as exported.
 
 A row whose id is already stored is skipped: importing the same file twice changes nothing. History
-rows (superseded, revoked, expired, contested, consolidated) are stored as they are.
+rows (superseded, revoked, expired, contested, consolidated) are stored as they are, and so are the
+user's contradiction loops (a target's own loop on the same pair is kept instead).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from beliefs import reconcile
+from beliefs.contested import ContestedSlot
 from beliefs.episodes import Episode
 from beliefs.records import EventKind, Memory, MemoryEvent, MemoryState
 from beliefs.write_plan import BeliefView, WritePlan
@@ -35,6 +37,7 @@ class ImportCounts:
 
     memories: int = 0
     episodes: int = 0
+    contested: int = 0  # contradiction loops (contested pairs)
     skipped: int = 0
     superseded: int = 0  # target beliefs closed by an imported current one
     confirmed: int = 0  # target beliefs that already said what an imported one says
@@ -55,6 +58,7 @@ class ImportPlan:
 def plan_import(
     memories: Sequence[tuple[Memory, Embedding]],
     episodes: Sequence[tuple[Episode, Embedding]],
+    contested: Sequence[ContestedSlot] = (),
     *,
     stored_ids: set[str],
     target: BeliefView,
@@ -62,8 +66,8 @@ def plan_import(
 ) -> ImportPlan:
     """Plan the import of one user's rows; `target` holds the target's current beliefs not in the file.
 
-    `memories` come in the file's order (creation order); `stored_ids` are the ids of both kinds
-    already in the target store.
+    `memories` come in the file's order (creation order); `stored_ids` are the ids (of memories,
+    episodes and contested pairs) already in the target store.
     """
     result = ImportPlan()
     plan, counts = result.plan, result.counts
@@ -98,6 +102,12 @@ def plan_import(
             continue
         plan.episodes[episode.id] = (episode, embedding)
         counts.episodes += 1
+    for slot in contested:
+        if slot.id in stored_ids or slot.id in plan.contested:
+            counts.skipped += 1
+            continue
+        plan.contested[slot.id] = slot
+        counts.contested += 1
     return result
 
 

@@ -30,7 +30,7 @@ EXIT_PROBLEMS = 1
 EXPORT_HELP = """\
 Write users' belief states as JSON lines: a header line, then per user every memory in
 every state (supersession chains, citations, confidence, importance, timestamps, agent and
-visibility) and every episode. The same format as GET /v1/users/{user_id}/export. Reads
+visibility), every contradiction loop and every episode. The same format as GET /v1/users/{user_id}/export. Reads
 BELIEFSTREAM_SQL_URL (default: the SQLite file under --data-dir), every agent's private rows
 included. Embeddings are not exported: `beliefstream import` recomputes them.
 
@@ -126,7 +126,8 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
         with path.open("w", encoding="utf-8") as out:
             users, memories, episodes = asyncio.run(main(out))
         where = str(path)
-    print(f"exported {memories:,} memories and {episodes:,} episodes of {users:,} users to {where}", file=sys.stderr)
+    print(f"exported {memories:,} memories and {episodes:,} episodes (with contested pairs) of {users:,} users "
+          f"to {where}", file=sys.stderr)
     return 0
 
 
@@ -144,7 +145,8 @@ def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
                 counts = await import_records(read_records(lines), store, embedder)
         finally:
             embedder.close()
-        print(f"imported {counts.memories:,} memories and {counts.episodes:,} episodes from {path} "
+        print(f"imported {counts.memories:,} memories, {counts.episodes:,} episodes and {counts.contested:,} "
+              f"contested pairs from {path} "
               f"({counts.skipped:,} already present, skipped); {counts.superseded:,} of the store's beliefs "
               f"superseded, {counts.confirmed:,} confirmed. Vector points are queued: the running worker "
               "projects them, or run `beliefstream reindex`.")

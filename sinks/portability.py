@@ -3,7 +3,8 @@
 The first line is a header (`{"kind": "header", "format": "beliefstream-export", "version": 1}`),
 then per user every memory in creation order (`"kind": "memory"`: every field of the record, so
 the supersession chains, states, citations, confidence, importance, timestamps, agent and
-visibility travel), then the user's episodes in the order they were said (`"kind": "episode"`).
+visibility travel), the user's contradiction loops (`"kind": "contested"`: the pair, its value
+history and resolution), then the episodes in the order they were said (`"kind": "episode"`).
 Embeddings are not exported: the importer recomputes them. The output is deterministic, so two
 exports of the same state are byte-identical. Reads page through the store and filter by `Reach`:
 another agent's private rows leave only for a caller that may read them.
@@ -14,13 +15,13 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
-from beliefs.episodes import Episode
-from beliefs.records import Memory, Visibility
-from sinks.base import MemoryStore
+from beliefs.contested import ContestedSlot
+from beliefs.episodes import Episode, EpisodeState
+from beliefs.records import Memory, MemoryState, Visibility
 from sinks.errors import SinkError
 from sinks.reach import Reach
 
@@ -31,7 +32,26 @@ PAGE = 500
 
 HEADER = "header"
 MEMORY = "memory"
+CONTESTED = "contested"
 EPISODE = "episode"
+
+_CONTESTED = TypeAdapter(ContestedSlot)
+
+Record = Memory | ContestedSlot | Episode
+
+
+class ExportSource(Protocol):
+    """The reads an export pages through (`SqlMemoryStore` has them)."""
+
+    async def list_memories(
+        self, tenant_id: str, user_id: str, state: MemoryState | None, limit: int, cursor: str | None
+    ) -> tuple[list[Memory], str | None]: ...
+
+    async def list_episodes(
+        self, tenant_id: str, user_id: str, state: EpisodeState | None, limit: int, cursor: str | None
+    ) -> tuple[list[Episode], str | None]: ...
+
+    async def contested_of(self, tenant_id: str, user_id: str, reach: Reach) -> list[ContestedSlot]: ...
 
 
 class ExportFormatError(SinkError):
@@ -53,6 +73,10 @@ def memory_line(memory: Memory) -> str:
     return _dumps({"kind": MEMORY, **memory.model_dump(mode="json")})
 
 
+def contested_line(slot: ContestedSlot) -> str:
+    return _dumps({"kind": CONTESTED, **_CONTESTED.dump_python(slot, mode="json")})
+
+
 def episode_line(episode: Episode) -> str:
     return _dumps({"kind": EPISODE, **episode.model_dump(mode="json")})
 
@@ -63,7 +87,7 @@ def episode_private_to(episode: Episode) -> str | None:
 
 
 async def export_users(
-    store: MemoryStore, owners: Iterable[tuple[str, str]], reach: Reach
+    store: ExportSource, owners: Iterable[tuple[str, str]], reach: Reach
 ) -> AsyncIterator[str]:
     """A whole export, line by line (each without its newline): the header, then each (tenant, user)."""
     yield header_line()
@@ -72,8 +96,8 @@ async def export_users(
             yield line
 
 
-async def export_user(store: MemoryStore, tenant_id: str, user_id: str, reach: Reach) -> AsyncIterator[str]:
-    """The lines (no header, each without its newline) of one user's memories, then episodes."""
+async def export_user(store: ExportSource, tenant_id: str, user_id: str, reach: Reach) -> AsyncIterator[str]:
+    """The lines (no header, each without its newline) of one user's memories, contested pairs, episodes."""
     cursor: str | None = None
     while True:
         memories, cursor = await store.list_memories(tenant_id, user_id, state=None, limit=PAGE, cursor=cursor)
@@ -82,6 +106,8 @@ async def export_user(store: MemoryStore, tenant_id: str, user_id: str, reach: R
                 yield memory_line(memory)
         if cursor is None:
             break
+    for slot in await store.contested_of(tenant_id, user_id, reach):
+        yield contested_line(slot)
     while True:
         episodes, cursor = await store.list_episodes(tenant_id, user_id, state=None, limit=PAGE, cursor=cursor)
         for episode in episodes:
@@ -91,8 +117,8 @@ async def export_user(store: MemoryStore, tenant_id: str, user_id: str, reach: R
             break
 
 
-def parse_line(text: str, number: int) -> Header | Memory | Episode | None:
-    """One line of an export: its header, a memory or an episode; None for a blank line."""
+def parse_line(text: str, number: int) -> Header | Record | None:
+    """One line of an export: its header, a memory, a contested pair or an episode; None if blank."""
     if not text.strip():
         return None
     try:
@@ -109,11 +135,13 @@ def parse_line(text: str, number: int) -> Header | Memory | Episode | None:
                 f"(format {record.get('format')!r}, version {record.get('version')!r})"
             )
         return Header()
-    model = {MEMORY: Memory, EPISODE: Episode}.get(kind)
-    if model is None:
-        raise ExportFormatError(f"line {number}: unknown kind {kind!r} (expected header, memory or episode)")
+    model = {MEMORY: Memory.model_validate, CONTESTED: _CONTESTED.validate_python, EPISODE: Episode.model_validate}
+    if kind not in model:
+        raise ExportFormatError(
+            f"line {number}: unknown kind {kind!r} (expected header, memory, contested or episode)"
+        )
     try:
-        return model.model_validate(record)
+        return model[kind](record)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(map(str, first["loc"])) or kind

@@ -2,7 +2,7 @@
 
 The tenant is the key's; reading needs `recall`, like every read of memories. The answer streams
 while the store is paged through, so a large user is never held in memory: a header line, every
-memory with its history (all states), then every episode. Another agent's private rows are left
+memory with its history (all states), the user's contradiction loops, then every episode. Another agent's private rows are left
 out unless the key may read them (an agent-bound key sees its own, a tenant key with `agents`
 every agent's). `beliefstream import` loads the file into another store.
 """
@@ -15,8 +15,7 @@ from fastapi.responses import StreamingResponse
 
 from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
 from sidecar.schemas import ERROR_RESPONSES
-from sinks.base import MemoryStore
-from sinks.portability import export_users
+from sinks.portability import ExportSource, export_users
 
 MEDIA_TYPE = "application/x-ndjson"
 #: Bytes gathered before a write to the connection.
@@ -29,7 +28,7 @@ _EXAMPLE = (
 )
 
 
-def export_routes(authenticate: ApiKeyAuthenticator, store: MemoryStore) -> APIRouter:
+def export_routes(authenticate: ApiKeyAuthenticator, store: ExportSource) -> APIRouter:
     router = APIRouter(tags=["users"], responses=ERROR_RESPONSES)
 
     @router.get(
@@ -38,9 +37,10 @@ def export_routes(authenticate: ApiKeyAuthenticator, store: MemoryStore) -> APIR
         responses={200: {"content": {MEDIA_TYPE: {"example": _EXAMPLE}}, "description": "JSON lines"}},
     )
     async def export_user(principal: Annotated[Principal, Depends(authenticate)], user_id: str) -> StreamingResponse:
-        """The user's memories (every state, with their supersession chains, citations and scores) and
-        episodes as JSON lines, one object a line with a `kind` (`header`, `memory`, `episode`); a user
-        with none answers the header alone. Load it elsewhere with `beliefstream import`."""
+        """The user's memories (every state, with their supersession chains, citations and scores),
+        contradiction loops and episodes as JSON lines, one object a line with a `kind` (`header`,
+        `memory`, `contested`, `episode`); a user with none answers the header alone. Load it
+        elsewhere with `beliefstream import`."""
         principal.require(Capability.RECALL, "exporting a user")
         lines = export_users(store, [(principal.tenant_id, user_id)], principal.reach)
         return StreamingResponse(_newline_ended(lines), media_type=MEDIA_TYPE)

@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
-
-import pytest
 
 from agents.decode import RawTurn
 from agents.embed import load_default_embedder
@@ -26,7 +23,6 @@ from sinks.reach import EVERY_AGENT, SHARED_ONLY
 from sinks.reindex import rebuild, verify
 from sinks.sql.store import SqlMemoryStore
 from sinks.vectors.edge import EdgeVectorIndex
-from tests.conftest import _pg_admin, _pg_host_url
 
 T0 = datetime(2026, 11, 2, 9, tzinfo=UTC)
 USER = "u-ada"
@@ -66,27 +62,7 @@ async def exported(store: SqlMemoryStore, tenant: str, reach=EVERY_AGENT) -> lis
     return [line async for line in export_users(store, [(tenant, USER)], reach)]
 
 
-@pytest.fixture
-async def target(sql_url: str, tmp_path) -> AsyncIterator[SqlMemoryStore]:
-    """A fresh store on the backend of `sql_url`: its own SQLite file, or its own PostgreSQL database."""
-    name = None
-    if sql_url.startswith("sqlite"):
-        url = f"sqlite+aiosqlite:///{(tmp_path / 'target.db').as_posix()}"
-    else:
-        name = f"bs_import_{uuid.uuid4().hex[:12]}"
-        await _pg_admin(f'CREATE DATABASE "{name}"')
-        url = f"{_pg_host_url()}/{name}"
-    store = SqlMemoryStore(url)
-    await store.setup()
-    try:
-        yield store
-    finally:
-        await store.close()
-        if name is not None:
-            await _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-async def test_export_import_export_is_identical_and_a_second_import_adds_nothing(pipeline, target, tenant):
+async def test_export_import_export_is_identical_and_a_second_import_adds_nothing(pipeline, second_store, tenant):
     source = await written(pipeline, tenant)
     lines = await exported(source, tenant)
     kinds = [json.loads(line)["kind"] for line in lines]
@@ -95,25 +71,25 @@ async def test_export_import_export_is_identical_and_a_second_import_adds_nothin
     assert {"active", "superseded", "revoked"} <= states  # history travels, not only the present
     embedder = load_default_embedder()
 
-    first = await import_records(read_records(lines), target, embedder)
-    again = await import_records(read_records(lines), target, embedder)
+    first = await import_records(read_records(lines), second_store, embedder)
+    again = await import_records(read_records(lines), second_store, embedder)
 
-    assert await exported(target, tenant) == lines
+    assert await exported(second_store, tenant) == lines
     assert first.memories + first.episodes == len(lines) - 1 and first.skipped == 0
     assert (again.memories, again.episodes, again.skipped) == (0, 0, len(lines) - 1)
 
 
-async def test_the_imported_store_recalls_after_a_reindex(pipeline, target, tenant, tmp_path):
+async def test_the_imported_store_recalls_after_a_reindex(pipeline, second_store, tenant, tmp_path):
     lines = await exported(await written(pipeline, tenant), tenant)
     embedder = load_default_embedder()
-    await import_records(read_records(lines), target, embedder)
+    await import_records(read_records(lines), second_store, embedder)
     index = EdgeVectorIndex(tmp_path / "target-vectors")
     await index.setup()
     try:
-        built = await rebuild(target, index)
+        built = await rebuild(second_store, index)
         assert built.written == built.expected == sum(1 for line in lines if '"kind":"' in line) - 1
-        assert (await verify(target, index, heal=False)).problems == 0
-        service = RecallService(target, index, embedder, clock=lambda: T0 + timedelta(days=30))
+        assert (await verify(second_store, index, heal=False)).problems == 0
+        service = RecallService(second_store, index, embedder, clock=lambda: T0 + timedelta(days=30))
         result = await service.recall(Principal(tenant), RecallRequest(user_id=USER, query="which city does Ada live in?"))
     finally:
         await index.close()
@@ -130,7 +106,7 @@ async def test_the_export_leaves_private_rows_to_keys_that_may_read_them(pipelin
     assert [r for r in every if r not in private] == shared
 
 
-async def test_an_import_reconciles_with_the_target_beliefs(pipeline, target, tenant):
+async def test_an_import_reconciles_with_the_target_beliefs(pipeline, second_store, tenant):
     """The target already believes Ada lives in Porto (another id): the imported current city supersedes it."""
     source = await written(pipeline, tenant)
     lines = await exported(source, tenant)
@@ -139,13 +115,13 @@ async def test_an_import_reconciles_with_the_target_beliefs(pipeline, target, te
                  created_at="2026-10-01T00:00:00Z", valid_from="2026-10-01T00:00:00Z", source_turn_ids=["old"])  # fmt: skip
     header = lines[0]
     embedder = load_default_embedder()
-    await import_records(read_records([header, json.dumps(dict(porto, kind="memory"))]), target, embedder)
+    await import_records(read_records([header, json.dumps(dict(porto, kind="memory"))]), second_store, embedder)
 
-    counts = await import_records(read_records(lines), target, embedder)
+    counts = await import_records(read_records(lines), second_store, embedder)
 
     assert counts.superseded == 1
-    closed = await target.get_memory(tenant, porto["id"])
+    closed = await second_store.get_memory(tenant, porto["id"])
     assert closed is not None and closed.state is MemoryState.SUPERSEDED and closed.superseded_by == lisbon["id"]
-    current = await target.get_memory(tenant, lisbon["id"])
+    current = await second_store.get_memory(tenant, lisbon["id"])
     assert current is not None and current.is_current
 
