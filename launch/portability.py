@@ -43,7 +43,7 @@ store of BELIEFSTREAM_SQL_URL. Ids and history are kept as exported; a current b
 reconciled with the store's own (a newer value supersedes the store's, the same belief is
 confirmed, not duplicated); rows already present are skipped, so running it twice adds
 nothing. Embeddings are recomputed with the local model and the vector points queued like
-any write: the running worker (or `beliefstream dev`) projects them, or run
+any write: the worker that owns the index (or `beliefstream dev`) writes them, or run
 `beliefstream reindex`. Each user is one transaction."""
 
 REINDEX_HELP = """\
@@ -148,8 +148,8 @@ def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
         print(f"imported {counts.memories:,} memories, {counts.episodes:,} episodes and {counts.contested:,} "
               f"contested pairs from {path} "
               f"({counts.skipped:,} already present, skipped); {counts.superseded:,} of the store's beliefs "
-              f"superseded, {counts.confirmed:,} confirmed. Vector points are queued: the running worker "
-              "projects them, or run `beliefstream reindex`.")
+              f"superseded, {counts.confirmed:,} confirmed. Their vector points are queued in SQL for the "
+              "worker that owns the index (now if one runs, else at its start), or run `beliefstream reindex`.")
 
     try:
         with path.open(encoding="utf-8") as lines:  # read a line at a time, a user's rows at a time

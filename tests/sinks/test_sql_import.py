@@ -8,6 +8,7 @@ import json
 import pytest
 
 from agents.portability import import_records, read_records
+from sinks import portability
 from sinks.portability import export_users
 from sinks.reach import EVERY_AGENT
 from sinks.sql import SqlMemoryStore
@@ -46,6 +47,16 @@ async def test_a_contradiction_loop_and_its_history_come_back_as_they_were(store
     assert slot.is_open  # still awaiting a person's decision, resolvable on the target
     points = [p.id for kind in ("memory", "episode") for p in await second_store.vector_points(kind, None, 100)]
     assert len(points) == 6  # every imported row has its embedding again
+
+
+async def test_the_export_pages_through_a_user_without_changing_a_line(store, tenant, monkeypatch):
+    await oscillate(store, tenant)
+    for text in ("I like tea", "I like coffee", "I like water"):
+        turn = said_turn(tenant, text)
+        await store.write([kept(turn, mem(turn, text=f"User likes {text[7:]}"))])
+    whole = await lines_of(store, tenant)
+    monkeypatch.setattr(portability, "PAGE", 2)
+    assert await lines_of(store, tenant) == whole and len(whole) == 1 + 7 + 1 + 3
 
 
 async def test_rows_of_two_users_in_one_call_are_refused(second_store, tenant):
