@@ -5,7 +5,7 @@ running model, in one model call per user (as the write path embeds a batch), an
 written through the store's import (`SqlMemoryStore.import_user`), which reconciles them and
 leaves their vector points for the projector like any write. A user's rows are one transaction,
 up to `MAX_ROWS` rows (a larger user is written in several, each idempotent). Ids are kept, so
-importing the same file again inserts nothing.
+importing the same file again inserts nothing (and embeds nothing: stored ids are looked up first).
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ class ImportTarget(Protocol):
         episodes: Sequence[tuple[Episode, Embedding]],
         contested: Sequence[ContestedSlot] = (),
     ) -> ImportCounts: ...
+
+    async def known_ids(self, tenant_id: str, ids: Sequence[str]) -> set[str]: ...
 
 
 def read_records(lines: Iterable[str]) -> Iterable[Record]:
@@ -67,11 +69,17 @@ async def import_records(
 
 
 async def _write_group(group: list[Record], store: ImportTarget, embedder: Embedder) -> ImportCounts:
+    known = await store.known_ids(group[0].tenant_id, [r.id for r in group])
+    group = [r for r in group if r.id not in known]  # a repeated import embeds nothing
+    if not group:
+        return ImportCounts(skipped=len(known))
     said = [r for r in group if isinstance(r, Memory | Episode)]
     vectors = await embedder.aembed([r.text for r in said]) if said else []
     memories = [(r, v) for r, v in zip(said, vectors, strict=True) if isinstance(r, Memory)]
     episodes = [(r, v) for r, v in zip(said, vectors, strict=True) if isinstance(r, Episode)]
-    return await store.import_user(memories, episodes, [r for r in group if isinstance(r, ContestedSlot)])
+    counts = await store.import_user(memories, episodes, [r for r in group if isinstance(r, ContestedSlot)])
+    counts.skipped += len(known)
+    return counts
 
 
 def _owner(record: Record) -> tuple[str, str]:

@@ -64,6 +64,12 @@ class TransferStoreMixin:
             await self._apply(conn, planned.plan)
         return planned.counts
 
+    async def known_ids(self, tenant_id: str, ids: Sequence[str]) -> set[str]:
+        """Those of `ids` (memories, episodes, contested pairs) the tenant already has: an importer
+        skips them before embedding anything (`import_user` checks again in its transaction)."""
+        async with unavailable_on_outage("known_ids"), self._engine.connect() as conn:
+            return {i for table in (memories, episodes, contested_slots) for i in await _existing_ids(conn, table, tenant_id, ids)}
+
     async def contested_of(self, tenant_id: str, user_id: str, reach: Reach) -> list[ContestedSlot]:
         """Every contradiction loop of the user (open or resolved) within `reach`, oldest first."""
         stmt = (
