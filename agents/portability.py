@@ -18,7 +18,8 @@ from beliefs.contested import ContestedSlot
 from beliefs.episodes import Episode
 from beliefs.import_plan import Embedding, ImportCounts
 from beliefs.records import Memory
-from sinks.portability import FORMAT, ExportFormatError, Header, Record, parse_line
+from sinks.errors import ExportFormatError
+from sinks.portability import FORMAT, Header, Record, parse_line
 
 #: Most rows of one user written in one transaction.
 MAX_ROWS = 10_000

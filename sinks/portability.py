@@ -22,7 +22,7 @@ from pydantic import TypeAdapter, ValidationError
 from beliefs.contested import ContestedSlot
 from beliefs.episodes import Episode, EpisodeState
 from beliefs.records import Memory, MemoryState, Visibility
-from sinks.errors import SinkError
+from sinks.errors import ExportFormatError
 from sinks.reach import Reach
 
 FORMAT = "beliefstream-export"
@@ -52,10 +52,6 @@ class ExportSource(Protocol):
     ) -> tuple[list[Episode], str | None]: ...
 
     async def contested_of(self, tenant_id: str, user_id: str, reach: Reach) -> list[ContestedSlot]: ...
-
-
-class ExportFormatError(SinkError):
-    """A line of an import file is not part of a beliefstream export (the message names the line)."""
 
 
 @dataclass(frozen=True)
