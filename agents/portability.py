@@ -19,7 +19,7 @@ from beliefs.episodes import Episode
 from beliefs.import_plan import Embedding, ImportCounts
 from beliefs.records import Memory
 from sinks.errors import ExportFormatError
-from sinks.portability import FORMAT, Header, Record, parse_line
+from sinks.portability import FORMAT, End, Header, Record, parse_line
 
 #: Most rows of one user written in one transaction.
 MAX_ROWS = 10_000
@@ -37,20 +37,54 @@ class ImportTarget(Protocol):
 
 
 def read_records(lines: Iterable[str]) -> Iterable[Record]:
-    """The records of an export, in file order; the first line must be its header."""
+    """The records of an export, in file order, between its header and its end line.
+
+    A file without its end line was cut short: `ExportFormatError` once the lines run out (the
+    records before it have been handed out; `check_complete` tells it before any).
+    """
     header_seen = False
+    read = 0
+    end: End | None = None
     for number, text in enumerate(lines, start=1):
         record = parse_line(text, number)
         if record is None:
             continue
+        if end is not None:
+            raise ExportFormatError(f"line {number}: a line after the end line")
         if isinstance(record, Header):
             header_seen = True
         elif not header_seen:
             raise ExportFormatError(f"line {number}: not a {FORMAT} file (the first line must be its header)")
+        elif isinstance(record, End):
+            if record.records != read:
+                raise ExportFormatError(f"line {number}: the end line counts {record.records} records, the file has {read}")
+            end = record
         else:
+            read += 1
             yield record
     if not header_seen:
         raise ExportFormatError(f"the file is empty: not a {FORMAT} file")
+    if end is None:
+        raise ExportFormatError(f"the file ends after {read} records without its end line: it was cut short")
+
+
+def check_complete(lines: Iterable[str]) -> int:
+    """The number of records of a complete export, read without building them; `ExportFormatError`
+    when the file is not one or was cut short (so an import can refuse it before writing anything)."""
+    filled = 0
+    last: tuple[int, str] | None = None
+    for number, text in enumerate(lines, start=1):
+        if text.strip():
+            filled += 1
+            last = (number, text)
+    if last is None:
+        raise ExportFormatError(f"the file is empty: not a {FORMAT} file")
+    ending = parse_line(last[1], last[0])
+    if not isinstance(ending, End):
+        raise ExportFormatError(f"the file ends at line {last[0]} without its end line: it was cut short")
+    if ending.records != filled - 2:  # neither the header nor the end line is a record
+        raise ExportFormatError(f"line {last[0]}: the end line counts {ending.records} records, the file has {filled - 2}")
+    return ending.records
 
 
 async def import_records(

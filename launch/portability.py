@@ -136,7 +136,7 @@ def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     if not path.is_file():
         raise BeliefstreamError(f"no such file: {path}")
     from agents.embed import load_default_embedder
-    from agents.portability import import_records, read_records
+    from agents.portability import check_complete, import_records, read_records
 
     async def main(lines: TextIO) -> None:
         embedder = load_default_embedder(settings.embed_threads, settings.embed_batch_size)
@@ -152,6 +152,8 @@ def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
               "worker that owns the index (now if one runs, else at its start), or run `beliefstream reindex`.")
 
     try:
+        with path.open(encoding="utf-8") as lines:  # a cut-short file is refused before anything is written
+            check_complete(lines)
         with path.open(encoding="utf-8") as lines:  # read a line at a time, a user's rows at a time
             asyncio.run(main(lines))
     except UnicodeDecodeError as exc:

@@ -4,8 +4,9 @@ The first line is a header (`{"kind": "header", "format": "beliefstream-export",
 then per user every memory in creation order (`"kind": "memory"`: every field of the record, so
 the supersession chains, states, citations, confidence, importance, timestamps, agent and
 visibility travel), the user's contradiction loops (`"kind": "contested"`: the pair, its value
-history and resolution), then the episodes in the order they were said (`"kind": "episode"`).
-Embeddings are not exported: the importer recomputes them. The output is deterministic, so two
+history and resolution), then the episodes in the order they were said (`"kind": "episode"`). The
+last line counts the records (`{"kind": "end", "records": N}`), so a file cut short (a dropped
+connection, a full disk) is told from a complete one. Embeddings are not exported: the importer recomputes them. The output is deterministic, so two
 exports of the same state are byte-identical. Reads page through the store and filter by `Reach`:
 another agent's private rows leave only for a caller that may read them.
 """
@@ -34,6 +35,7 @@ HEADER = "header"
 MEMORY = "memory"
 CONTESTED = "contested"
 EPISODE = "episode"
+END = "end"
 
 _CONTESTED = TypeAdapter(ContestedSlot)
 
@@ -61,8 +63,19 @@ class Header:
     version: int = VERSION
 
 
+@dataclass(frozen=True)
+class End:
+    """The last line of an export: how many records (memories, contested pairs, episodes) precede it."""
+
+    records: int
+
+
 def header_line() -> str:
     return _dumps({"kind": HEADER, "format": FORMAT, "version": VERSION})
+
+
+def end_line(records: int) -> str:
+    return _dumps({"kind": END, "records": records})
 
 
 def memory_line(memory: Memory) -> str:
@@ -85,11 +98,14 @@ def episode_private_to(episode: Episode) -> str | None:
 async def export_users(
     store: ExportSource, owners: Iterable[tuple[str, str]], reach: Reach
 ) -> AsyncIterator[str]:
-    """A whole export, line by line (each without its newline): the header, then each (tenant, user)."""
+    """A whole export, line by line (each without its newline): the header, each (tenant, user), the end."""
     yield header_line()
+    records = 0
     for tenant_id, user_id in owners:
         async for line in export_user(store, tenant_id, user_id, reach):
+            records += 1
             yield line
+    yield end_line(records)
 
 
 async def export_user(store: ExportSource, tenant_id: str, user_id: str, reach: Reach) -> AsyncIterator[str]:
@@ -113,8 +129,9 @@ async def export_user(store: ExportSource, tenant_id: str, user_id: str, reach: 
             break
 
 
-def parse_line(text: str, number: int) -> Header | Record | None:
-    """One line of an export: its header, a memory, a contested pair or an episode; None if blank."""
+def parse_line(text: str, number: int) -> Header | End | Record | None:
+    """One line of an export: its header, a record (memory, contested pair, episode) or its end line;
+    None for a blank line."""
     if not text.strip():
         return None
     try:
@@ -131,10 +148,15 @@ def parse_line(text: str, number: int) -> Header | Record | None:
                 f"(format {record.get('format')!r}, version {record.get('version')!r})"
             )
         return Header()
+    if kind == END:
+        records = record.get("records")
+        if not isinstance(records, int) or isinstance(records, bool) or records < 0:
+            raise ExportFormatError(f"line {number}: an end line needs its count of records, got {records!r}")
+        return End(records)
     model = {MEMORY: Memory.model_validate, CONTESTED: _CONTESTED.validate_python, EPISODE: Episode.model_validate}
     if kind not in model:
         raise ExportFormatError(
-            f"line {number}: unknown kind {kind!r} (expected header, memory, contested or episode)"
+            f"line {number}: unknown kind {kind!r} (expected header, memory, contested, episode or end)"
         )
     try:
         return model[kind](record)

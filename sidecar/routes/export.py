@@ -2,7 +2,8 @@
 
 The tenant is the key's; reading needs `recall`, like every read of memories. The answer streams
 while the store is paged through, so a large user is never held in memory: a header line, every
-memory with its history (all states), the user's contradiction loops, then every episode. Another agent's private rows are left
+memory with its history (all states), the user's contradiction loops, every episode, and an end
+line counting them (a response cut short mid-stream still answered 200: the end line tells). Another agent's private rows are left
 out unless the key may read them (an agent-bound key sees its own, a tenant key with `agents`
 every agent's). `beliefstream import` loads the file into another store.
 """
@@ -25,6 +26,7 @@ _EXAMPLE = (
     '{"kind":"header","format":"beliefstream-export","version":1}\n'
     '{"kind":"memory","id":"...","state":"superseded","superseded_by":"...","text":"User lives in Berlin.",...}\n'
     '{"kind":"episode","id":"...","role":"user","text":"I moved to Lisbon last month.",...}\n'
+    '{"kind":"end","records":2}\n'
 )
 
 
@@ -39,8 +41,8 @@ def export_routes(authenticate: ApiKeyAuthenticator, store: ExportSource) -> API
     async def export_user(principal: Annotated[Principal, Depends(authenticate)], user_id: str) -> StreamingResponse:
         """The user's memories (every state, with their supersession chains, citations and scores),
         contradiction loops and episodes as JSON lines, one object a line with a `kind` (`header`,
-        `memory`, `contested`, `episode`); a user with none answers the header alone. Load it
-        elsewhere with `beliefstream import`."""
+        `memory`, `contested`, `episode`), the last line `{"kind": "end", "records": N}` (a file
+        without it was cut short). Load it elsewhere with `beliefstream import`."""
         principal.require(Capability.RECALL, "exporting a user")
         lines = export_users(store, [(principal.tenant_id, user_id)], principal.reach)
         return StreamingResponse(_newline_ended(lines), media_type=MEDIA_TYPE)

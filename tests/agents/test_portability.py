@@ -18,7 +18,7 @@ from beliefs.records import MemoryState, Visibility
 from sidecar.auth import Principal
 from sidecar.recall.models import RecallRequest
 from sidecar.recall.service import RecallService
-from sinks.portability import export_users
+from sinks.portability import end_line, export_users
 from sinks.reach import EVERY_AGENT, SHARED_ONLY
 from sinks.reindex import rebuild, verify
 from sinks.sql.store import SqlMemoryStore
@@ -66,7 +66,7 @@ async def test_export_import_export_is_identical_and_a_second_import_adds_nothin
     source = await written(pipeline, tenant)
     lines = await exported(source, tenant)
     kinds = [json.loads(line)["kind"] for line in lines]
-    assert kinds[0] == "header" and "memory" in kinds and "episode" in kinds
+    assert kinds[0] == "header" and kinds[-1] == "end" and "memory" in kinds and "episode" in kinds
     states = {json.loads(line).get("state") for line in lines}
     assert {"active", "superseded", "revoked"} <= states  # history travels, not only the present
     embedder = load_default_embedder()
@@ -75,8 +75,8 @@ async def test_export_import_export_is_identical_and_a_second_import_adds_nothin
     again = await import_records(read_records(lines), second_store, embedder)
 
     assert await exported(second_store, tenant) == lines
-    assert first.memories + first.episodes == len(lines) - 1 and first.skipped == 0
-    assert (again.memories, again.episodes, again.skipped) == (0, 0, len(lines) - 1)
+    assert first.memories + first.episodes == len(lines) - 2 and first.skipped == 0
+    assert (again.memories, again.episodes, again.skipped) == (0, 0, len(lines) - 2)
 
 
 async def test_the_imported_store_recalls_after_a_reindex(pipeline, second_store, tenant, tmp_path):
@@ -87,7 +87,7 @@ async def test_the_imported_store_recalls_after_a_reindex(pipeline, second_store
     await index.setup()
     try:
         built = await rebuild(second_store, index)
-        assert built.written == built.expected == sum(1 for line in lines if '"kind":"' in line) - 1
+        assert built.written == built.expected == len(lines) - 2
         assert (await verify(second_store, index, heal=False)).problems == 0
         service = RecallService(second_store, index, embedder, clock=lambda: T0 + timedelta(days=30))
         result = await service.recall(Principal(tenant), RecallRequest(user_id=USER, query="which city does Ada live in?"))
@@ -103,7 +103,8 @@ async def test_the_export_leaves_private_rows_to_keys_that_may_read_them(pipelin
     shared = [json.loads(line) for line in await exported(source, tenant, SHARED_ONLY)]
     private = [r for r in every if r.get("visibility") == Visibility.AGENT.value]
     assert private and all(r.get("agent_id") == "cooking-bot" for r in private)
-    assert [r for r in every if r not in private] == shared
+    assert [r for r in every if r not in private][:-1] == shared[:-1]  # the end lines count what each holds
+    assert (every[-1]["records"], shared[-1]["records"]) == (len(every) - 2, len(shared) - 2)
 
 
 async def test_an_import_reconciles_with_the_target_beliefs(pipeline, second_store, tenant):
@@ -113,9 +114,9 @@ async def test_an_import_reconciles_with_the_target_beliefs(pipeline, second_sto
     lisbon = next(json.loads(line) for line in lines if "Lisbon" in line and '"state":"active"' in line)
     porto = dict(lisbon, id=str(uuid.uuid4()), text="User lives in Porto.", value="Porto",
                  created_at="2026-10-01T00:00:00Z", valid_from="2026-10-01T00:00:00Z", source_turn_ids=["old"])  # fmt: skip
-    header = lines[0]
     embedder = load_default_embedder()
-    await import_records(read_records([header, json.dumps(dict(porto, kind="memory"))]), second_store, embedder)
+    planted = [lines[0], json.dumps(dict(porto, kind="memory")), end_line(1)]
+    await import_records(read_records(planted), second_store, embedder)
 
     counts = await import_records(read_records(lines), second_store, embedder)
 

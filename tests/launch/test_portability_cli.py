@@ -116,6 +116,18 @@ def test_mistakes_fail_with_one_line(dirs, argv, says, capsys):
     assert says in err and err.count("\n") == 1
 
 
+def test_a_file_cut_short_is_refused_before_anything_is_written(dirs, tmp_path, capsys):
+    source, target = dirs
+    whole, cut = tmp_path / "whole.jsonl", tmp_path / "cut.jsonl"
+    assert main(["export", "--data-dir", str(source), "--out", str(whole)]) == 0
+    cut.write_text("".join(whole.read_text().splitlines(keepends=True)[:-1]))
+    capsys.readouterr()
+    assert main(["import", str(cut), "--data-dir", str(target)]) == 2
+    assert "without its end line: it was cut short" in capsys.readouterr().err
+    assert main(["export", "--data-dir", str(target)]) == 0
+    assert "exported 0 memories" in capsys.readouterr().err
+
+
 def test_a_file_that_is_not_an_export_is_refused_with_its_line(dirs, tmp_path, capsys):
     _, target = dirs
     turns = tmp_path / "turns.jsonl"

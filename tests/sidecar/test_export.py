@@ -36,6 +36,7 @@ async def test_the_export_carries_the_history_and_the_tenants_rows_only(client, 
     records = await lines_of(client, ACME)
 
     assert records[0] == {"kind": "header", "format": "beliefstream-export", "version": 1}
+    assert records[-1] == {"kind": "end", "records": len(records) - 2}
     memories = [r for r in records if r["kind"] == "memory"]
     assert [(m["value"], m["state"]) for m in memories] == [("vim", "superseded"), ("helix", "active"), ("tea", "active")]
     assert memories[0]["superseded_by"] == memories[1]["id"]
@@ -70,5 +71,7 @@ async def test_exporting_needs_the_recall_capability(store, publisher):
 
 
 async def test_an_unknown_user_is_the_header_alone_and_no_key_is_a_401(client):
-    assert await lines_of(client, ACME, "nobody") == [{"kind": "header", "format": "beliefstream-export", "version": 1}]
+    assert await lines_of(client, ACME, "nobody") == [
+        {"kind": "header", "format": "beliefstream-export", "version": 1}, {"kind": "end", "records": 0}
+    ]
     assert (await client.get("/v1/users/u-1/export")).status_code == 401

@@ -56,7 +56,7 @@ async def test_the_export_pages_through_a_user_without_changing_a_line(store, te
         await store.write([kept(turn, mem(turn, text=f"User likes {text[7:]}"))])
     whole = await lines_of(store, tenant)
     monkeypatch.setattr(portability, "PAGE", 2)
-    assert await lines_of(store, tenant) == whole and len(whole) == 1 + 7 + 1 + 3
+    assert await lines_of(store, tenant) == whole and len(whole) == 1 + 7 + 1 + 3 + 1
 
 
 async def test_rows_of_two_users_in_one_call_are_refused(second_store, tenant):
