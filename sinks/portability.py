@@ -1,14 +1,15 @@
 """The export format: a user's belief state as JSON lines, written and read back.
 
 The first line is a header (`{"kind": "header", "format": "beliefstream-export", "version": 1}`),
-then per user every memory in creation order (`"kind": "memory"`: every field of the record, so
-the supersession chains, states, citations, confidence, importance, timestamps, agent and
-visibility travel), the user's contradiction loops (`"kind": "contested"`: the pair, its value
-history and resolution), then the episodes in the order they were said (`"kind": "episode"`). The
-last line counts the records (`{"kind": "end", "records": N}`), so a file cut short (a dropped
-connection, a full disk) is told from a complete one. Embeddings are not exported: the importer recomputes them. The output is deterministic, so two
-exports of the same state are byte-identical. Reads page through the store and filter by `Reach`:
-another agent's private rows leave only for a caller that may read them.
+then per user every memory in creation order (`"kind": "memory"`: every field of the record, so the
+supersession chains, states, citations, confidence, importance, timestamps, agent and visibility
+travel), the user's contradiction loops (`"kind": "contested"`: the pair, its value history and
+resolution), then the episodes in the order they were said (`"kind": "episode"`). The last line
+counts the records (`{"kind": "end", "records": N}`), so a file cut short (a dropped connection, a
+full disk) is told from a complete one. Embeddings are not exported: the importer recomputes them.
+The output is deterministic, so two exports of the same state are byte-identical. Reads page through
+the store and filter by `Reach`: another agent's private rows leave only for a caller that may read
+them.
 """
 
 from __future__ import annotations

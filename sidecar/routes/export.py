@@ -2,10 +2,10 @@
 
 The tenant is the key's; reading needs `recall`, like every read of memories. The answer streams
 while the store is paged through, so a large user is never held in memory: a header line, every
-memory with its history (all states), the user's contradiction loops, every episode, and an end
-line counting them (a response cut short mid-stream still answered 200: the end line tells). Another agent's private rows are left
-out unless the key may read them (an agent-bound key sees its own, a tenant key with `agents`
-every agent's). `beliefstream import` loads the file into another store.
+memory with its history (all states), the user's contradiction loops, every episode, and an end line
+counting them (a response cut short mid-stream still answered 200: the end line tells). Another
+agent's private rows are left out unless the key may read them (an agent-bound key sees its own, a
+tenant key with `agents` every agent's). `beliefstream import` loads the file into another store.
 """
 
 from collections.abc import AsyncIterator

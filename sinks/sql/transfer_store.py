@@ -1,10 +1,11 @@
 """The portability side of `SqlMemoryStore`: import of an export, and the reads export and reindex need.
 
-`import_user` writes one user's imported rows (memories, episodes, contested pairs) in one transaction through the store's own `_apply`
-(rows, outbox events and vector bookkeeping exactly as a write), after `beliefs.import_plan` has
-reconciled the user's current beliefs against the target's. `vector_points` pages through every
-row that has a vector point to keep (memories and episodes with an embedding), each with the
-payload SQL says its point must carry: what `beliefstream reindex` compares the index against.
+`import_user` writes one user's imported rows (memories, episodes, contested pairs) in one
+transaction through the store's own `_apply` (rows, outbox events and vector bookkeeping exactly as
+a write), after `beliefs.import_plan` has reconciled the user's current beliefs against the
+target's. `vector_points` pages through every row that has a vector point to keep (memories and
+episodes with an embedding), each with the payload SQL says its point must carry: what `beliefstream
+reindex` compares the index against.
 """
 
 from __future__ import annotations
@@ -67,8 +68,11 @@ class TransferStoreMixin:
     async def known_ids(self, tenant_id: str, ids: Sequence[str]) -> set[str]:
         """Those of `ids` (memories, episodes, contested pairs) the tenant already has: an importer
         skips them before embedding anything (`import_user` checks again in its transaction)."""
+        found: set[str] = set()
         async with unavailable_on_outage("known_ids"), self._engine.connect() as conn:
-            return {i for table in (memories, episodes, contested_slots) for i in await _existing_ids(conn, table, tenant_id, ids)}
+            for table in (memories, episodes, contested_slots):
+                found |= await _existing_ids(conn, table, tenant_id, ids)
+        return found
 
     async def contested_of(self, tenant_id: str, user_id: str, reach: Reach) -> list[ContestedSlot]:
         """Every contradiction loop of the user (open or resolved) within `reach`, oldest first."""
