@@ -10,6 +10,7 @@ extra point is deleted SQL is asked again, so a point the projector wrote meanwh
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
@@ -95,7 +96,7 @@ async def rebuild(source: PointSource, index: ScrollableIndex, page: int = PAGE)
 async def verify(source: PointSource, index: ScrollableIndex, heal: bool = True, page: int = PAGE) -> IndexReport:
     """Compare the index with SQL; with `heal`, rewrite missing and stale points and delete extra ones."""
     report = IndexReport()
-    wanted: dict[str, str] = {}  # id -> digest of the payload SQL says
+    wanted: dict[str, bytes] = {}  # id -> digest of the payload SQL says
     async for points in sql_points(source, page):
         wanted.update((p.id, _digest(p.payload)) for p in points)
     report.expected = len(wanted)
@@ -135,5 +136,6 @@ async def _delete_extra(source: PointSource, index: ScrollableIndex, ids: list[s
     return len(doomed)
 
 
-def _digest(payload: dict) -> str:
-    return json.dumps(payload, sort_keys=True, default=str)
+def _digest(payload: dict) -> bytes:
+    """A short fingerprint of a payload: `verify` holds one per expected point, not the payload."""
+    return hashlib.blake2b(json.dumps(payload, sort_keys=True, default=str).encode(), digest_size=16).digest()
