@@ -25,7 +25,7 @@ from beliefs.decay import DEFAULT_BOOST_CAP, DEFAULT_LAMBDA, PAYLOAD_DECIMALS, c
 from beliefs.errors import ConfigurationError
 from beliefs.records import MemoryState, utcnow
 from sinks.base import VectorIndex
-from sinks.sql.maintenance import MaintenanceStore
+from sinks.maintenance import DecayStore
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +85,7 @@ def plan_batch(
 
 
 async def run_decay(
-    store: MaintenanceStore,
+    store: DecayStore,
     vectors: VectorIndex | None,
     now: datetime | None = None,
     *,

@@ -26,7 +26,8 @@ from agents.extract.base import Extractor
 from agents.prepare import clean_turn, extract_claims, memories_from_claims
 from beliefs.records import EventKind, JobState, Turn, job_id_for, utcnow
 from beliefs.write_plan import TurnOutcome
-from sinks.base import MemoryStore, VectorIndex, VectorPoint, WriteResult, episode_payload, vector_payload
+from sinks.base import VectorIndex, VectorPoint, WriteResult, episode_payload, vector_payload
+from sinks.contracts import IngestStore
 from sinks.errors import BackpressureError, SinkError
 from sinks.producer import OutRecord, RecordProducer
 from streams.settings import Settings
@@ -59,7 +60,7 @@ class WritePipeline:
     def __init__(
         self,
         settings: Settings,
-        store: MemoryStore,
+        store: IngestStore,
         vectors: VectorIndex,
         embedder: Embedder,
         extractor: Extractor,

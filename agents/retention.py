@@ -9,11 +9,11 @@ from __future__ import annotations
 from datetime import datetime
 
 from sinks.base import VectorIndex
-from sinks.sql.maintenance import MaintenanceStore
+from sinks.maintenance import EpisodeRetentionStore
 
 
 async def purge_expired_episodes(
-    store: MaintenanceStore,
+    store: EpisodeRetentionStore,
     vectors: VectorIndex | None,
     now: datetime,
     *,

@@ -31,7 +31,7 @@ from agents.periodic import run_periodically
 from agents.pipeline import WritePipeline
 from beliefs.records import utcnow
 from launch.reaper import ConsumerOffsets, IntakeReaper, republish_at_start
-from sinks.base import MemoryStore, VectorIndex
+from sinks.base import VectorIndex
 from sinks.producer import KafkaRecordProducer, RecordProducer
 from sinks.sql.intake import SqlIntake
 from sinks.sql.maintenance import MaintenanceStore
@@ -49,7 +49,7 @@ log = logging.getLogger(__name__)
 class Clients:
     """The long-lived clients one process holds; the worker and the sidecar take theirs from here."""
 
-    store: MemoryStore
+    store: SqlMemoryStore
     vectors: VectorIndex
     embedder: Embedder
     extractor: Extractor
@@ -88,8 +88,7 @@ async def open_clients(settings: Settings, url: str) -> AsyncIterator[Clients]:
             load_default_embedder, settings.embed_threads, settings.embed_batch_size
         )
         consolidator = consolidator_for(settings, store, vectors, embedder)
-        if hasattr(consolidator.merger, "aclose"):
-            stack.push_async_callback(consolidator.merger.aclose)
+        stack.push_async_callback(consolidator.merger.aclose)
         yield Clients(store, vectors, embedder, make_extractor(settings), producer, consolidator)
 
 
@@ -206,9 +205,9 @@ def _measured(on_batch: Callable[[BatchReport], None] | None) -> Callable[[Batch
     return observe
 
 
-async def run_webhooks(settings: Settings, store: MemoryStore, stop: asyncio.Event) -> None:
+async def run_webhooks(settings: Settings, store: SqlMemoryStore, stop: asyncio.Event) -> None:
     """Deliver memory events to `BELIEFSTREAM_WEBHOOK_URLS` until `stop` is set (nothing when unset)."""
-    if not settings.webhook_urls or settings.webhook_secret is None or not isinstance(store, SqlMemoryStore):
+    if not settings.webhook_urls or settings.webhook_secret is None:
         return
     import httpx
 
@@ -305,6 +304,7 @@ async def run_sidecar(
             mcp_tools=tools,
             consolidator=clients.consolidator,
             admin=AdminStore.of(clients.store),
+            contested=clients.store,
         )
         config = uvicorn.Config(
             api, host=settings.host, port=settings.port, log_level="warning", lifespan="on"

@@ -40,8 +40,9 @@ from sidecar.routes.reflect import reflect_routes
 from sidecar.routes.retain import retain_routes
 from sidecar.routes.revoke import revoke_routes
 from sidecar.routes.users import user_routes
-from sinks.base import MemoryStore, VectorIndex
-from sinks.sql.admin import AdminStore
+from sinks.admin import Administration
+from sinks.base import VectorIndex
+from sinks.contracts import ContestedStore, ServingStore
 from streams.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -58,7 +59,7 @@ def _version() -> str:
 
 def create_app(
     settings: Settings,
-    store: MemoryStore,
+    store: ServingStore,
     publisher: TurnPublisher,
     vectors: VectorIndex | None = None,
     embedder: Embedder | None = None,
@@ -66,7 +67,8 @@ def create_app(
     reflect_answerer: Answerer | None = None,
     mcp_tools: McpTools | None = None,
     consolidator: Consolidator | None = None,
-    admin: AdminStore | None = None,
+    admin: Administration | None = None,
+    contested: ContestedStore | None = None,
 ) -> FastAPI:
     """The HTTP app over started dependencies; API keys are parsed here, so bad keys fail at start-up.
 
@@ -74,6 +76,8 @@ def create_app(
     insert needs the embedder as well. With `mcp_tools`, the MCP server answers at `/mcp` (same keys);
     its session manager is the one thing the app runs in its own lifespan. With `admin`, the user
     list and attribute history are served, and edits too when the vectors and embedder are given.
+    With `contested` (the store's contradiction loops), with the vectors and the embedder, the
+    contested slots are listed and resolved.
     """
     keys = settings.parsed_api_key_grants()
     if not keys:
@@ -112,8 +116,8 @@ def create_app(
         app.include_router(erasure_routes(authenticate, store, vectors, recall.flush if recall is not None else None))
         if embedder is not None:
             app.include_router(direct_routes(authenticate, store, vectors, embedder))
-            if hasattr(store, "resolve_contested"):  # contradiction loops: the SQL store keeps them
-                app.include_router(contested_routes(authenticate, store, vectors, embedder))
+            if contested is not None:
+                app.include_router(contested_routes(authenticate, contested, vectors, embedder))
     if admin is not None:
         app.include_router(user_routes(authenticate, admin))
         if vectors is not None and embedder is not None:
@@ -121,7 +125,7 @@ def create_app(
     if recall is not None:  # started and closed by the entry point, like the store
         app.include_router(recall_routes(authenticate, recall))
         # reflect reads through recall; without an answerer (the default) its answers are extractive
-        app.include_router(reflect_routes(authenticate, ReflectService(recall, store, reflect_answerer)))
+        app.include_router(reflect_routes(authenticate, ReflectService(recall, reflect_answerer)))
     if mcp is not None:
         app.add_route(MCP_PATH, mcp.asgi, methods=["GET", "POST", "DELETE"], include_in_schema=False)
     return app

@@ -21,7 +21,8 @@ from sidecar.recall.service import RecallService
 from sidecar.routes.retain import queued_jobs, scoped_turn
 from sidecar.routes.revoke import revoke_memory
 from sidecar.schemas import TurnIn
-from sinks.base import MemoryStore, VectorIndex
+from sinks.base import VectorIndex
+from sinks.contracts import ServingStore
 
 JsonObject = dict[str, Any]
 
@@ -42,7 +43,7 @@ class McpTools:
 
     def __init__(
         self,
-        store: MemoryStore,
+        store: ServingStore,
         publisher: TurnPublisher,
         max_turn_bytes: int,
         recall: RecallService | None = None,
@@ -83,9 +84,10 @@ class McpTools:
         action: JsonObject | None = None,
         live_intent: dict[str, str] | None = None,
         topic: str | None = None,
-        **filters: Any,
+        **options: Any,
     ) -> JsonObject:
-        """`filters`: `since`, `until`, `types`, `topics` (RecallRequest's recall filters)."""
+        """`options`: RecallRequest's optional fields (`since`, `until`, `types`, `topics`, `format`,
+        `include_sensitive`, `episodes`, `include_untrusted_evidence`, `preset`)."""
         if self._recall is None:
             raise Unavailable("recall is not configured on this server")
         request = RecallRequest(
@@ -96,7 +98,7 @@ class McpTools:
             action=ActionIn.model_validate(action) if action is not None else None,
             live_intent=live_intent or {},
             topic=topic,
-            **filters,
+            **options,
         )
         return recalled(await self._recall.recall(principal, request))
 

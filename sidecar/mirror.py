@@ -13,14 +13,15 @@ from collections.abc import Sequence
 from beliefs.episodes import Episode
 from beliefs.records import Memory
 from sidecar.errors import Unavailable
-from sinks.base import MemoryStore, VectorIndex, VectorPoint, episode_payload, vector_payload
+from sinks.base import VectorIndex, VectorPoint, episode_payload, vector_payload
 from sinks.errors import SinkError
+from sinks.vector_outbox import VectorOutbox
 
 _RETRY = "the vector index did not follow; retry the same request (it is idempotent)"
 
 
 async def mirror(
-    store: MemoryStore, vectors: VectorIndex, points: Sequence[VectorPoint], changed: Sequence[Memory]
+    store: VectorOutbox, vectors: VectorIndex, points: Sequence[VectorPoint], changed: Sequence[Memory]
 ) -> None:
     """Upsert `points`, rewrite the payload of `changed`, then clear their SQL outbox flag."""
     try:
@@ -34,7 +35,7 @@ async def mirror(
         await store.mark_vectors_synced(synced)
 
 
-async def mirror_episodes(store: MemoryStore, vectors: VectorIndex, changed: Sequence[Episode]) -> None:
+async def mirror_episodes(store: VectorOutbox, vectors: VectorIndex, changed: Sequence[Episode]) -> None:
     """Rewrite the payload of `changed` episodes' points, then clear their SQL outbox flag."""
     if not changed:
         return

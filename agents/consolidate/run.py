@@ -28,9 +28,8 @@ from agents.secrets import redact_secrets
 from beliefs.records import EventKind, Memory, MemoryEvent, MemoryState, utcnow
 from sinks.base import VectorIndex, VectorPoint, vector_payload
 from sinks.errors import SinkError
+from sinks.maintenance import ConsolidationStore, MergeWrite
 from sinks.reach import EVERY_AGENT, Reach
-from sinks.sql.consolidation import MergeWrite
-from sinks.sql.maintenance import MaintenanceStore
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +38,7 @@ Found = tuple[list[Memory], np.ndarray]
 
 
 async def consolidate(
-    store: MaintenanceStore,
+    store: ConsolidationStore,
     vectors: VectorIndex | None,
     embedder: Embedder | None,
     tenant_id: str,
@@ -146,7 +145,7 @@ async def _with_embeddings(
 
 
 async def _apply(
-    store: MaintenanceStore,
+    store: ConsolidationStore,
     vectors: VectorIndex | None,
     embedder: Embedder | None,
     tenant_id: str,

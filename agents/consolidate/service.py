@@ -11,8 +11,8 @@ from agents.consolidate.merge import Merger, OfflineMerger
 from agents.consolidate.run import consolidate
 from agents.embed import Embedder
 from sinks.base import VectorIndex
+from sinks.maintenance import ConsolidationStore
 from sinks.reach import EVERY_AGENT, Reach
-from sinks.sql.maintenance import MaintenanceStore
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ class Consolidator:
 
     def __init__(
         self,
-        store: MaintenanceStore,
+        store: ConsolidationStore,
         vectors: VectorIndex | None,
         embedder: Embedder | None,
         merger: Merger | None = None,

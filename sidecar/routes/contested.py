@@ -10,9 +10,8 @@ agent (and to tenant keys with `agents`) only, and another key resolving it gets
 needs `recall`; resolving needs `manage`, which agent-bound keys lack by default.
 """
 
-from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Annotated, Any, Literal, Protocol, Self
+from typing import Annotated, Any, Literal, Self
 
 from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -25,41 +24,12 @@ from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
 from sidecar.errors import Conflict, NotFound
 from sidecar.mirror import mirror
 from sidecar.schemas import ERROR_RESPONSES, ErrorBody
-from sinks.base import MemoryStore, VectorIndex, VectorPoint, WriteResult, vector_payload
-from sinks.reach import EVERY_AGENT, Reach
+from sinks.base import VectorIndex, VectorPoint, vector_payload
+from sinks.contracts import ContestedStore
 from sinks.sql.errors import ContestedResolvedError
 
 Value = Annotated[str, Field(min_length=1, max_length=1000)]
 ContextName = Annotated[str, Field(min_length=1, max_length=128)]
-
-
-class ContestedStore(MemoryStore, Protocol):
-    async def list_contested(
-        self,
-        tenant_id: str,
-        user_id: str | None = None,
-        status: str | None = "open",
-        limit: int = 100,
-        reach: Reach = EVERY_AGENT,
-    ) -> list[ContestedSlot]: ...
-
-    async def get_contested(
-        self, tenant_id: str, contested_id: str, reach: Reach = EVERY_AGENT
-    ) -> ContestedSlot | None: ...
-
-    async def resolve_contested(
-        self,
-        tenant_id: str,
-        contested_id: str,
-        *,
-        value: str | None = None,
-        by_context: Mapping[str, str] | None = None,
-        default: str | None = None,
-        at: datetime | None = None,
-        resolved_by: str = "api",
-        embeddings: Mapping[str, Sequence[float]] | None = None,
-        reach: Reach = EVERY_AGENT,
-    ) -> tuple[ContestedSlot, WriteResult] | None: ...
 
 
 class ResolveIn(BaseModel):

@@ -17,7 +17,8 @@ from sidecar.direct import MemoryIn, direct_memory, same_claim
 from sidecar.errors import Conflict
 from sidecar.mirror import mirror
 from sidecar.schemas import ERROR_RESPONSES, ErrorBody
-from sinks.base import MemoryStore, VectorIndex, VectorPoint, WriteResult, vector_payload
+from sinks.base import VectorIndex, VectorPoint, WriteResult, vector_payload
+from sinks.contracts import GovernanceStore
 
 
 def resolved_id(memory: Memory, result: WriteResult) -> tuple[str, bool]:
@@ -29,7 +30,7 @@ def resolved_id(memory: Memory, result: WriteResult) -> tuple[str, bool]:
 
 
 def direct_routes(
-    authenticate: ApiKeyAuthenticator, store: MemoryStore, vectors: VectorIndex, embedder: Embedder
+    authenticate: ApiKeyAuthenticator, store: GovernanceStore, vectors: VectorIndex, embedder: Embedder
 ) -> APIRouter:
     router = APIRouter(tags=["memories"], responses=ERROR_RESPONSES)
 

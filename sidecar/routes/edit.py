@@ -18,13 +18,14 @@ from sidecar.errors import BadRequest, Conflict, Forbidden, NotFound
 from sidecar.mirror import mirror
 from sidecar.routes.memories import visible_to
 from sidecar.schemas import ERROR_RESPONSES, ErrorBody, MemoryWithHistory
-from sinks.base import MemoryStore, VectorIndex, VectorPoint, vector_payload
-from sinks.sql.admin import AdminStore
+from sinks.admin import MemoryEdits
+from sinks.base import VectorIndex, VectorPoint, vector_payload
+from sinks.contracts import GovernanceStore
 from sinks.sql.errors import MemoryNotCurrentError
 
 
 def edit_routes(
-    authenticate: ApiKeyAuthenticator, store: MemoryStore, admin: AdminStore, vectors: VectorIndex, embedder: Embedder
+    authenticate: ApiKeyAuthenticator, store: GovernanceStore, admin: MemoryEdits, vectors: VectorIndex, embedder: Embedder
 ) -> APIRouter:
     router = APIRouter(tags=["memories"], responses=ERROR_RESPONSES)
 

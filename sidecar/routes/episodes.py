@@ -17,7 +17,8 @@ from sidecar.auth import ApiKeyAuthenticator, Principal
 from sidecar.errors import BadRequest, NotFound
 from sidecar.mirror import mirror_episodes
 from sidecar.schemas import ERROR_RESPONSES, EpisodePage
-from sinks.base import MemoryStore, VectorIndex
+from sinks.base import VectorIndex
+from sinks.contracts import BeliefReads, GovernanceStore
 
 STATE_CHOICES = ", ".join(["all", *(state.value for state in EpisodeState)])
 
@@ -38,14 +39,14 @@ def _state(state: str) -> EpisodeState | None:
         raise BadRequest(f"state must be one of: {STATE_CHOICES}; got {state!r}") from None
 
 
-async def _visible(store: MemoryStore, principal: Principal, episode_id: str) -> Episode:
+async def _visible(store: BeliefReads, principal: Principal, episode_id: str) -> Episode:
     episode = await store.get_episode(principal.tenant_id, episode_id)
     if episode is None or not episode_visible_to(principal, episode):
         raise NotFound(f"no episode {episode_id!r}")
     return episode
 
 
-def episode_routes(authenticate: ApiKeyAuthenticator, store: MemoryStore) -> APIRouter:
+def episode_routes(authenticate: ApiKeyAuthenticator, store: BeliefReads) -> APIRouter:
     router = APIRouter(tags=["episodes"], responses=ERROR_RESPONSES)
 
     @router.get("/v1/users/{user_id}/episodes", response_model=EpisodePage)
@@ -78,7 +79,7 @@ def episode_routes(authenticate: ApiKeyAuthenticator, store: MemoryStore) -> API
     return router
 
 
-def episode_revoke_routes(authenticate: ApiKeyAuthenticator, store: MemoryStore, vectors: VectorIndex) -> APIRouter:
+def episode_revoke_routes(authenticate: ApiKeyAuthenticator, store: GovernanceStore, vectors: VectorIndex) -> APIRouter:
     router = APIRouter(tags=["episodes"], responses=ERROR_RESPONSES)
 
     @router.post("/v1/episodes/{episode_id}/revoke", response_model=Episode)

@@ -19,13 +19,14 @@ from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
 from sidecar.errors import Forbidden
 from sidecar.mirror import delete_points
 from sidecar.schemas import ERROR_RESPONSES, ErasureView
-from sinks.base import MemoryStore, VectorIndex
+from sinks.base import VectorIndex
+from sinks.contracts import GovernanceStore
 
 #: Page size when collecting the ids of the memories to erase.
 PAGE = 1000
 
 
-async def episode_ids_of(store: MemoryStore, tenant_id: str, user_id: str) -> list[str]:
+async def episode_ids_of(store: GovernanceStore, tenant_id: str, user_id: str) -> list[str]:
     """Every episode id of the user, in any state."""
     ids: list[str] = []
     cursor: str | None = None
@@ -36,7 +37,7 @@ async def episode_ids_of(store: MemoryStore, tenant_id: str, user_id: str) -> li
             return ids
 
 
-async def memory_ids_of(store: MemoryStore, tenant_id: str, user_id: str) -> list[str]:
+async def memory_ids_of(store: GovernanceStore, tenant_id: str, user_id: str) -> list[str]:
     """Every memory id of the user, in any state."""
     ids: list[str] = []
     cursor: str | None = None
@@ -49,7 +50,7 @@ async def memory_ids_of(store: MemoryStore, tenant_id: str, user_id: str) -> lis
 
 def erasure_routes(
     authenticate: ApiKeyAuthenticator,
-    store: MemoryStore,
+    store: GovernanceStore,
     vectors: VectorIndex,
     flush_reads: Callable[[], Awaitable[None]] | None = None,
 ) -> APIRouter:

@@ -17,10 +17,11 @@ from sidecar.errors import NotFound
 from sidecar.mirror import mirror
 from sidecar.routes.memories import visible_to
 from sidecar.schemas import ERROR_RESPONSES
-from sinks.base import MemoryStore, VectorIndex
+from sinks.base import VectorIndex
+from sinks.contracts import GovernanceStore
 
 
-async def revoke_memory(store: MemoryStore, vectors: VectorIndex, principal: Principal, memory_id: str) -> Memory:
+async def revoke_memory(store: GovernanceStore, vectors: VectorIndex, principal: Principal, memory_id: str) -> Memory:
     """Revoke one memory the principal can see (the HTTP route and the MCP `forget` tool)."""
     memory = await store.get_memory(principal.tenant_id, memory_id)
     if memory is None or not visible_to(principal, memory):
@@ -33,7 +34,7 @@ async def revoke_memory(store: MemoryStore, vectors: VectorIndex, principal: Pri
     return revoked
 
 
-def revoke_routes(authenticate: ApiKeyAuthenticator, store: MemoryStore, vectors: VectorIndex) -> APIRouter:
+def revoke_routes(authenticate: ApiKeyAuthenticator, store: GovernanceStore, vectors: VectorIndex) -> APIRouter:
     router = APIRouter(tags=["memories"], responses=ERROR_RESPONSES)
 
     @router.post("/v1/memories/{memory_id}/revoke", response_model=Memory)

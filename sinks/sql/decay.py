@@ -9,7 +9,6 @@ statement run over the batch on SQLite, whose driver has no array type.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 
@@ -19,26 +18,13 @@ from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from beliefs.records import MemoryState, as_utc
+from sinks.maintenance import DecayRows
 from sinks.sql import queries
 from sinks.sql.tables import has_embedding, memories
 
 #: Julian day number of the Unix epoch (what SQLite's `julianday` counts from).
 _UNIX_EPOCH_JULIAN = 2440587.5
 _SECONDS_PER_DAY = 86_400.0
-
-
-@dataclass(frozen=True)
-class DecayRows:
-    """One batch of active rows: ids in key order and, aligned with them, the decay inputs."""
-
-    ids: list[str]
-    age_days: np.ndarray  # float64, may be negative (a future timestamp): the formula clamps
-    access_counts: np.ndarray  # int64
-    scores: np.ndarray  # float64, NaN where never scored
-    expired: np.ndarray  # bool: `expires_at` has passed
-
-    def __len__(self) -> int:
-        return len(self.ids)
 
 
 def _age_days(dialect: str, now: datetime) -> sa.ColumnElement[float]:

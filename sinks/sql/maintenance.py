@@ -1,4 +1,4 @@
-"""`MaintenanceStore`: the manage phase's access to the SQL store (decay, episode retention, consolidation).
+"""`MaintenanceStore`: the manage phase's contracts (`sinks.maintenance`) over the SQL store.
 
 It shares the `SqlMemoryStore`'s engine (one pool, one SQLite lock) but keeps the manage phase's
 statements out of the write path's store: `sinks.sql.decay` and `sinks.sql.consolidation` hold
@@ -14,10 +14,9 @@ from datetime import datetime
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from beliefs.records import Memory, utcnow
+from sinks.maintenance import DecayRows, MergeWrite
 from sinks.reach import EVERY_AGENT, Reach
 from sinks.sql import consolidation, decay, episode_queries
-from sinks.sql.consolidation import MergeWrite
-from sinks.sql.decay import DecayRows
 from sinks.sql.engine import unavailable_on_outage, write_transaction
 from sinks.sql.errors import InvalidRequestError
 from sinks.sql.store import SqlMemoryStore
@@ -37,7 +36,8 @@ class DecayWriter:
 
 
 class MaintenanceStore:
-    """Decay and consolidation statements over an async engine (usually a `SqlMemoryStore`'s)."""
+    """`DecayStore`, `EpisodeRetentionStore` and `ConsolidationStore` (`sinks.maintenance`) over an
+    async engine (usually a `SqlMemoryStore`'s)."""
 
     def __init__(self, engine: AsyncEngine, events_topic: str = "beliefstream.memory.events") -> None:
         self._engine = engine

@@ -148,8 +148,8 @@ def _fts5_statement(words: int, with_agent: bool, with_topics: bool) -> sa.Compo
     user's count of indexed memories (`:scope_match`); `per_user_bm25` ranks the rows.
 
     Not FTS5's own bm25(): it counts each phrase's documents over the whole index on every query,
-    so its cost grows with every tenant's memories (1.3 ms of SQLite per keyword query at 1M
-    memories, 0.5 ms this way), while these statistics are the user's own.
+    so its cost grows with every tenant's memories (`docs/benchmarks.md`, recall session 3), while
+    these statistics are the user's own.
     """
     fts = sa.table("memories_fts", sa.column("rowid"))
 

@@ -54,7 +54,8 @@ MAX_HISTORY = 1000
 
 
 class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin):
-    """The `MemoryStore` on SQLAlchemy's async engine."""
+    """Every store contract (`sinks.contracts.MemoryStore`, `sinks.recall.RecallStore`) on
+    SQLAlchemy's async engine; the manage phase's go through `MaintenanceStore.of(store)`."""
 
     def __init__(
         self,

@@ -4,8 +4,8 @@
 `vector_dirty` (the Qdrant point must be rewritten) with `vector_version` (so a sync that raced a
 newer change does not clear its flag) and `text_norm_hash` (exact-duplicate lookup). A memory's
 embedding (float32 little-endian) is in `memory_embeddings`, read only to write its vector point and
-to consolidate: in `memories` its 1.5 KB made each row fill most of a page, so recall's reads of a
-few rows per user touched a file three times larger (at 1M memories 2.5 GB against 0.84 GB).
+to consolidate: in `memories` it made each row fill most of a page, so recall's reads of a few rows
+per user touched a file about three times larger (`docs/benchmarks.md`, recall session 4).
 `jobs` answers `GET /v1/jobs/{id}`; `outbox` holds memory events written in the same transaction
 as the change they describe. `episodes` keeps each turn as said (migration 0005), with the same
 outbox flags as memories and its embedding in `episode_embeddings`.

@@ -176,7 +176,7 @@ async def edge_vectors(tmp_path) -> AsyncIterator[EdgeVectorIndex]:
 @pytest.fixture
 def governed_app(settings, store, publisher, edge_vectors, minilm) -> FastAPI:
     """The app with every governance route mounted (vectors and embedder given)."""
-    return create_app(settings, store, publisher, edge_vectors, embedder=minilm)
+    return create_app(settings, store, publisher, edge_vectors, embedder=minilm, contested=store)
 
 
 @pytest.fixture

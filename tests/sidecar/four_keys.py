@@ -115,7 +115,9 @@ async def deployment_fixture(sql_url: str, tmp_path, minilm) -> AsyncIterator[De
     publisher = RecordingPublisher()
     pipeline = WritePipeline(settings, store, vectors, minilm, RulesExtractor(), RecordingProducer())
     consolidator = Consolidator(MaintenanceStore.of(store), vectors, minilm)
-    app = create_app(settings, store, publisher, vectors, embedder=minilm, recall=recall, consolidator=consolidator)
+    app = create_app(
+        settings, store, publisher, vectors, embedder=minilm, recall=recall, consolidator=consolidator, contested=store
+    )
     try:
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://sidecar") as http:
             yield Deployment(http, store, vectors, publisher, pipeline, audit, tenant_a, tenant_b, keys)

@@ -71,7 +71,9 @@ class LiveSidecar:
         await store.setup()
         await vectors.setup()
         try:
-            app = create_app(self.settings, store, self.publisher, vectors, embedder=load_default_embedder())
+            app = create_app(
+                self.settings, store, self.publisher, vectors, embedder=load_default_embedder(), contested=store
+            )
             config = uvicorn.Config(app, log_level="warning", lifespan="off")
             self._server = uvicorn.Server(config)
             await self._server.serve(sockets=[self._socket])
