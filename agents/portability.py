@@ -11,7 +11,7 @@ importing the same file again inserts nothing (and embeds nothing: stored ids ar
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from agents.embed import Embedder
 from beliefs.contested import ContestedSlot
@@ -25,6 +25,7 @@ from sinks.portability import FORMAT, End, Header, Record, parse_line
 MAX_ROWS = 10_000
 
 
+@runtime_checkable
 class ImportTarget(Protocol):
     async def import_user(
         self,

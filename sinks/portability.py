@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -43,6 +43,7 @@ _CONTESTED = TypeAdapter(ContestedSlot)
 Record = Memory | ContestedSlot | Episode
 
 
+@runtime_checkable
 class ExportSource(Protocol):
     """The reads an export pages through (`SqlMemoryStore` has them)."""
 

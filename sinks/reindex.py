@@ -14,7 +14,7 @@ import hashlib
 import json
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from sinks.base import EPISODE_KIND, MEMORY_KIND, VectorIndex, VectorPoint
 
@@ -22,6 +22,7 @@ from sinks.base import EPISODE_KIND, MEMORY_KIND, VectorIndex, VectorPoint
 PAGE = 1000
 
 
+@runtime_checkable
 class PointSource(Protocol):
     """What SQL says the index must hold (`SqlMemoryStore` is one)."""
 
@@ -30,6 +31,7 @@ class PointSource(Protocol):
     async def vector_points_of(self, ids: Sequence[str]) -> list[VectorPoint]: ...
 
 
+@runtime_checkable
 class ScrollableIndex(VectorIndex, Protocol):
     """A vector index whose stored points can be listed (both implementations in `sinks.vectors`)."""
 

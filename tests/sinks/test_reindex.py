@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from sinks.base import VectorPoint
-from sinks.reindex import rebuild, verify
+from sinks.reindex import PointSource, ScrollableIndex, rebuild, verify
 from sinks.sql import SqlMemoryStore
 from sinks.vectors import EdgeVectorIndex, QdrantServerIndex
 from tests.sinks.episode_builders import kept
@@ -95,3 +95,9 @@ async def test_verify_without_healing_only_reports(store, index, tenant):
 
     assert (report.missing, report.healed, report.written) == ([ids[1]], False, 0)
     assert (await verify(store, index, heal=False)).missing == [ids[1]]
+
+
+def test_both_indexes_can_be_scrolled_and_the_sql_store_is_a_point_source(tmp_path):
+    assert isinstance(EdgeVectorIndex(tmp_path / "v", dim=DIM), ScrollableIndex)
+    assert isinstance(QdrantServerIndex(location=":memory:", dim=DIM), ScrollableIndex)
+    assert isinstance(SqlMemoryStore("sqlite+aiosqlite://"), PointSource)

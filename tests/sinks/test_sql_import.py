@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from agents.portability import import_records, read_records
+from agents.portability import ImportTarget, import_records, read_records
 from sinks import portability
-from sinks.portability import export_users
+from sinks.portability import ExportSource, export_users
 from sinks.reach import EVERY_AGENT
 from sinks.sql import SqlMemoryStore
 from tests.sinks.episode_builders import kept
@@ -63,3 +63,8 @@ async def test_rows_of_two_users_in_one_call_are_refused(second_store, tenant):
     a, b = said_turn(tenant, "x", user="a"), said_turn(tenant, "y", user="b")
     with pytest.raises(ValueError, match="one user"):
         await second_store.import_user([(mem(a), None), (mem(b), None)], [])
+
+
+def test_the_sql_store_is_an_export_source_and_an_import_target():
+    store = SqlMemoryStore("sqlite+aiosqlite://")
+    assert isinstance(store, ExportSource) and isinstance(store, ImportTarget)
