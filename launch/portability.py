@@ -22,8 +22,8 @@ if TYPE_CHECKING:
 
 SettingsOf = Callable[[argparse.Namespace], "Settings"]
 
-#: How the export's memory and episode lines begin (counted for the summary).
-MEMORY_LINE, EPISODE_LINE = '{"kind":"memory"', '{"kind":"episode"'
+#: How the export's record lines begin, by kind (counted for the summary).
+LINE_STARTS = {kind: f'{{"kind":"{kind}"' for kind in ("memory", "contested", "episode")}
 #: `reindex --verify --dry-run` found problems it did not heal.
 EXIT_PROBLEMS = 1
 
@@ -101,7 +101,7 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
     from sinks.portability import export_users
     from sinks.reach import EVERY_AGENT
 
-    async def main(out: TextIO) -> tuple[int, int, int]:
+    async def main(out: TextIO) -> tuple[int, dict[str, int]]:
         async with _opened_store(settings) as store:
             owners = await store.tenants_and_users(args.tenant)
             if args.user is not None:
@@ -109,25 +109,25 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
                 if not owners:
                     where = f"tenant {args.tenant!r}" if args.tenant else "any tenant"
                     raise BeliefstreamError(f"no memories or episodes of user {args.user!r} in {where}")
-            memories = episodes = 0
+            kinds = dict.fromkeys(LINE_STARTS, 0)
             async for line in export_users(store, owners, EVERY_AGENT):
                 out.write(line + "\n")
-                memories += line.startswith(MEMORY_LINE)
-                episodes += line.startswith(EPISODE_LINE)
-        return len(owners), memories, episodes
+                for kind, start in LINE_STARTS.items():
+                    kinds[kind] += line.startswith(start)
+        return len(owners), kinds
 
     if args.out is None:
-        users, memories, episodes = asyncio.run(main(sys.stdout))
+        users, kinds = asyncio.run(main(sys.stdout))
         where = "standard output"
     else:
         path = Path(args.out)
         if not path.parent.is_dir():
             raise BeliefstreamError(f"no such directory for --out: {path.parent}")
         with path.open("w", encoding="utf-8") as out:
-            users, memories, episodes = asyncio.run(main(out))
+            users, kinds = asyncio.run(main(out))
         where = str(path)
-    print(f"exported {memories:,} memories and {episodes:,} episodes (with contested pairs) of {users:,} users "
-          f"to {where}", file=sys.stderr)
+    print(f"exported {kinds['memory']:,} memories, {kinds['contested']:,} contested pairs and "
+          f"{kinds['episode']:,} episodes of {users:,} user(s) to {where}", file=sys.stderr)
     return 0
 
 

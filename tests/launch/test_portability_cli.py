@@ -59,7 +59,7 @@ def test_export_import_twice_export_again_is_identical(dirs, tmp_path, capsys):
     out, again = tmp_path / "all.jsonl", tmp_path / "again.jsonl"
 
     assert main(["export", "--data-dir", str(source), "--out", str(out)]) == 0
-    assert "exported 5 memories and 2 episodes (with contested pairs) of 2 users" in capsys.readouterr().err
+    assert "exported 5 memories, 0 contested pairs and 2 episodes of 2 user(s)" in capsys.readouterr().err
     assert main(["import", str(out), "--data-dir", str(target)]) == 0
     assert "imported 5 memories, 2 episodes and 0 contested pairs" in capsys.readouterr().out
     assert main(["import", str(out), "--data-dir", str(target)]) == 0
