@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from beliefs.errors import BeliefstreamError
-from launch import cli_client
+from launch import cli_client, portability
 from launch.cli_client import KEY_HELP, URL_HELP
 
 if TYPE_CHECKING:  # the settings (pydantic-settings) load only for a command that runs
@@ -351,6 +351,7 @@ or, for another sidecar:
                                   description="Run the Alembic migrations against BELIEFSTREAM_SQL_URL.")
     data_dir(migrate)
     migrate.set_defaults(func=cmd_migrate)
+    portability.add_commands(commands, data_dir, _settings)  # export, import, reindex
     return parser
 
 
@@ -364,13 +365,13 @@ def main(argv: list[str] | None = None) -> int:
         for noisy in ("faust", "mode", "aiokafka"):
             logging.getLogger(noisy).setLevel(logging.ERROR)
     try:
-        args.func(args)
+        code = args.func(args)
     except BeliefstreamError as exc:
         print(f"beliefstream: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
-    return 0
+    return code or 0
 
 
 if __name__ == "__main__":  # pragma: no cover

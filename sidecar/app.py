@@ -30,6 +30,7 @@ from sidecar.routes.direct import direct_routes
 from sidecar.routes.edit import edit_routes
 from sidecar.routes.episodes import episode_revoke_routes, episode_routes
 from sidecar.routes.erase import erasure_routes
+from sidecar.routes.export import export_routes
 from sidecar.routes.health import Check, health_routes
 from sidecar.routes.jobs import job_routes
 from sidecar.routes.memories import memory_routes
@@ -105,6 +106,7 @@ def create_app(
     app.include_router(job_routes(authenticate, store))
     app.include_router(memory_routes(authenticate, store))
     app.include_router(episode_routes(authenticate, store))
+    app.include_router(export_routes(authenticate, store))
     app.include_router(metrics_routes(metrics))
     if consolidator is not None:
         app.include_router(consolidate_routes(authenticate, consolidator))

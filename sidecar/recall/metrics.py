@@ -29,6 +29,7 @@ REASONS = (
     ("over the limit", "limit"),
     ("profile block full", "profile_full"),
     ("conflicts with", "conflict"),
+    ("quoted as context of", "shown_as_context"),
     ("live intent", "live_intent"),
     ("context mismatch", "context"),
     ("outside topic", "topic"),

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import uuid
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -130,6 +131,14 @@ class EdgeVectorIndex:
     async def count(self, tenant_id: str | None = None) -> int:
         request = edge.CountRequest(exact=True, filter=filters.tenant_filter(tenant_id, edge))
         return await self._with_shard(lambda shard: shard.count(request))
+
+    async def scroll(self, offset: str | None, limit: int) -> tuple[list[VectorPoint], str | None]:
+        """One page of stored points in point-id order (payload, no vector), and the next page's offset."""
+        request = edge.ScrollRequest(
+            offset=None if offset is None else uuid.UUID(offset), limit=limit, with_payload=True, with_vector=False
+        )
+        records, following = await self._with_shard(lambda shard: shard.scroll(request))
+        return [filters.to_stored(r) for r in records], None if following is None else str(following)
 
     async def ping(self) -> bool:
         """True when the shard is open and answers."""

@@ -21,6 +21,7 @@ from tests.sidecar.recall.seeding import mem
         ("over the limit", "limit"),
         ("profile block full", "profile_full"),
         ("conflicts with the stronger 9f2c4e1a", "conflict"),
+        ("quoted as context of 4c1d9e", "shown_as_context"),
         ("live intent sets preferred_editor", "live_intent"),
         ("context mismatch: context 'work'", "context"),
         ("outside topic 'tech'", "topic"),
