@@ -14,6 +14,7 @@ from fastapi import FastAPI
 
 from agents.consolidate import Consolidator
 from agents.embed import Embedder
+from agents.projector import VectorProjector
 from sidecar.auth import ApiKeyAuthenticator
 from sidecar.errors import UnexpectedErrorMiddleware, install_error_handlers
 from sidecar.limits import BodySizeLimitMiddleware
@@ -66,6 +67,7 @@ def create_app(
     mcp_tools: McpTools | None = None,
     consolidator: Consolidator | None = None,
     admin: AdminStore | None = None,
+    projector: VectorProjector | None = None,
 ) -> FastAPI:
     """The HTTP app over started dependencies; API keys are parsed here, so bad keys fail at start-up.
 
@@ -96,7 +98,7 @@ def create_app(
     checks: list[Check] = [("broker", publisher.ping), ("sql", store.ping)]
     if vectors is not None:
         checks.append(("vectors", vectors.ping))
-    app.include_router(health_routes(checks))
+    app.include_router(health_routes(checks, backlog=projector.backlog if projector is not None else None))
     app.include_router(retain_routes(authenticate, store, publisher, settings.max_turn_bytes))
     app.include_router(job_routes(authenticate, store))
     app.include_router(memory_routes(authenticate, store))
@@ -105,17 +107,17 @@ def create_app(
     if consolidator is not None:
         app.include_router(consolidate_routes(authenticate, consolidator))
     if vectors is not None:
-        app.include_router(revoke_routes(authenticate, store, vectors))
-        app.include_router(episode_revoke_routes(authenticate, store, vectors))
-        app.include_router(erasure_routes(authenticate, store, vectors, recall.flush if recall is not None else None))
+        app.include_router(revoke_routes(authenticate, store, projector))
+        app.include_router(episode_revoke_routes(authenticate, store, projector))
+        app.include_router(erasure_routes(authenticate, store, projector, recall.flush if recall is not None else None))
         if embedder is not None:
-            app.include_router(direct_routes(authenticate, store, vectors, embedder))
+            app.include_router(direct_routes(authenticate, store, projector, embedder))
             if hasattr(store, "resolve_contested"):  # contradiction loops: the SQL store keeps them
-                app.include_router(contested_routes(authenticate, store, vectors, embedder))
+                app.include_router(contested_routes(authenticate, store, projector, embedder))
     if admin is not None:
         app.include_router(user_routes(authenticate, admin))
         if vectors is not None and embedder is not None:
-            app.include_router(edit_routes(authenticate, store, admin, vectors, embedder))
+            app.include_router(edit_routes(authenticate, store, admin, projector, embedder))
     if recall is not None:  # started and closed by the entry point, like the store
         app.include_router(recall_routes(authenticate, recall))
         # reflect reads through recall; without an answerer (the default) its answers are extractive
