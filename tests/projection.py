@@ -1,16 +1,20 @@
 """The vector projector over a real store and index, for tests of write paths that owe it points.
 
 `projector_of(store, vectors)` is the projector a process would run; `index_matches_sql` checks that
-the index holds exactly the points SQL says it should (ids and payloads), after a drain.
+the index holds exactly the points SQL says it should (ids and payloads), after a drain;
+`DownIndex` is a real shard behind an outage switch.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import qdrant_edge as edge
 import sqlalchemy as sa
 
 from agents.projector import VectorProjector
-from sinks.base import VectorIndex, episode_payload, vector_payload
+from sinks.base import VectorIndex, VectorPoint, episode_payload, vector_payload
+from sinks.errors import SinkUnavailableError
 from sinks.sql.convert import row_episode, row_memory
 from sinks.sql.episode_queries import EPISODE_COLUMNS
 from sinks.sql.store import SqlMemoryStore
@@ -18,6 +22,29 @@ from sinks.sql.tables import episode_embeddings, episodes, memories, memory_embe
 from sinks.sql.vector_outbox import SqlVectorOutbox
 from sinks.vectors import filters
 from sinks.vectors.edge import EdgeVectorIndex
+
+
+class DownIndex:
+    """The real shard behind a switch: while `down`, every write raises like an unreachable index."""
+
+    def __init__(self, inner: EdgeVectorIndex) -> None:
+        self.inner, self.down, self.refused = inner, False, 0
+
+    def _check(self) -> None:
+        if self.down:
+            self.refused += 1
+            raise SinkUnavailableError("vector index down (test)")
+
+    async def write(self, points: Sequence[VectorPoint]) -> None:
+        self._check()
+        await self.inner.write(points)
+
+    async def delete(self, ids: Sequence[str]) -> None:
+        self._check()
+        await self.inner.delete(ids)
+
+    def __getattr__(self, name: str):
+        return getattr(self.inner, name)
 
 
 def projector_of(store: SqlMemoryStore, vectors: VectorIndex, **options) -> VectorProjector:

@@ -5,46 +5,22 @@ loses nothing, and a process killed between the SQL commit and the projection lo
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import pytest
-from projection import expected_points, index_matches_sql, indexed_points, projector_of
+from projection import DownIndex, expected_points, index_matches_sql, indexed_points, projector_of
 
 from agents.consolidate import consolidate
 from agents.decay_job import run_decay
 from agents.metrics import ProjectionMetrics
 from beliefs.records import Memory, MemoryState
-from sinks.base import VectorPoint
 from sinks.errors import SinkUnavailableError
 from sinks.sql.maintenance import MaintenanceStore
 from sinks.sql.store import SqlMemoryStore
 from sinks.vectors.edge import EdgeVectorIndex
 from tests.agents.manage_helpers import seed
 from tests.sinks.episode_builders import T0, VECTOR, kept, said
-
-
-class DownIndex:
-    """The real shard behind a switch: while `down`, every write raises like an unreachable index."""
-
-    def __init__(self, inner: EdgeVectorIndex) -> None:
-        self.inner, self.down, self.refused = inner, False, 0
-
-    def _check(self) -> None:
-        if self.down:
-            self.refused += 1
-            raise SinkUnavailableError("vector index down (test)")
-
-    async def write(self, points: Sequence[VectorPoint]) -> None:
-        self._check()
-        await self.inner.write(points)
-
-    async def delete(self, ids: Sequence[str]) -> None:
-        self._check()
-        await self.inner.delete(ids)
-
-    def __getattr__(self, name: str):
-        return getattr(self.inner, name)
 
 
 @pytest.fixture
