@@ -115,7 +115,7 @@ async def run_decay(
             closed = await writer.expire(changes.expired_ids, now) if changes.expired_ids else []
             await writer.write_scores(changes.score_ids, changes.scores)
             if changes.payloads:
-                payloads += await writer.owe_points(list(changes.payloads), now)
+                payloads += await writer.owe_points(list(changes.payloads))
             payloads += len(closed)  # `expire` owed the closed ones' points
         updated += len(changes.score_ids)
         expired += len(closed)

@@ -4,9 +4,10 @@ Every turn whose cleaned text says something is also kept as an episode, embedde
 model call as the batch's memories. The SQL store is the authority and writes first, in one
 transaction with reconcile, the episodes, the event outbox and the vector outbox (each new or
 changed row owes its point); the events topic follows from that transaction, and the vector index
-from the projector (`agents.projector`), which the pipeline only nudges.
-`persist` returns only once every sink acknowledged, so the caller acks the offsets after it;
-a sink outage is retried with backoff and the batch is neither lost nor acknowledged.
+from the projector (`agents.projector`), which the pipeline only nudges. `persist` returns only once
+SQL, the events topic and the DLQ acknowledged, so the caller acks the offsets after it; an outage
+of one is retried with backoff and the batch is neither lost nor acknowledged (the vector outbox
+is in SQL, so an index outage never holds the batch back).
 """
 
 from __future__ import annotations

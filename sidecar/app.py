@@ -71,8 +71,9 @@ def create_app(
 ) -> FastAPI:
     """The HTTP app over started dependencies; API keys are parsed here, so bad keys fail at start-up.
 
-    Revocation and erasure are mounted with a vector index (they must reach its points); the direct
-    insert needs the embedder as well. With `mcp_tools`, the MCP server answers at `/mcp` (same keys);
+    Revocation and erasure are mounted with a vector index; they write SQL only (rows and their
+    vector outbox entries) and wait briefly for `projector`, the process's one writer of the index,
+    when given. The direct insert needs the embedder as well. With `mcp_tools`, the MCP server answers at `/mcp` (same keys);
     its session manager is the one thing the app runs in its own lifespan. With `admin`, the user
     list and attribute history are served, and edits too when the vectors and embedder are given.
     """

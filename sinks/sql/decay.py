@@ -133,7 +133,7 @@ async def expire(conn: AsyncConnection, ids: Sequence[str], now: datetime) -> li
             .values(
                 state=MemoryState.EXPIRED.value,
                 valid_until=memories.c.expires_at,
-                **projection.owed(memories, has_embedding(), now),
+                **projection.owed(memories, has_embedding()),
             )
             .returning(memories.c.id)
         )
@@ -141,11 +141,11 @@ async def expire(conn: AsyncConnection, ids: Sequence[str], now: datetime) -> li
     return changed
 
 
-async def owe_points(conn: AsyncConnection, ids: Sequence[str], now: datetime) -> int:
+async def owe_points(conn: AsyncConnection, ids: Sequence[str]) -> int:
     """Mark the points of `ids` owed to the index (their payload changed: a rounded score moved);
     how many have a point (rows without an embedding have none)."""
     owed = 0
     for part in queries.chunked(list(ids)):
         stmt = sa.update(memories).where(memories.c.id.in_(part), has_embedding())
-        owed += (await conn.execute(stmt.values(**projection.owed(memories, sa.true(), now)))).rowcount
+        owed += (await conn.execute(stmt.values(**projection.owed(memories, sa.true())))).rowcount
     return owed

@@ -82,7 +82,7 @@ async def revoke(conn: AsyncConnection, tenant_id: str, episode_id: str, at: dat
         .values(
             state=EpisodeState.REVOKED.value,
             revoked_at=sa.literal(at, UtcDateTime()),
-            **projection.owed(episodes, episode_has_embedding(), at),
+            **projection.owed(episodes, episode_has_embedding()),
         )
     )
     changed = (await conn.execute(stmt)).rowcount == 1

@@ -117,7 +117,7 @@ async def revoke_memory(
             state=MemoryState.REVOKED.value,
             revoked_at=moment,
             valid_until=sa.func.coalesce(memories.c.valid_until, moment),
-            **projection.owed(memories, has_embedding(), at),
+            **projection.owed(memories, has_embedding()),
         )
     )
     changed = (await conn.execute(stmt)).rowcount == 1
@@ -155,7 +155,7 @@ async def erase_user(
         deleted = await conn.execute(sa.delete(memory_embeddings).where(memory_embeddings.c.memory_id.in_(part)))
         counts["embeddings"] += deleted.rowcount
     await conn.execute(sa.delete(memories).where(*mine))
-    await projection.bury(conn, memory_ids, now)
+    await projection.bury(conn, memory_ids)
     for kind, table in USER_TABLES.items():
         deleted = await conn.execute(sa.delete(table).where(table.c.tenant_id == tenant_id, table.c.user_id == user_id))
         counts[kind] = deleted.rowcount

@@ -20,18 +20,19 @@ from sinks.sql.tables import UtcDateTime, episodes, memories, vector_tombstones
 CHUNK = 500
 
 
-def owed_since(table: sa.Table, now: datetime | None = None) -> sa.ColumnElement:
-    """`vector_dirty_at` for an update that dirties a row: kept if the point was already owed, else now."""
-    moment = sa.literal(now or utcnow(), UtcDateTime())
+def owed_since(table: sa.Table) -> sa.ColumnElement:
+    """`vector_dirty_at` for an update that dirties a row: kept if the point was already owed, else now
+    (the wall clock: the projector's lag, not the business time a job may run at)."""
+    moment = sa.literal(utcnow(), UtcDateTime())
     return sa.func.coalesce(sa.case((table.c.vector_dirty == sa.true(), table.c.vector_dirty_at)), moment)
 
 
-def owed(table: sa.Table, dirty: sa.ColumnElement, now: datetime | None = None) -> dict:
+def owed(table: sa.Table, dirty: sa.ColumnElement) -> dict:
     """The columns of an update after which the row's point must be rewritten (when `dirty` holds)."""
     return {
         "vector_dirty": dirty,
         "vector_version": table.c.vector_version + 1,
-        "vector_dirty_at": owed_since(table, now),
+        "vector_dirty_at": owed_since(table),
     }
 
 
@@ -39,11 +40,11 @@ def owed(table: sa.Table, dirty: sa.ColumnElement, now: datetime | None = None) 
 SYNCED = {"vector_dirty": False, "vector_dirty_at": None}
 
 
-async def bury(conn: AsyncConnection, point_ids: Sequence[str], now: datetime | None = None) -> None:
+async def bury(conn: AsyncConnection, point_ids: Sequence[str]) -> None:
     """Tombstones for the points of rows this transaction deletes."""
     if not point_ids:
         return
-    at = now or utcnow()
+    at = utcnow()
     rows = [{"point_id": point_id, "created_at": at} for point_id in point_ids]
     for start in range(0, len(rows), CHUNK):
         await conn.execute(sa.insert(vector_tombstones), rows[start : start + CHUNK])
