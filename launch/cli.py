@@ -186,8 +186,8 @@ def cmd_decay(args: argparse.Namespace) -> None:
     settings = _settings(args)
 
     async def main() -> None:
-        async with open_maintenance(settings) as (store, vectors, note):
-            report = await decay_job(settings, store, vectors)(tenant_id=args.tenant)
+        async with open_maintenance(settings) as (store, projector, note):
+            report = await decay_job(settings, store, projector)(tenant_id=args.tenant)
         print(f"decay: {report.rows:,} active memories scored in {report.seconds:.1f}s, "
               f"{report.updated:,} scores changed, {report.expired:,} expired, "
               f"{report.episodes_purged:,} episodes past their retention deleted")
@@ -210,11 +210,9 @@ def cmd_consolidate(args: argparse.Namespace) -> None:
     async def main() -> None:
         from agents.embed import load_default_embedder
 
-        async with open_maintenance(settings) as (store, vectors, note):
-            if vectors is None:
-                raise BeliefstreamError(note or "the vector index is not available")
+        async with open_maintenance(settings) as (store, projector, note):
             embedder = load_default_embedder(settings.embed_threads, settings.embed_batch_size)
-            consolidator = consolidator_for(settings, store, vectors, embedder)
+            consolidator = consolidator_for(settings, store, projector, embedder)
             tenant = args.tenant or next(iter(settings.parsed_api_keys().values()), ("dev", None))[0]
             diff = await consolidator(tenant, args.topic, user_id=args.user, threshold=args.threshold,
                                       dry_run=not args.apply)

@@ -14,6 +14,7 @@ from fastapi import FastAPI
 
 from agents.consolidate import Consolidator
 from agents.embed import Embedder
+from agents.projector import VectorProjector
 from sidecar.auth import ApiKeyAuthenticator
 from sidecar.errors import UnexpectedErrorMiddleware, install_error_handlers
 from sidecar.limits import BodySizeLimitMiddleware
@@ -69,11 +70,13 @@ def create_app(
     consolidator: Consolidator | None = None,
     admin: Administration | None = None,
     contested: ContestedStore | None = None,
+    projector: VectorProjector | None = None,
 ) -> FastAPI:
     """The HTTP app over started dependencies; API keys are parsed here, so bad keys fail at start-up.
 
-    Revocation and erasure are mounted with a vector index (they must reach its points); the direct
-    insert needs the embedder as well. With `mcp_tools`, the MCP server answers at `/mcp` (same keys);
+    Revocation and erasure are mounted with a vector index; they write SQL only (rows and their
+    vector outbox entries) and wait briefly for `projector`, the process's one writer of the index,
+    when given. The direct insert needs the embedder as well. With `mcp_tools`, the MCP server answers at `/mcp` (same keys);
     its session manager is the one thing the app runs in its own lifespan. With `admin`, the user
     list and attribute history are served, and edits too when the vectors and embedder are given.
     With `contested` (the store's contradiction loops), with the vectors and the embedder, the
@@ -101,7 +104,7 @@ def create_app(
     checks: list[Check] = [("broker", publisher.ping), ("sql", store.ping)]
     if vectors is not None:
         checks.append(("vectors", vectors.ping))
-    app.include_router(health_routes(checks))
+    app.include_router(health_routes(checks, backlog=projector.backlog if projector is not None else None))
     app.include_router(retain_routes(authenticate, store, publisher, settings.max_turn_bytes))
     app.include_router(job_routes(authenticate, store))
     app.include_router(memory_routes(authenticate, store))
@@ -111,17 +114,17 @@ def create_app(
     if consolidator is not None:
         app.include_router(consolidate_routes(authenticate, consolidator))
     if vectors is not None:
-        app.include_router(revoke_routes(authenticate, store, vectors))
-        app.include_router(episode_revoke_routes(authenticate, store, vectors))
-        app.include_router(erasure_routes(authenticate, store, vectors, recall.flush if recall is not None else None))
+        app.include_router(revoke_routes(authenticate, store, projector))
+        app.include_router(episode_revoke_routes(authenticate, store, projector))
+        app.include_router(erasure_routes(authenticate, store, projector, recall.flush if recall is not None else None))
         if embedder is not None:
-            app.include_router(direct_routes(authenticate, store, vectors, embedder))
+            app.include_router(direct_routes(authenticate, store, projector, embedder))
             if contested is not None:
-                app.include_router(contested_routes(authenticate, contested, vectors, embedder))
+                app.include_router(contested_routes(authenticate, contested, projector, embedder))
     if admin is not None:
         app.include_router(user_routes(authenticate, admin))
         if vectors is not None and embedder is not None:
-            app.include_router(edit_routes(authenticate, store, admin, vectors, embedder))
+            app.include_router(edit_routes(authenticate, store, admin, projector, embedder))
     if recall is not None:  # started and closed by the entry point, like the store
         app.include_router(recall_routes(authenticate, recall))
         # reflect reads through recall; without an answerer (the default) its answers are extractive

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from agents.consolidate import Consolidator
+from agents.projector import VectorProjector
 from beliefs.records import Memory
 from sidecar.auth import Capability, Principal
 from sidecar.errors import Unavailable
@@ -49,6 +50,7 @@ class McpTools:
         recall: RecallService | None = None,
         vectors: VectorIndex | None = None,
         consolidator: Consolidator | None = None,
+        projector: VectorProjector | None = None,
     ) -> None:
         self._store = store
         self._publisher = publisher
@@ -56,6 +58,7 @@ class McpTools:
         self._recall = recall
         self._vectors = vectors
         self._consolidator = consolidator
+        self._projector = projector  # revocations nudge it; None: the index's owner projects
 
     async def store_memory(
         self,
@@ -127,4 +130,4 @@ class McpTools:
         """Revoke one memory: it is never recalled again."""
         if self._vectors is None:
             raise Unavailable("forget needs the vector index, which this server was not given")
-        return forgotten(await revoke_memory(self._store, self._vectors, principal, memory_id))
+        return forgotten(await revoke_memory(self._store, self._projector, principal, memory_id))

@@ -19,7 +19,6 @@ from beliefs.records import Job, Memory, MemoryState, Turn
 from beliefs.write_plan import TurnOutcome
 from sinks.base import ErasureReport, PendingEvent, Sink, WriteResult
 from sinks.reach import EVERY_AGENT, Reach
-from sinks.vector_outbox import VectorOutbox
 
 
 @runtime_checkable
@@ -208,18 +207,19 @@ class WebhookQueue(Protocol):
 
 
 @runtime_checkable
-class IngestStore(IngestSink, VectorOutbox, EventOutbox, Protocol):
-    """The write pipeline's store: its sink and the two outboxes it drains after each batch."""
+class IngestStore(IngestSink, EventOutbox, Protocol):
+    """The write pipeline's store: its sink and the event outbox it drains after each batch (the
+    vector outbox is the projector's)."""
 
 
 @runtime_checkable
-class GovernanceStore(BeliefReads, GovernanceWrites, VectorOutbox, Protocol):
-    """A governance route's store: it reads what it changes, and marks the points it mirrored."""
+class GovernanceStore(BeliefReads, GovernanceWrites, Protocol):
+    """A governance route's store: it reads what it changes (the projector writes the points)."""
 
 
 @runtime_checkable
-class ContestedStore(ContestedSlots, VectorOutbox, Protocol):
-    """The contested routes' store: the slots, and the outbox of the meta-memories' points."""
+class ContestedStore(ContestedSlots, Protocol):
+    """The contested routes' store: the slots (the projector writes the meta-memories' points)."""
 
 
 @runtime_checkable

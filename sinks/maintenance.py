@@ -48,7 +48,10 @@ class DecayWrites(Protocol):
     async def write_scores(self, ids: Sequence[str], scores: Sequence[float]) -> None: ...
 
     async def expire(self, ids: Sequence[str], now: datetime) -> list[str]:
-        """Close the rows whose `expires_at` has passed; the ids it closed."""
+        """Close the rows whose `expires_at` has passed (their vector points owed); the ids it closed."""
+
+    async def owe_points(self, ids: Sequence[str]) -> int:
+        """Mark these rows' vector points owed to the index (the vector outbox); how many were."""
 
 
 @runtime_checkable

@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from beliefs.records import MemoryState, as_utc
 from sinks.maintenance import DecayRows
-from sinks.sql import queries
+from sinks.sql import projection, queries
 from sinks.sql.tables import has_embedding, memories
 
 #: Julian day number of the Unix epoch (what SQLite's `julianday` counts from).
@@ -119,10 +119,19 @@ async def expire(conn: AsyncConnection, ids: Sequence[str], now: datetime) -> li
             .values(
                 state=MemoryState.EXPIRED.value,
                 valid_until=memories.c.expires_at,
-                vector_dirty=has_embedding(),
-                vector_version=memories.c.vector_version + 1,
+                **projection.owed(memories, has_embedding()),
             )
             .returning(memories.c.id)
         )
         changed.extend((await conn.scalars(stmt)).all())
     return changed
+
+
+async def owe_points(conn: AsyncConnection, ids: Sequence[str]) -> int:
+    """Mark the points of `ids` owed to the index (their payload changed: a rounded score moved);
+    how many have a point (rows without an embedding have none)."""
+    owed = 0
+    for part in queries.chunked(list(ids)):
+        stmt = sa.update(memories).where(memories.c.id.in_(part), has_embedding())
+        owed += (await conn.execute(stmt.values(**projection.owed(memories, sa.true())))).rowcount
+    return owed

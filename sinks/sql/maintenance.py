@@ -34,6 +34,10 @@ class DecayWriter:
     async def expire(self, ids: Sequence[str], now: datetime) -> list[str]:
         return await decay.expire(self._conn, ids, now)
 
+    async def owe_points(self, ids: Sequence[str]) -> int:
+        """The vector points of `ids` must follow (the projector rewrites them); how many there are."""
+        return await decay.owe_points(self._conn, ids)
+
 
 class MaintenanceStore:
     """`DecayStore`, `EpisodeRetentionStore` and `ConsolidationStore` (`sinks.maintenance`) over an

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from beliefs.records import JobState, Memory, Visibility
 from beliefs.write_plan import KnownJob, SlotKey, TextKey
 from sinks.reach import Reach
+from sinks.sql import projection
 from sinks.sql.convert import MUTABLE_FIELDS, embedding_row, memory_row, row_memory
 from sinks.sql.tables import (
     has_embedding,
@@ -187,8 +188,7 @@ async def update_memories(conn: AsyncConnection, changes: Sequence[dict[str, Any
         .values(
             {
                 **{name: sa.bindparam(f"b_{name}", type_=memories.c[name].type) for name in MUTABLE_FIELDS},
-                "vector_dirty": has_embedding(),
-                "vector_version": memories.c.vector_version + 1,
+                **projection.owed(memories, has_embedding()),
             }
         )
     )

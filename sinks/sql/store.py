@@ -25,6 +25,7 @@ from sinks.sql import (
     episode_queries,
     governance,
     intake,
+    projection,
     queries,
     recall_queries,
     webhooks,
@@ -219,7 +220,7 @@ class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin)
         ]
         handled = {row["b_id"] for row in versioned}
         unversioned = [i for i in memory_ids if i not in handled]
-        clean = {"vector_dirty": False}
+        clean = projection.SYNCED
         async with unavailable_on_outage("mark_vectors_synced"), write_transaction(self._engine) as conn:
             if versioned:
                 stmt = sa.update(memories).where(

@@ -225,7 +225,8 @@ def _open_error(path: Path, exc: Exception) -> SinkUnavailableError:
     if any(marker in message for marker in _LOCKED_MARKERS):
         return SinkUnavailableError(
             f"another beliefstream process owns the vector index at {path} "
-            f"(stop it, or give this process its own data dir): {message}"
+            f"(stop it, give this process its own data dir, or run it with BELIEFSTREAM_VECTOR_PROJECTOR=off "
+            f"to write SQL only and leave the index to its owner): {message}"
         )
     return SinkUnavailableError(f"cannot open the vector index at {path}: {message}")
 

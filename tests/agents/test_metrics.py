@@ -3,6 +3,8 @@ LLM calls do; the sidecar's /metrics shows them."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from prometheus_client import REGISTRY, CollectorRegistry
 
@@ -12,8 +14,8 @@ from agents.errors import LlmCallError
 from agents.extract.anthropic import AnthropicExtractor, make_client
 from agents.extract.rules import RulesExtractor
 from agents.llm import ask_text
-from agents.metrics import IngestMetrics, ingest_metrics
-from beliefs.records import Role, Turn
+from agents.metrics import IngestMetrics, ProjectionMetrics, ingest_metrics, projection_metrics
+from beliefs.records import Role, Turn, utcnow
 from sidecar.metrics import RequestMetrics
 from sinks.errors import SinkUnavailableError
 from sinks.sql.maintenance import MaintenanceStore
@@ -91,6 +93,7 @@ async def test_a_written_batch_times_extraction_embedding_and_each_sink(pipeline
     raws = [raw(tenant, "t1", "I prefer vim over emacs for editing."), raw(tenant, "t2", "I live in Lisbon now.")]
     report = await pipeline.persist(await pipeline.prepare(raws))
     ingest_metrics().observe(report)  # what the worker's on_batch does
+    await pipeline.projector.drain()  # the vector sink is written by the projector
 
     assert sample("beliefstream_sink_write_duration_seconds_count", {"sink": "sql"}) > before["sql"]
     assert sample("beliefstream_sink_write_duration_seconds_count", {"sink": "vectors"}) > before["vectors"]
@@ -156,3 +159,14 @@ async def test_the_shared_llm_helper_counts_under_its_callers_purpose(fake: Fake
         await client.close()
     assert sample("beliefstream_llm_tokens_total", {"purpose": "reflect", "kind": "output"}) > before
     assert sample("beliefstream_llm_failures_total", {"purpose": "reflect", "kind": "status_429"}) >= 1
+def test_the_projection_lag_is_the_backlog_and_the_age_of_its_oldest_entry() -> None:
+    registry = CollectorRegistry()
+    metrics = ProjectionMetrics(registry)
+    assert registry.get_sample_value("beliefstream_vector_projection_oldest_age_seconds") == 0.0
+    metrics.observe(7, utcnow() - timedelta(minutes=2))
+    assert registry.get_sample_value("beliefstream_vector_projection_backlog") == 7
+    assert registry.get_sample_value("beliefstream_vector_projection_oldest_age_seconds") >= 120
+    metrics.observe(0, None)
+    value = registry.get_sample_value
+    assert (value("beliefstream_vector_projection_backlog"), value("beliefstream_vector_projection_oldest_age_seconds")) == (0, 0)
+    assert projection_metrics() is projection_metrics()  # one set per process, in the worker registry

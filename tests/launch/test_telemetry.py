@@ -17,6 +17,7 @@ import httpx
 import pytest
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from projection import projector_of
 from recording_producer import RecordingProducer
 
 from agents.decode import RawTurn
@@ -81,7 +82,7 @@ async def system(tmp_path: Path, tenant: str) -> AsyncIterator[tuple[httpx.Async
     publisher = RecordingPublisher()
     recall = RecallService(store, vectors, embedder)
     app = create_app(settings, store, publisher, vectors, embedder=embedder, recall=recall)
-    pipeline = WritePipeline(settings, store, vectors, embedder, QuotingExtractor(), RecordingProducer())
+    pipeline = WritePipeline(settings, store, projector_of(store, vectors), embedder, QuotingExtractor(), RecordingProducer())
     try:
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://sidecar") as http:
             yield http, publisher, pipeline

@@ -18,6 +18,7 @@ from sinks.sql import SqlMemoryStore
 from sinks.sql.admin import AdminStore
 from sinks.sql.intake import SqlIntake
 from sinks.sql.maintenance import MaintenanceStore
+from sinks.sql.vector_outbox import SqlVectorOutbox
 from sinks.sql.webhooks import WebhookDeliveries
 from sinks.vector_outbox import VectorOutbox
 
@@ -32,7 +33,6 @@ STORE_CONTRACTS = [
     contracts.Pingable,
     contracts.MemoryStore,
     RecallStore,
-    VectorOutbox,
 ]
 MAINTENANCE_CONTRACTS = [maintenance.DecayStore, maintenance.EpisodeRetentionStore, maintenance.ConsolidationStore]
 
@@ -52,6 +52,7 @@ def test_the_sql_sides_over_the_stores_engine_implement_theirs() -> None:
     assert isinstance(SqlIntake.of(store), contracts.IntakeQueue)
     assert isinstance(WebhookDeliveries(store._engine), contracts.WebhookQueue)
     assert isinstance(AdminStore.of(store), admin.Administration)
+    assert isinstance(SqlVectorOutbox.of(store), VectorOutbox)
 
 
 def sources(*packages: str) -> list[Path]:

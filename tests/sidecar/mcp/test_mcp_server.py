@@ -13,6 +13,7 @@ import pytest
 import uvicorn
 from mcp.client import Client
 from mcp.client.streamable_http import streamable_http_client
+from projection import projector_of
 
 from beliefs.records import JobState, MemoryState
 from sidecar.app import create_app
@@ -44,9 +45,20 @@ async def mcp_url(settings, store, publisher, edge_vectors, minilm) -> AsyncIter
         minilm,
         [mem("acme", "u1", "The user prefers green tea."), mem("other", "u1", "The user prefers black tea.")],
     )
-    tools = McpTools(store, publisher, settings.max_turn_bytes, recall=recall, vectors=edge_vectors)
+    projector = projector_of(store, edge_vectors)
+    tools = McpTools(
+        store, publisher, settings.max_turn_bytes, recall=recall, vectors=edge_vectors, projector=projector
+    )
     app = create_app(
-        settings, store, publisher, edge_vectors, embedder=minilm, recall=recall, mcp_tools=tools, contested=store
+        settings,
+        store,
+        publisher,
+        edge_vectors,
+        embedder=minilm,
+        recall=recall,
+        mcp_tools=tools,
+        contested=store,
+        projector=projector,
     )
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
