@@ -26,6 +26,7 @@ from beliefs.errors import ConfigurationError
 from beliefs.records import MemoryState, utcnow
 from sinks.base import VectorIndex
 from sinks.sql.maintenance import MaintenanceStore
+from sinks.sql.queries import Users
 
 log = logging.getLogger(__name__)
 
@@ -93,9 +94,10 @@ async def run_decay(
     boost_cap: float = DEFAULT_BOOST_CAP,
     batch_size: int = 5000,
     tenant_id: str | None = None,
+    users: Users | None = None,
 ) -> DecayReport:
-    """Score every active memory (of one tenant, or of all) at `now` (default: the current time)
-    in pages of `batch_size`."""
+    """Score every active memory (of one tenant, of some users, or of all) at `now` (default: the
+    current time) in pages of `batch_size`."""
     check_parameters(lam, boost_cap)
     if batch_size < 1:
         raise ConfigurationError(f"decay batch size must be at least 1, got {batch_size}")
@@ -104,7 +106,7 @@ async def run_decay(
     rows = updated = expired = payloads = 0
     after: str | None = None
     while True:
-        page = await store.scan_active(after, batch_size, now, tenant_id)
+        page = await store.scan_active(after, batch_size, now, tenant_id, users)
         if not page.ids:
             break
         after = page.ids[-1]
@@ -124,7 +126,9 @@ async def run_decay(
         expired += len(closed)
         if len(page) < batch_size:
             break
-    purged = await purge_expired_episodes(store, vectors, now, batch_size=batch_size, tenant_id=tenant_id)
+    purged = await purge_expired_episodes(
+        store, vectors, now, batch_size=batch_size, tenant_id=tenant_id, users=users
+    )
     report = DecayReport(rows, updated, expired, payloads, time.perf_counter() - started, purged)
     log.info(
         "decay: %d active rows, %d scores updated, %d expired, %d payloads, %d episodes past retention in %.2f s",

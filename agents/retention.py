@@ -10,6 +10,7 @@ from datetime import datetime
 
 from sinks.base import VectorIndex
 from sinks.sql.maintenance import MaintenanceStore
+from sinks.sql.queries import Users
 
 
 async def purge_expired_episodes(
@@ -19,10 +20,12 @@ async def purge_expired_episodes(
     *,
     batch_size: int = 5000,
     tenant_id: str | None = None,
+    users: Users | None = None,
 ) -> int:
-    """Delete every episode (of one tenant, or of all) whose retention ended by `now`; how many."""
+    """Delete every episode (of one tenant, of some users, or of all) whose retention ended by `now`;
+    how many."""
     purged = 0
-    while ids := await store.expired_episode_ids(now, batch_size, tenant_id):
+    while ids := await store.expired_episode_ids(now, batch_size, tenant_id, users):
         if vectors is not None:
             await vectors.delete(ids)
         await store.delete_episodes(ids)

@@ -30,6 +30,7 @@ from agents.metrics import ingest_metrics
 from agents.periodic import run_periodically
 from agents.pipeline import WritePipeline
 from beliefs.records import utcnow
+from launch.maintenance import maintenance_loops, windowed_jobs
 from launch.reaper import ConsumerOffsets, IntakeReaper, republish_at_start
 from sinks.base import MemoryStore, VectorIndex
 from sinks.producer import KafkaRecordProducer, RecordProducer
@@ -140,7 +141,9 @@ async def run_worker(
         pipeline = WritePipeline(
             settings, clients.store, clients.vectors, embedder, clients.extractor, clients.producer
         )
-        register_ingest_agent(app, topics, pipeline, settings, _measured(on_batch))
+        windowed = windowed_jobs(app, settings, clients)
+        windowed.register()
+        register_ingest_agent(app, topics, pipeline, settings, _measured(on_batch), on_written=windowed.record)
         await pipeline.recover()
         await app.start()
         tune_for_throughput()
@@ -158,16 +161,10 @@ async def run_worker(
             ),
             name="intake reaper",
         )
-        decay = asyncio.create_task(
-            run_periodically(
-                settings.decay_interval_s,
-                decay_job(settings, clients.store, clients.vectors),
-                stop,
-                name="decay",
-                initial_delay_s=min(60.0, settings.decay_interval_s),
-            ),
-            name="decay",
-        )
+        maintenance = [
+            asyncio.create_task(run_periodically(interval, job, stop, name=name, initial_delay_s=delay), name=name)
+            for name, interval, job, delay in maintenance_loops(settings, windowed)
+        ]
         webhooks = asyncio.create_task(run_webhooks(settings, clients.store, stop), name="webhooks")
         relay = asyncio.create_task(
             run_periodically(
@@ -184,7 +181,8 @@ async def run_worker(
         finally:
             pipeline.stopping = True
             await app.stop()
-            await decay
+            for task in maintenance:
+                await task
             await reaper
             await offsets.close()
             await webhooks

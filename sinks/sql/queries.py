@@ -46,6 +46,17 @@ def chunked(items: Sequence[T], size: int = CHUNK) -> Iterator[Sequence[T]]:
         yield items[start : start + size]
 
 
+#: (tenant, user) pairs a maintenance step is limited to; None = every user.
+Users = Sequence[tuple[str, str]]
+
+
+def of_users(table: sa.Table, users: Users | None) -> list[sa.ColumnElement[bool]]:
+    """Criteria keeping the rows of `table` that belong to one of `users` (none when `users` is None)."""
+    if users is None:
+        return []
+    return [sa.tuple_(table.c.tenant_id, table.c.user_id).in_([tuple(u) for u in users])]
+
+
 def within_reach(table: sa.Table, reach: Reach) -> list[sa.ColumnElement[bool]]:
     """Criteria keeping the rows of `table` that `reach` sees: shared ones and its agent's private ones.
 
