@@ -95,16 +95,17 @@ async def sweep(
     page: int = 1000,
     still_owner: Callable[[], bool] = lambda: True,
     now: datetime | None = None,
+    tenant_id: str | None = None,
 ) -> SweepReport:
-    """Every user with an active memory that `mine` keeps, page by page; stops early (incomplete)
-    when `still_owner` turns False, since the users then belong to another worker's sweep."""
+    """Every user (of one tenant, or of all) with an active memory that `mine` keeps, page by page;
+    stops early (incomplete) when `still_owner` turns False: the users are another worker's now."""
     users = rows = 0
     started = time.perf_counter()
     after: tuple[str, str] | None = None
     while True:
         if not still_owner():
             return SweepReport(users, rows, time.perf_counter() - started, complete=False)
-        listed = await maintenance.store.active_users(after, page)
+        listed = await maintenance.store.active_users(after, page, tenant_id)
         if not listed:
             break
         after = listed[-1]

@@ -149,11 +149,14 @@ async def expire(conn: AsyncConnection, ids: Sequence[str], now: datetime) -> li
 
 
 async def active_users(
-    conn: AsyncConnection, after: tuple[str, str] | None, limit: int
+    conn: AsyncConnection, after: tuple[str, str] | None, limit: int, tenant_id: str | None = None
 ) -> list[tuple[str, str]]:
-    """The next `limit` (tenant, user) pairs holding an active memory, in key order after `after`."""
+    """The next `limit` (tenant, user) pairs (of one tenant, or all) holding an active memory, in
+    key order after `after`."""
     key = sa.tuple_(memories.c.tenant_id, memories.c.user_id)
     criteria = [memories.c.state == MemoryState.ACTIVE.value]
+    if tenant_id is not None:
+        criteria.append(memories.c.tenant_id == tenant_id)
     if after is not None:
         criteria.append(key > sa.tuple_(sa.literal(after[0]), sa.literal(after[1])))
     stmt = (

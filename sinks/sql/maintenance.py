@@ -66,12 +66,15 @@ class MaintenanceStore:
         async with unavailable_on_outage("decay scan"), self._engine.connect() as conn:
             return await decay.scan_active(conn, after_id, limit, now, tenant_id, users)
 
-    async def active_users(self, after: tuple[str, str] | None, limit: int) -> list[tuple[str, str]]:
-        """One keyset page of the (tenant, user) pairs holding an active memory, after `after`."""
+    async def active_users(
+        self, after: tuple[str, str] | None, limit: int, tenant_id: str | None = None
+    ) -> list[tuple[str, str]]:
+        """One keyset page of the (tenant, user) pairs (of one tenant, or all) holding an active
+        memory, after `after`."""
         if limit < 1:
             raise InvalidRequestError(f"limit must be at least 1, got {limit}")
         async with unavailable_on_outage("decay users"), self._engine.connect() as conn:
-            return await decay.active_users(conn, after, limit)
+            return await decay.active_users(conn, after, limit, tenant_id)
 
     @asynccontextmanager
     async def decay_writer(self) -> AsyncIterator[DecayWriter]:
