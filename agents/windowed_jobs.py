@@ -55,7 +55,7 @@ class WindowedJobs:
         self.assignment = Assignment()
         self.table = (
             app.Table(
-                f"{settings.app_id}-activity",
+                "maintenance-activity",
                 default=int,
                 partitions=settings.topic_partitions,
                 help="turns per tenant:user and maintenance window",
