@@ -23,7 +23,7 @@ from sinks.sql.maintenance import MaintenanceStore
 log = logging.getLogger(__name__)
 
 #: Users maintained per call: bounds the `(tenant, user) IN (...)` lists the statements carry.
-USERS_PER_CALL = 500
+USERS_PER_CALL = 100
 
 
 @dataclass(frozen=True)

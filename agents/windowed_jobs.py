@@ -81,17 +81,20 @@ class WindowedJobs:
 
     async def record(self, written: Sequence[RawTurn]) -> None:
         """Count a written batch's turns in their key's current window, here and on the changelog
-        (in the partition each turn came from), acknowledged before the batch's offsets are."""
+        partition of the key (where its owner looks), acknowledged before the batch's offsets are."""
         window = tuple(self.table.window.current(time.time()))
-        counts = Counter((turn.key.decode("utf-8", errors="replace"), turn.partition) for turn in written if turn.key)
+        counts = Counter(turn.key.decode("utf-8", errors="replace") for turn in written if turn.key)
         sent = []
-        for (key, partition), count in counts.items():
+        for key, count in counts.items():
             windowed_key = (key, window)
             value = self.table.data.get(windowed_key, 0) + count
             self.table.data[windowed_key] = value
-            sent.append(self.table.send_changelog(partition, windowed_key, value))
+            sent.append(self.table.send_changelog(self._partition(key), windowed_key, value))
         if sent:
             await asyncio.gather(*sent)
+
+    def _partition(self, key: str) -> int:
+        return partition_for(key.encode("utf-8", errors="replace"), self.partitions)
 
     def _owner(self, generation: int) -> bool:
         return self.assignment.still(generation) and not self.app.rebalancing
@@ -110,32 +113,34 @@ class WindowedJobs:
                 break
             users = [user for entry in run if (user := entry.user) is not None]
             await self.maintenance.users(users, consolidate=True)
-            for entry in run:
-                if await self._forget(entry):
-                    done += 1
+            done += await self._forget(run)
         return done
 
-    async def _forget(self, entry: UserWindow) -> bool:
-        """Delete (user, window) from the table, here and on the changelog; True once acknowledged."""
-        key = (entry.key, (entry.start, entry.end))
-        partition = partition_for(entry.key.encode("utf-8", errors="replace"), self.partitions)
-        self.table.data.pop(key, None)
-        sent = self.table.send_changelog(partition, key, None, value_serializer="raw")
-        try:
-            await asyncio.wait_for(asyncio.shield(sent), TOMBSTONE_TIMEOUT_S)
-        except TimeoutError:
-            log.warning("maintenance: the tombstone of a window was not acknowledged; it may run again")
-            return False
-        user = entry.user or ("", entry.key)
-        log.info(
-            "maintained window user=%s partition=%d window=%.0f-%.0f worker=%s",
-            user_digest(*user)[:16],
-            partition,
-            entry.start,
-            entry.end,
-            self.worker_id,
-        )
-        return True
+    async def _forget(self, run: Sequence[UserWindow]) -> int:
+        """Delete each (user, window) from the table, here and on the changelog, and record the ones
+        whose tombstone the broker acknowledged; how many."""
+        sent = []
+        for entry in run:
+            key = (entry.key, (entry.start, entry.end))
+            self.table.data.pop(key, None)
+            sent.append(self.table.send_changelog(self._partition(entry.key), key, None, value_serializer="raw"))
+        done = 0
+        for entry, future in zip(run, sent, strict=True):
+            try:
+                await asyncio.wait_for(asyncio.shield(future), TOMBSTONE_TIMEOUT_S)
+            except TimeoutError:
+                log.warning("maintenance: a window's tombstone was not acknowledged; its users may run again")
+                continue
+            log.info(
+                "maintained window user=%s partition=%d window=%.0f-%.0f worker=%s",
+                user_digest(*(entry.user or ("", entry.key)))[:16],
+                self._partition(entry.key),
+                entry.start,
+                entry.end,
+                self.worker_id,
+            )
+            done += 1
+        return done
 
     async def sweep(self, consolidate: bool = False) -> SweepReport:
         """The slow sweep over every user of this worker's partitions."""

@@ -20,6 +20,7 @@ from bench.crashing import TENANT, job_states, make_turns, outcome, wait_finishe
 from sinks.sql.engine import create_engine
 from sinks.sql.governance import user_digest
 from streams.broker import EmbeddedBroker
+from streams.settings import Settings
 from tests.integration.harness import publish
 from tests.integration.workers import WorkerProcess
 
@@ -85,7 +86,7 @@ async def test_two_workers_share_the_turns_and_the_maintenance_and_survive_a_sig
     waves = [[t for i, t in enumerate(turns) if i % 6 // 2 == wave] for wave in range(3)]  # two turns a user each
     users = {user_digest(TENANT, t["user_id"])[:16] for t in turns}
     ids = [t["turn_id"] for t in turns]
-    publisher = type("P", (), {"broker": broker.url, "turns_topic": env["BELIEFSTREAM_TURNS_TOPIC"]})()
+    publisher = Settings(broker=broker.url, turns_topic=env["BELIEFSTREAM_TURNS_TOPIC"])  # where the test publishes
     try:
         first.start()
         second.start()
