@@ -10,12 +10,13 @@ users move with the partition on a rebalance. No broker and no database here: th
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from streams.partitioner import partition_for, turn_key
 
-#: A windowed table key as faust stores it: (`tenant:user`, (window start, window end)), in seconds.
+#: A windowed key: (`tenant:user`, (window start, window end)), in seconds.
 WindowedKey = tuple[str, tuple[float, float]]
 
 
@@ -69,6 +70,12 @@ def closed_windows(
         if end + grace_s <= now and owns(key, assigned, partitions)
     }
     return sorted(found)
+
+
+def window_of(moment: float, size_s: float) -> tuple[float, float]:
+    """The tumbling window of `size_s` seconds (aligned on the epoch) that holds `moment`."""
+    start = math.floor(moment / size_s) * size_s
+    return float(start), float(start + size_s)
 
 
 def grouped_by_window(entries: Iterable[UserWindow]) -> list[list[UserWindow]]:

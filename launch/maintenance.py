@@ -9,26 +9,22 @@ from __future__ import annotations
 import functools
 import os
 import socket
-from typing import TYPE_CHECKING
 
 import faust
 
+from agents.consolidate import Consolidator
 from agents.maintenance import Maintenance
 from agents.periodic import Job
 from agents.windowed_jobs import WindowedJobs
-from sinks.sql.maintenance import MaintenanceStore
 from streams.settings import Settings
 
-if TYPE_CHECKING:
-    from launch.runtime import Clients
 
-
-def windowed_jobs(app: faust.App, settings: Settings, clients: Clients) -> WindowedJobs:
-    """The worker's windowed decay and consolidation, over the process's clients."""
+def windowed_jobs(app: faust.App, settings: Settings, consolidator: Consolidator) -> WindowedJobs:
+    """The worker's windowed decay and consolidation, over the process's consolidator's clients."""
     maintenance = Maintenance(
-        MaintenanceStore.of(clients.store),
-        clients.vectors,
-        clients.consolidator,
+        consolidator.store,
+        consolidator.vectors,
+        consolidator,
         lam=settings.decay_lambda,
         boost_cap=settings.decay_boost_cap,
         batch_size=settings.decay_batch_size,

@@ -141,7 +141,7 @@ async def run_worker(
         pipeline = WritePipeline(
             settings, clients.store, clients.vectors, embedder, clients.extractor, clients.producer
         )
-        windowed = windowed_jobs(app, settings, clients)
+        windowed = windowed_jobs(app, settings, clients.consolidator)
         windowed.register()
         register_ingest_agent(app, topics, pipeline, settings, _measured(on_batch), on_written=windowed.record)
         await pipeline.recover()

@@ -10,6 +10,7 @@ from agents.ownership import (
     owned_users,
     owns,
     split_key,
+    window_of,
 )
 from streams.partitioner import partition_for, turn_key
 
@@ -86,3 +87,10 @@ def test_a_rebalance_ends_the_pass_in_flight() -> None:
     assert not assignment.still(generation) and assignment.partitions == frozenset()
     assignment.assign([0, 1, 2, 3])
     assert not assignment.still(generation)
+
+
+def test_tumbling_windows_are_aligned_and_half_open() -> None:
+    assert window_of(1000.0, 60.0) == (960.0, 1020.0)
+    assert window_of(960.0, 60.0) == (960.0, 1020.0)  # a window holds its start...
+    assert window_of(1019.999, 60.0) == (960.0, 1020.0)
+    assert window_of(1020.0, 60.0) == (1020.0, 1080.0)  # ...not its end
