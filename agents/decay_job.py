@@ -2,9 +2,8 @@
 
 A thin loop over keyset pages of active rows. Per page: the formula over arrays
 (`beliefs.decay`), then one transaction that expires what has expired, writes the scores that
-changed, and updates the vector payload of the points whose rounded score or state changed. The
-payload update runs before the commit, so a vector outage rolls the page back and the next run
-redoes it instead of leaving the index behind SQL for good.
+changed, and marks owed the vector points whose rounded score or state changed (the vector
+outbox); the projector rewrites their payloads, so the index never stays behind SQL for good.
 
 Idempotent: a second run at the same `now` finds every score equal and writes nothing. Safe to
 run concurrently (two workers compute the same values). Decayed memories rank lower at recall;
@@ -20,13 +19,12 @@ from datetime import datetime
 
 import numpy as np
 
+from agents.projector import VectorProjector
 from agents.retention import purge_expired_episodes
 from beliefs.decay import DEFAULT_BOOST_CAP, DEFAULT_LAMBDA, PAYLOAD_DECIMALS, check_parameters, decay_scores
 from beliefs.errors import ConfigurationError
-from beliefs.records import MemoryState, utcnow
-from sinks.base import VectorIndex
-from sinks.sql.maintenance import MaintenanceStore
-from sinks.sql.queries import Users
+from beliefs.records import utcnow
+from sinks.maintenance import DecayStore, Users
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +39,7 @@ class DecayReport:
     rows: int  # active rows scanned
     updated: int  # decay scores written
     expired: int  # rows closed because `expires_at` passed
-    payloads: int  # vector points whose payload was set
+    payloads: int  # vector points owed a new payload or state (the projector writes them)
     seconds: float
     episodes_purged: int = 0  # episodes deleted because their retention ended
 
@@ -86,8 +84,8 @@ def plan_batch(
 
 
 async def run_decay(
-    store: MaintenanceStore,
-    vectors: VectorIndex | None,
+    store: DecayStore,
+    projector: VectorProjector | None,
     now: datetime | None = None,
     *,
     lam: float = DEFAULT_LAMBDA,
@@ -117,18 +115,18 @@ async def run_decay(
         async with store.decay_writer() as writer:
             closed = await writer.expire(changes.expired_ids, now) if changes.expired_ids else []
             await writer.write_scores(changes.score_ids, changes.scores)
-            sets = dict(changes.payloads)
-            sets.update({memory_id: {"state": MemoryState.EXPIRED.value} for memory_id in closed})
-            if vectors is not None and sets:
-                await vectors.set_payload(sets)
-                payloads += len(sets)
+            if changes.payloads:
+                payloads += await writer.owe_points(list(changes.payloads))
+            payloads += len(closed)  # `expire` owed the closed ones' points
         updated += len(changes.score_ids)
         expired += len(closed)
         if len(page) < batch_size:
             break
     purged = await purge_expired_episodes(
-        store, vectors, now, batch_size=batch_size, tenant_id=tenant_id, users=users
+        store, projector, now, batch_size=batch_size, tenant_id=tenant_id, users=users
     )
+    if payloads and projector is not None:
+        projector.wake()
     report = DecayReport(rows, updated, expired, payloads, time.perf_counter() - started, purged)
     log.info(
         "decay: %d active rows, %d scores updated, %d expired, %d payloads, %d episodes past retention in %.2f s",

@@ -2,14 +2,13 @@
 
 Why: the ingest worker's Python (faust, extraction, SQL) holds the GIL most of the time, and the
 model's thread needs the GIL between every call it makes; on two cores the two then take turns
-instead of running side by side. Measured on the LoCoMo backlog: the worker's Python alone ran at
-~1,000 turns/s and the model alone at ~330 memories/s, yet together only ~50-60% of the model's
-rate. In its own process the model never waits for the worker's GIL.
+instead of running side by side, well below the model's own rate (`docs/benchmarks.md`, ingest
+session 2). In its own process the model never waits for the worker's GIL.
 
 Texts go to the child over a pipe and float32 vectors come back (384 floats each: ~1.5 KB per
 memory). A child that dies is started again on the next call; that call raises
-`EmbedderUnavailableError`, which the pipeline retries like a sink outage. A child exits within
-~0.1 s of its parent's death, even in the middle of a batch (`streams.lifeline.watch_parent`).
+`EmbedderUnavailableError`, which the pipeline retries like a sink outage. A child exits within one
+poll of the lifeline after its parent's death, even in the middle of a batch (`streams.lifeline.watch_parent`).
 """
 
 from __future__ import annotations

@@ -1,11 +1,12 @@
-"""Errors of the write-path agents, all under the one root `BeliefstreamError`.
+"""Errors of the agents floor (consolidation's own are in `agents.consolidate.errors`).
 
-BeliefstreamError                     (streams.errors)
-├── ConfigurationError                (streams.errors)
-│   └── StripPatternError             an extra strip regex that does not compile
-├── TurnRejected(reason, detail)      a turn that goes to the DLQ, with its reason
-├── ExtractorError                    the extractor failed on a batch
-└── EmbedderUnavailableError          the embedding model is not installed
+    BeliefstreamError                     (beliefs.errors)
+    ├── ConfigurationError                (beliefs.errors)
+    │   └── StripPatternError             an extra strip regex that does not compile
+    ├── ExtractorError                    the extractor failed on a turn and had no fallback
+    ├── EmbedderUnavailableError          the embedding model is not installed
+    ├── LlmCallError                      a Messages API call failed after the SDK's retries
+    └── ResponseSchemaError               the model's answer is not the JSON the prompt asked for
 """
 
 from __future__ import annotations
@@ -21,18 +22,17 @@ class StripPatternError(ConfigurationError):
         self.pattern = pattern
 
 
-class TurnRejected(BeliefstreamError):
-    """A turn the pipeline refuses; it goes to the dead-letter topic with `reason`."""
-
-    def __init__(self, reason: str, detail: str = "") -> None:
-        super().__init__(f"{reason}: {detail}" if detail else reason)
-        self.reason = reason
-        self.detail = detail
-
-
 class ExtractorError(BeliefstreamError):
     """The extractor could not turn a batch of turns into claims."""
 
 
 class EmbedderUnavailableError(BeliefstreamError):
     """The embedding model is not installed or cannot be loaded."""
+
+
+class LlmCallError(BeliefstreamError):
+    """A Messages API call that failed after the SDK's own retries."""
+
+
+class ResponseSchemaError(BeliefstreamError):
+    """The model's answer cannot be read as the prompt's response schema (worth one repair call)."""

@@ -10,13 +10,13 @@ acknowledges it (`sinks.sql.webhooks.acknowledge`).
 
 from __future__ import annotations
 
-from sinks.base import MemoryStore
+from sinks.contracts import EventOutbox
 from sinks.producer import OutRecord, RecordProducer
 
 BATCH = 1000
 
 
-async def relay_events(store: MemoryStore, producer: RecordProducer, batch: int = BATCH) -> int:
+async def relay_events(store: EventOutbox, producer: RecordProducer, batch: int = BATCH) -> int:
     """Publish every pending outbox record, then acknowledge it; how many were relayed."""
     relayed = 0
     while pending := await store.pending_events(limit=batch):

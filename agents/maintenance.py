@@ -16,9 +16,9 @@ from datetime import datetime
 
 from agents.consolidate.service import Consolidator
 from agents.decay_job import run_decay
+from agents.projector import VectorProjector
 from beliefs.decay import DEFAULT_BOOST_CAP, DEFAULT_LAMBDA
-from sinks.base import VectorIndex
-from sinks.sql.maintenance import MaintenanceStore
+from sinks.maintenance import DecayStore
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +42,8 @@ class UsersReport:
 class Maintenance:
     """The clients and parameters the maintenance of users runs with; `consolidator` None skips merging."""
 
-    store: MaintenanceStore
-    vectors: VectorIndex | None
+    store: DecayStore
+    projector: VectorProjector | None  # nudged after a run; None: the index's owner projects
     consolidator: Consolidator | None
     lam: float = DEFAULT_LAMBDA
     boost_cap: float = DEFAULT_BOOST_CAP
@@ -61,7 +61,7 @@ class Maintenance:
                 merged += (await self.consolidator.consolidate_users(chunk)).applied
             decay = await run_decay(
                 self.store,
-                self.vectors,
+                self.projector,
                 now,
                 lam=self.lam,
                 boost_cap=self.boost_cap,

@@ -8,10 +8,12 @@ They live in prometheus-client's process registry, so `beliefstream dev` shows t
 from __future__ import annotations
 
 import functools
+from datetime import datetime
 
-from prometheus_client import REGISTRY, CollectorRegistry, Counter, Histogram
+from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram
 
 from agents.batch import BatchReport
+from beliefs.records import utcnow
 
 #: Batch durations in seconds: a micro-batch takes from tens of milliseconds to a few seconds.
 BATCH_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
@@ -69,3 +71,34 @@ class IngestMetrics:
 def ingest_metrics() -> IngestMetrics:
     """The process's ingest metrics (collectors register once per registry)."""
     return IngestMetrics()
+
+
+class ProjectionMetrics:
+    """The vector projector's lag: points the index still owes SQL, and the age of the oldest."""
+
+    def __init__(self, registry: CollectorRegistry = REGISTRY) -> None:
+        self.backlog = Gauge(
+            "beliefstream_vector_projection_backlog",
+            "Vector points owed to the index (rows to write, tombstones to delete)",
+            registry=registry,
+        )
+        self.oldest_age = Gauge(
+            "beliefstream_vector_projection_oldest_age_seconds",
+            "Age of the oldest point owed to the vector index (0 when none)",
+            registry=registry,
+        )
+        self._oldest_at: datetime | None = None
+        self.oldest_age.set_function(self._age)
+
+    def observe(self, points: int, oldest_at: datetime | None) -> None:
+        self.backlog.set(points)
+        self._oldest_at = oldest_at
+
+    def _age(self) -> float:
+        return 0.0 if self._oldest_at is None else max(0.0, (utcnow() - self._oldest_at).total_seconds())
+
+
+@functools.cache
+def projection_metrics() -> ProjectionMetrics:
+    """The process's projection metrics (collectors register once per registry)."""
+    return ProjectionMetrics()

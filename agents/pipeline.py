@@ -1,11 +1,13 @@
-"""The write path over one micro-batch: decode → clean → extract → embed → SQL → vectors → events.
+"""The write path over one micro-batch: decode → clean → extract → embed → SQL → events.
 
 Every turn whose cleaned text says something is also kept as an episode, embedded in the same
 model call as the batch's memories. The SQL store is the authority and writes first, in one
-transaction with reconcile, the episodes and the event outbox; the vector index (memory and
-episode points, one collection) and the events topic follow from what that transaction did.
-`persist` returns only once every sink acknowledged, so the caller acks the offsets after it;
-a sink outage is retried with backoff and the batch is neither lost nor acknowledged.
+transaction with reconcile, the episodes, the event outbox and the vector outbox (each new or
+changed row owes its point); the events topic follows from that transaction, and the vector index
+from the projector (`agents.projector`), which the pipeline only nudges. `persist` returns only once
+SQL, the events topic and the DLQ acknowledged, so the caller acks the offsets after it; an outage
+of one is retried with backoff and the batch is neither lost nor acknowledged (the vector outbox
+is in SQL, so an index outage never holds the batch back).
 """
 
 from __future__ import annotations
@@ -24,9 +26,11 @@ from agents.embed import Embedder
 from agents.errors import EmbedderUnavailableError
 from agents.extract.base import Extractor
 from agents.prepare import clean_turn, extract_claims, memories_from_claims
+from agents.projector import VectorProjector
 from beliefs.records import EventKind, JobState, Turn, job_id_for, utcnow
 from beliefs.write_plan import TurnOutcome
-from sinks.base import MemoryStore, VectorIndex, VectorPoint, WriteResult, episode_payload, vector_payload
+from sinks.base import WriteResult
+from sinks.contracts import IngestStore
 from sinks.errors import BackpressureError, SinkError
 from sinks.producer import OutRecord, RecordProducer
 from streams.settings import Settings
@@ -59,15 +63,15 @@ class WritePipeline:
     def __init__(
         self,
         settings: Settings,
-        store: MemoryStore,
-        vectors: VectorIndex,
+        store: IngestStore,
+        projector: VectorProjector | None,
         embedder: Embedder,
         extractor: Extractor,
         producer: RecordProducer,
     ) -> None:
         self.settings = settings
         self.store = store
-        self.vectors = vectors
+        self.projector = projector  # None: another process projects the vector outbox
         self.embedder = embedder
         self.extractor = extractor
         self.producer = producer
@@ -96,12 +100,14 @@ class WritePipeline:
         return PreparedBatch(fresh, read, [], rejections, report, started)
 
     async def persist(self, batch: PreparedBatch) -> BatchReport:
-        """SQL (the authority) first, then vectors, events and the DLQ, each retried until it succeeds."""
+        """SQL (the authority, with both outboxes) first, then events and the DLQ, each retried until it
+        succeeds; the projector is nudged to write the batch's vector points."""
         if batch.read is not None:
             await self._finish_embedding(batch)
         result = await self._write_sql(batch)
         report = batch.report
-        await self._retrying("vectors", self._sync_vectors, result, batch.outcomes)
+        if self.projector is not None:
+            self.projector.wake()
         await self._retrying("events", self._publish_events)
         await self._retrying("dlq", self.producer.send_many, [self._dlq_record(r) for r in batch.rejections])
         self._count(report, batch.outcomes, result)
@@ -244,22 +250,6 @@ class WritePipeline:
 
     # -- after the SQL commit ----------------------------------------------------------------
 
-    async def _sync_vectors(self, result: WriteResult, outcomes: Sequence[TurnOutcome]) -> None:
-        """Mirror what the transaction did into the vector index, then clear the SQL outbox flag."""
-        embedding_of = {m.id: e for o in outcomes for m, e in zip(o.memories, o.embeddings, strict=True)}
-        points = [VectorPoint(m.id, embedding_of[m.id], vector_payload(m)) for m in result.inserted]
-        episode_vector = {o.episode.id: o.episode_embedding for o in outcomes if o.episode is not None}
-        episodes = [e for e in result.episodes if episode_vector.get(e.id) is not None]
-        points += [VectorPoint(e.id, episode_vector[e.id], episode_payload(e)) for e in episodes]
-        await self.vectors.write(points)
-        if result.changed:
-            await self.vectors.set_payload({m.id: vector_payload(m) for m in result.changed})
-        synced = [m.id for m in result.inserted] + [m.id for m in result.changed]
-        if synced:
-            await self.store.mark_vectors_synced(synced)
-        if episodes:
-            await self.store.mark_episode_vectors_synced([e.id for e in episodes])
-
     async def _publish_events(self) -> None:
         """Publish the event outbox (this batch's events and any a crash left behind), then ack it."""
         while pending := await self.store.pending_events(limit=1000):
@@ -273,19 +263,8 @@ class WritePipeline:
         return OutRecord(self.settings.dlq_topic, rejection.raw.key, letter.model_dump_json().encode())
 
     async def recover(self) -> None:
-        """Finish what a crash interrupted: vector points and events committed in SQL but not sent."""
-        while pending := await self._retrying("sql", self.store.pending_vectors, 1000):
-            points = [VectorPoint(p.memory.id, p.embedding, vector_payload(p.memory)) for p in pending]
-            await self._retrying("vectors", self.vectors.write, points)
-            await self._retrying("sql", self.store.mark_vectors_synced, [p.memory.id for p in pending])
-            if len(pending) < 1000:
-                break
-        while pending_episodes := await self._retrying("sql", self.store.pending_episode_vectors, 1000):
-            points = [VectorPoint(p.episode.id, p.embedding, episode_payload(p.episode)) for p in pending_episodes]
-            await self._retrying("vectors", self.vectors.write, points)
-            await self._retrying("sql", self.store.mark_episode_vectors_synced, [p.episode.id for p in pending_episodes])
-            if len(pending_episodes) < 1000:
-                break
+        """Finish what a crash interrupted: events committed in SQL but not sent (the projector
+        finds the vector points on its own)."""
         await self._retrying("events", self._publish_events)
 
     # -- retries and counting ----------------------------------------------------------------

@@ -1,21 +1,20 @@
 """Episode retention: episodes past `expires_at` (`BELIEFSTREAM_EPISODE_RETENTION_DAYS`) are deleted.
 
-Run by the decay job. Per page, the vector points go first and the rows after, like erasure: a
-failure in between leaves rows that the next run finds again, never points nobody can name.
+Run by the decay job. Each page of rows is deleted in one transaction that leaves a tombstone per
+vector point; the projector deletes the points, so none outlives its row for long.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from sinks.base import VectorIndex
-from sinks.sql.maintenance import MaintenanceStore
-from sinks.sql.queries import Users
+from agents.projector import VectorProjector
+from sinks.maintenance import EpisodeRetentionStore, Users
 
 
 async def purge_expired_episodes(
-    store: MaintenanceStore,
-    vectors: VectorIndex | None,
+    store: EpisodeRetentionStore,
+    projector: VectorProjector | None,
     now: datetime,
     *,
     batch_size: int = 5000,
@@ -26,10 +25,10 @@ async def purge_expired_episodes(
     how many."""
     purged = 0
     while ids := await store.expired_episode_ids(now, batch_size, tenant_id, users):
-        if vectors is not None:
-            await vectors.delete(ids)
         await store.delete_episodes(ids)
         purged += len(ids)
         if len(ids) < batch_size:
             break
+    if purged and projector is not None:
+        projector.wake()
     return purged

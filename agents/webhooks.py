@@ -19,8 +19,8 @@ import httpx
 
 from agents.webhook_signing import DELIVERY_HEADER, SIGNATURE_HEADER, retry_delay_s, signature_header
 from beliefs.records import utcnow
+from sinks.contracts import Delivery, WebhookQueue
 from sinks.errors import SinkError
-from sinks.sql.webhooks import Delivery, WebhookDeliveries
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 class WebhookDispatcher:
     def __init__(
         self,
-        deliveries: WebhookDeliveries,
+        deliveries: WebhookQueue,
         secret: str,
         http: httpx.AsyncClient,
         *,

@@ -1,12 +1,19 @@
 """The root of every error beliefstream raises on purpose, and the errors of the belief model.
 
     BeliefstreamError
-    ├── ConfigurationError            settings or parameters that cannot work together
-    ├── (streams.errors)  BrokerError
-    ├── (agents.errors)   TurnRejected, ExtractorError, EmbedderUnavailableError, ...
-    ├── (sinks.errors)    SinkError: BackpressureError, SinkUnavailableError, ...
-    └── (sidecar.errors)  SidecarError: HTTP-facing errors with a status and a code
+    ├── ConfigurationError                 settings or parameters that cannot work together
+    │   └── (agents.errors)   StripPatternError
+    ├── (streams.errors)      BrokerError
+    ├── (sinks.errors)        SinkError: BackpressureError, SinkUnavailableError, NotFoundError,
+    │                         and (sinks.sql.errors) InvalidRequestError and its kinds
+    ├── (agents.errors)       ExtractorError, EmbedderUnavailableError, LlmCallError,
+    │                         ResponseSchemaError
+    ├── (agents.consolidate.errors)  ConsolidationError: InvalidThresholdError, MergeFailedError
+    ├── (sidecar.errors)      SidecarError (HTTP-facing, with a status and a code), ReflectAnswerError
+    ├── (sidecar.recall.errors)      RecallError: UnknownPresetError
+    └── (launch.errors)       PublishInterrupted
 """
+
 
 class BeliefstreamError(Exception):
     """Root of all beliefstream errors."""

@@ -332,7 +332,7 @@ def memory_id_for(tenant_id: str, turn_id: str, claim_key: str) -> str:
 class RecallAudit(BaseModel):
     """One recall, as audited (SQL `recall_audit`, topic `beliefstream.recall.audit`).
 
-    Says who read which memories and when; never the API key (only its fingerprint) and never
+    Says who read which memories and quoted episodes, and when; never the API key (only its fingerprint) and never
     the query text (only its sha256), so the audit trail is not a second copy of the conversation.
     """
 
@@ -346,3 +346,4 @@ class RecallAudit(BaseModel):
     at: datetime
     query_digest: str
     memory_ids: list[str] = Field(default_factory=list)
+    episode_ids: list[str] = Field(default_factory=list)  # the quotes returned (topic only until SQL has a column)

@@ -30,10 +30,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from agents.decay_job import run_decay  # noqa: E402
 from agents.maintenance import Maintenance, sweep  # noqa: E402
 from agents.ownership import owned_users  # noqa: E402
+from agents.projector import VectorProjector  # noqa: E402
 from sinks.sql.engine import write_transaction  # noqa: E402
 from sinks.sql.maintenance import MaintenanceStore  # noqa: E402
 from sinks.sql.store import SqlMemoryStore  # noqa: E402
 from sinks.sql.tables import memories  # noqa: E402
+from sinks.sql.vector_outbox import SqlVectorOutbox  # noqa: E402
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 SEED_CHUNK = 20_000
@@ -103,19 +105,22 @@ async def main(args: argparse.Namespace) -> None:
             seeded = await seed(store, args.rows)
             print(f"seeded {args.rows:,} rows in {seeded:.1f} s ({url.split(':')[0]})")
             maintenance = MaintenanceStore.of(store)
+            projector = VectorProjector(SqlVectorOutbox.of(store), vectors) if vectors is not None else None
             for label, now in (
                 ("first run", NOW),
                 ("same instant", NOW),
                 ("an hour later", NOW + timedelta(hours=1)),
             ):
-                report = await run_decay(maintenance, vectors, now, batch_size=args.batch)
+                report = await run_decay(maintenance, projector, now, batch_size=args.batch)
+                if projector is not None:
+                    await projector.drain()  # the payloads the run owed the index
                 print(
                     f"{label:>14}: {report.rows:,} rows in {report.seconds:.1f} s = {report.rows_per_s:,.0f} rows/s; "
                     f"{report.updated:,} scores, {report.expired:,} expired, {report.payloads:,} payloads"
                 )
             if args.workers:
                 await split_sweep(url, args.workers, args.partitions, args.batch)
-                report = await run_decay(maintenance, vectors, NOW + timedelta(hours=3), batch_size=args.batch)
+                report = await run_decay(maintenance, projector, NOW + timedelta(hours=3), batch_size=args.batch)
                 print(
                     f"{'one process':>14}: {report.rows:,} rows in {report.seconds:.1f} s = "
                     f"{report.rows_per_s:,.0f} rows/s (the whole-table job an hour after the sweep, for comparison)"

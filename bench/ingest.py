@@ -168,6 +168,10 @@ async def run(args: argparse.Namespace) -> dict:
                 )
                 published = time.time()
                 await wait_finished(ledger, "locomo", len(turns), progress)
+            # the vector points follow the SQL commits through the projector: wait for them too
+            while clients.projector is not None and (await clients.projector.backlog()).points:
+                await asyncio.sleep(0.1)
+            projected = time.time()
             # only now: the publisher's teardown (joined on the event loop, ~0.6 s) would stall the
             # worker being measured and take a core from it
             publisher.shutdown()
@@ -218,6 +222,7 @@ async def run(args: argparse.Namespace) -> dict:
         "texts_per_turn": round(len(texts) / len(turns), 3),
         "publish_seconds": round(published - started, 2),
         "end_to_end_seconds": round(elapsed, 2),
+        "vectors_projected_seconds": round(projected - started, 2),  # until the projector's backlog was empty
         "turns_per_s": round(turns_per_s, 1),
         "texts_per_s": round(texts_per_s, 1),
         "embedder_only_texts_per_s": round(embed_per_s, 1),

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from beliefs.errors import BeliefstreamError
-from launch import cli_client
+from launch import cli_client, portability
 from launch.cli_client import KEY_HELP, URL_HELP
 
 if TYPE_CHECKING:  # the settings (pydantic-settings) load only for a command that runs
@@ -179,8 +179,8 @@ def cmd_decay(args: argparse.Namespace) -> None:
     settings = _settings(args)
 
     async def main() -> None:
-        async with open_maintenance(settings) as (store, vectors, note):
-            report = await decay_job(settings, store, vectors)(tenant_id=args.tenant)
+        async with open_maintenance(settings) as (store, projector, note):
+            report = await decay_job(settings, store, projector)(tenant_id=args.tenant)
         print(f"decay: {report.rows:,} active memories scored in {report.seconds:.1f}s, "
               f"{report.updated:,} scores changed, {report.expired:,} expired, "
               f"{report.episodes_purged:,} episodes past their retention deleted")
@@ -200,11 +200,9 @@ def cmd_consolidate(args: argparse.Namespace) -> None:
     async def main() -> None:
         from agents.embed import load_default_embedder
 
-        async with open_maintenance(settings) as (store, vectors, note):
-            if vectors is None:
-                raise BeliefstreamError(note or "the vector index is not available")
+        async with open_maintenance(settings) as (store, projector, note):
             embedder = load_default_embedder(settings.embed_threads, settings.embed_batch_size)
-            consolidator = consolidator_for(settings, store, vectors, embedder)
+            consolidator = consolidator_for(settings, store, projector, embedder)
             tenant = args.tenant or next(iter(settings.parsed_api_keys().values()), ("dev", None))[0]
             diff = await consolidator(tenant, args.topic, user_id=args.user, threshold=args.threshold,
                                       dry_run=not args.apply)
@@ -341,6 +339,7 @@ or, for another sidecar:
                                   description="Run the Alembic migrations against BELIEFSTREAM_SQL_URL.")
     data_dir(migrate)
     migrate.set_defaults(func=cmd_migrate)
+    portability.add_commands(commands, data_dir, _settings)  # export, import, reindex
     return parser
 
 
@@ -354,13 +353,13 @@ def main(argv: list[str] | None = None) -> int:
         for noisy in ("faust", "mode", "aiokafka"):
             logging.getLogger(noisy).setLevel(logging.ERROR)
     try:
-        args.func(args)
+        code = args.func(args)
     except BeliefstreamError as exc:
         print(f"beliefstream: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
-    return 0
+    return code or 0
 
 
 if __name__ == "__main__":  # pragma: no cover

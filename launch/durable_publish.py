@@ -16,17 +16,13 @@ from aiokafka.errors import KafkaError
 from pydantic import ValidationError
 from tqdm import tqdm
 
-from beliefs.errors import BeliefstreamError
 from beliefs.records import Turn, job_id_for, utcnow
+from launch.errors import PublishInterrupted
 from sinks.sql.intake import queued_job
 from sinks.sql.store import SqlMemoryStore
 from streams.app import bootstrap_servers
 from streams.publish import CHUNK, PublishResult, _lines, keyed_line
 from streams.settings import Settings
-
-
-class PublishInterrupted(BeliefstreamError):
-    """The broker stopped acknowledging in the middle of a file."""
 
 
 def _chunks(lines: Iterator[bytes], size: int) -> Iterator[list[bytes]]:

@@ -16,14 +16,17 @@ from agents.consolidate import Consolidator
 from agents.maintenance import Maintenance
 from agents.periodic import Job
 from agents.windowed_jobs import WindowedJobs
+from sinks.sql.maintenance import MaintenanceStore
 from streams.settings import Settings
 
 
-def windowed_jobs(app: faust.App, settings: Settings, consolidator: Consolidator) -> WindowedJobs:
-    """The worker's windowed decay and consolidation, over the process's consolidator's clients."""
+def windowed_jobs(
+    app: faust.App, settings: Settings, store: MaintenanceStore, consolidator: Consolidator
+) -> WindowedJobs:
+    """The worker's windowed decay and consolidation over the process's store and consolidator."""
     maintenance = Maintenance(
-        consolidator.store,
-        consolidator.vectors,
+        store,
+        consolidator.projector,
         consolidator,
         lam=settings.decay_lambda,
         boost_cap=settings.decay_boost_cap,

@@ -12,16 +12,23 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from typing import Protocol
 
 from agents.batch import BatchReport
 
 COUNTS = ("received", "rejected", "replayed", "skipped", "failed", "inserted", "confirmed", "superseded")
 
-#: Runs a callback after a delay (the event loop's `call_later` by default).
-Schedule = Callable[[float, Callable[[], None]], object]
+class Timer(Protocol):
+    """A scheduled callback that can be called off (`asyncio.TimerHandle`)."""
+
+    def cancel(self) -> None: ...
 
 
-def _call_later(delay: float, callback: Callable[[], None]) -> object | None:
+#: Runs a callback after a delay (the event loop's `call_later` by default); None when it cannot.
+Schedule = Callable[[float, Callable[[], None]], Timer | None]
+
+
+def _call_later(delay: float, callback: Callable[[], None]) -> Timer | None:
     try:
         return asyncio.get_running_loop().call_later(delay, callback)
     except RuntimeError:  # no loop (a synchronous caller): the next batch or `flush` reports it
@@ -45,7 +52,7 @@ class IngestProgress:
         self._totals: BatchReport | None = None
         self._started = 0.0  # when the first batch of the pending line began
         self._ended = 0.0  # when its last batch ended
-        self._timer: object | None = None
+        self._timer: Timer | None = None
 
     def __call__(self, report: BatchReport) -> None:
         now = self._clock()
@@ -65,7 +72,7 @@ class IngestProgress:
             return
         totals, self._totals = self._totals, None
         timer, self._timer = self._timer, None
-        if timer is not None and hasattr(timer, "cancel"):
+        if timer is not None:
             timer.cancel()
         self.emit(self.summary(totals, self._ended - self._started))
 

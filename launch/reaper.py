@@ -19,9 +19,9 @@ from aiokafka.errors import KafkaError
 
 from agents.reaping import OffsetSnapshot, failure_reason, plan_reap, processed_before
 from beliefs.records import utcnow
+from sinks.contracts import IntakeQueue, IntakeRow
 from sinks.errors import SinkUnavailableError
 from sinks.producer import OutRecord, RecordProducer
-from sinks.sql.intake import IntakeRow, SqlIntake
 from streams.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -36,7 +36,7 @@ def records_of(topic: str, rows: list[IntakeRow]) -> list[OutRecord]:
     return [OutRecord(topic, row.key, row.value) for row in rows]
 
 
-async def republish_pending(intake: SqlIntake, producer: RecordProducer, topic: str, before: datetime) -> int:
+async def republish_pending(intake: IntakeQueue, producer: RecordProducer, topic: str, before: datetime) -> int:
     """Publish again every pending turn last published before `before` (this process's start: the
     turns it accepted itself are on the broker already), oldest first; answers how many."""
     total, after = 0, None
@@ -50,7 +50,7 @@ async def republish_pending(intake: SqlIntake, producer: RecordProducer, topic: 
     return total
 
 
-async def republish_at_start(settings: Settings, intake: SqlIntake, producer: RecordProducer, started: datetime) -> None:
+async def republish_at_start(settings: Settings, intake: IntakeQueue, producer: RecordProducer, started: datetime) -> None:
     """Accepted turns a previous run did not finish go out again, when the broker is the embedded one
     (which lost them) or `intake_republish_on_start` says so."""
     wanted = settings.intake_republish_on_start
@@ -107,7 +107,7 @@ class IntakeReaper:
     """One pass per call: re-publish or fail turns the consumer went past; drop finished ones."""
 
     def __init__(
-        self, intake: SqlIntake, producer: RecordProducer, offsets: ConsumerOffsets, settings: Settings
+        self, intake: IntakeQueue, producer: RecordProducer, offsets: ConsumerOffsets, settings: Settings
     ) -> None:
         self.intake = intake
         self.producer = producer

@@ -3,7 +3,8 @@
 Entry points (the CLI, tests, benchmarks) build Settings and call these; nothing here reads the
 environment. In embedded mode the worker and the sidecar share one process and one event loop,
 because Qdrant Edge allows a single owner of its shard; they also share the one record producer
-`open_clients` starts, so a process holds one acks=all producer whatever it runs.
+`open_clients` starts, so a process holds one acks=all producer whatever it runs, and the one
+vector projector (`launch.projection`), when this process projects.
 """
 
 from __future__ import annotations
@@ -29,15 +30,16 @@ from agents.ingest import register_ingest_agent
 from agents.metrics import ingest_metrics
 from agents.periodic import run_periodically
 from agents.pipeline import WritePipeline
+from agents.projector import VectorProjector
 from beliefs.records import utcnow
 from launch.maintenance import maintenance_loops, windowed_jobs
+from launch.projection import open_projection, projector_for
 from launch.reaper import ConsumerOffsets, IntakeReaper, republish_at_start
-from sinks.base import MemoryStore, VectorIndex
+from sinks.base import VectorIndex
 from sinks.producer import KafkaRecordProducer, RecordProducer
 from sinks.sql.intake import SqlIntake
 from sinks.sql.maintenance import MaintenanceStore
 from sinks.sql.store import SqlMemoryStore
-from sinks.vectors import make_vector_index
 from streams.app import bootstrap_servers, create_app
 from streams.gc_tuning import tune_for_throughput
 from streams.settings import Settings
@@ -50,12 +52,13 @@ log = logging.getLogger(__name__)
 class Clients:
     """The long-lived clients one process holds; the worker and the sidecar take theirs from here."""
 
-    store: MemoryStore
-    vectors: VectorIndex
+    store: SqlMemoryStore
+    vectors: VectorIndex | None  # None: projector off over an embedded shard another process owns
     embedder: Embedder
     extractor: Extractor
     producer: RecordProducer  # the process's only producer: DLQ, events, audit and retained turns
     consolidator: Consolidator
+    projector: VectorProjector | None = None  # None: another process projects the vector outbox
 
 
 def sql_store(settings: Settings) -> SqlMemoryStore:
@@ -76,39 +79,36 @@ async def open_clients(settings: Settings, url: str) -> AsyncIterator[Clients]:
     """Open (and on exit close) the store, the vector index, the models and the producer."""
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     store = sql_store(settings)
-    vectors = make_vector_index(settings)
     producer = KafkaRecordProducer(bootstrap_servers(url), client_id=f"{settings.app_id}-producer")
     async with contextlib.AsyncExitStack() as stack:
         await store.setup()
         stack.push_async_callback(store.close)
-        await vectors.setup()
-        stack.push_async_callback(vectors.close)
+        vectors, projector = await stack.enter_async_context(open_projection(settings, store))
         await producer.start()
         stack.push_async_callback(producer.stop)
         embedder = await asyncio.to_thread(
             load_default_embedder, settings.embed_threads, settings.embed_batch_size
         )
-        consolidator = consolidator_for(settings, store, vectors, embedder)
-        if hasattr(consolidator.merger, "aclose"):
-            stack.push_async_callback(consolidator.merger.aclose)
-        yield Clients(store, vectors, embedder, make_extractor(settings), producer, consolidator)
+        consolidator = consolidator_for(settings, store, projector, embedder)
+        stack.push_async_callback(consolidator.merger.aclose)
+        yield Clients(store, vectors, embedder, make_extractor(settings), producer, consolidator, projector)
 
 
 def consolidator_for(
-    settings: Settings, store: SqlMemoryStore, vectors: VectorIndex | None, embedder: Embedder
+    settings: Settings, store: SqlMemoryStore, projector: VectorProjector | None, embedder: Embedder
 ) -> Consolidator:
     """Consolidation over the process's clients: Claude merges when the extractor is Claude, else offline."""
     return Consolidator(
-        MaintenanceStore.of(store), vectors, embedder, make_merger(settings), settings.consolidation_threshold
+        MaintenanceStore.of(store), projector, embedder, make_merger(settings), settings.consolidation_threshold
     )
 
 
-def decay_job(settings: Settings, store: SqlMemoryStore, vectors: VectorIndex | None):
+def decay_job(settings: Settings, store: SqlMemoryStore, projector: VectorProjector | None):
     """One decay pass over every active memory, with the configured λ and boost cap."""
     return functools.partial(
         run_decay,
         MaintenanceStore.of(store),
-        vectors,
+        projector,
         lam=settings.decay_lambda,
         boost_cap=settings.decay_boost_cap,
         batch_size=settings.decay_batch_size,
@@ -139,9 +139,9 @@ async def run_worker(
     embedder = await ingest_embedder(settings, clients)
     try:
         pipeline = WritePipeline(
-            settings, clients.store, clients.vectors, embedder, clients.extractor, clients.producer
+            settings, clients.store, clients.projector, embedder, clients.extractor, clients.producer
         )
-        windowed = windowed_jobs(app, settings, clients.consolidator)
+        windowed = windowed_jobs(app, settings, MaintenanceStore.of(clients.store), clients.consolidator)
         windowed.register()
         register_ingest_agent(app, topics, pipeline, settings, _measured(on_batch), on_written=windowed.record)
         await pipeline.recover()
@@ -204,9 +204,9 @@ def _measured(on_batch: Callable[[BatchReport], None] | None) -> Callable[[Batch
     return observe
 
 
-async def run_webhooks(settings: Settings, store: MemoryStore, stop: asyncio.Event) -> None:
+async def run_webhooks(settings: Settings, store: SqlMemoryStore, stop: asyncio.Event) -> None:
     """Deliver memory events to `BELIEFSTREAM_WEBHOOK_URLS` until `stop` is set (nothing when unset)."""
-    if not settings.webhook_urls or settings.webhook_secret is None or not isinstance(store, SqlMemoryStore):
+    if not settings.webhook_urls or settings.webhook_secret is None:
         return
     import httpx
 
@@ -268,6 +268,11 @@ async def run_sidecar(
 ) -> None:
     """Serve the HTTP sidecar until `stop` is set; retained turns go out on `clients.producer`.
     With `accepting`, serving starts once it is set (the worker re-published the intake and consumes)."""
+    if clients.vectors is None:
+        raise SystemExit(
+            "the sidecar searches the vector index, which this process does not open "
+            "(BELIEFSTREAM_VECTOR_PROJECTOR=off over an embedded shard): run it where the projector is on"
+        )
     if accepting is not None:
         await _first_of(accepting, stop)
         if stop.is_set():
@@ -291,6 +296,7 @@ async def run_sidecar(
             recall=recall,
             vectors=clients.vectors,
             consolidator=clients.consolidator,
+            projector=clients.projector,
         )
         api = create_sidecar(
             settings,
@@ -303,6 +309,8 @@ async def run_sidecar(
             mcp_tools=tools,
             consolidator=clients.consolidator,
             admin=AdminStore.of(clients.store),
+            contested=clients.store,
+            projector=clients.projector,
         )
         config = uvicorn.Config(
             api, host=settings.host, port=settings.port, log_level="warning", lifespan="on"
@@ -332,25 +340,36 @@ async def _first_of(*events: asyncio.Event) -> None:
 
 
 @contextlib.asynccontextmanager
-async def open_maintenance(settings: Settings) -> AsyncIterator[tuple[SqlMemoryStore, VectorIndex | None, str | None]]:
-    """Store and vector index for a one-shot job; the vectors are None (with a note) when a running
-    `beliefstream dev` owns the embedded shard: recall reads SQL, so the SQL side alone is correct."""
-    from sinks.errors import SinkUnavailableError
+async def open_maintenance(
+    settings: Settings,
+) -> AsyncIterator[tuple[SqlMemoryStore, VectorProjector | None, str | None]]:
+    """Store and projector for a one-shot job. The job writes SQL and its vector outbox; its points
+    are projected here at the end when this process can open the index, else (with a note) by the
+    running process that owns the embedded shard: recall reads SQL, so the SQL side alone is correct."""
+    from sinks.errors import SinkError, SinkUnavailableError
+    from sinks.vectors import make_vector_index
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     store = sql_store(settings)
     await store.setup()
-    vectors: VectorIndex | None = make_vector_index(settings)
-    note = None
+    vectors: VectorIndex | None = make_vector_index(settings) if settings.vector_projector == "on" else None
+    note = None if vectors is not None else "vector projector off here: the index's owner projects the changes"
+    if vectors is not None:
+        try:
+            await vectors.setup()
+        except SinkUnavailableError as exc:
+            vectors, note = None, (
+                f"vector index not opened: {exc}. The SQL store, which recall reads, is up to date; "
+                "the running process that owns the index projects the changes."
+            )
+    projector = projector_for(settings, store, vectors) if vectors is not None else None
     try:
-        await vectors.setup()
-    except SinkUnavailableError as exc:
-        vectors, note = None, (
-            f"vector payloads not updated: {exc}. The SQL store, which recall reads, is up to date; "
-            "the running worker's hourly decay brings the payloads in step."
-        )
-    try:
-        yield store, vectors, note
+        yield store, projector, note
+        if projector is not None:
+            try:
+                await projector.drain()
+            except SinkError as exc:
+                log.warning("vector points left in the outbox for the next projector: %s", exc)
     finally:
         if vectors is not None:
             await vectors.close()

@@ -36,7 +36,7 @@ def full_app_openapi() -> dict[str, Any]:
     stub = Unstarted()
     settings = Settings(api_keys="reference=reference")
     app = create_app(  # type: ignore[arg-type]
-        settings, stub, stub, stub, embedder=stub, recall=stub, consolidator=stub, admin=stub
+        settings, stub, stub, stub, embedder=stub, recall=stub, consolidator=stub, admin=stub, contested=stub
     )
     return app.openapi()
 

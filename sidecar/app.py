@@ -14,6 +14,7 @@ from fastapi import FastAPI
 
 from agents.consolidate import Consolidator
 from agents.embed import Embedder
+from agents.projector import VectorProjector
 from sidecar.auth import ApiKeyAuthenticator
 from sidecar.errors import UnexpectedErrorMiddleware, install_error_handlers
 from sidecar.limits import BodySizeLimitMiddleware
@@ -30,6 +31,7 @@ from sidecar.routes.direct import direct_routes
 from sidecar.routes.edit import edit_routes
 from sidecar.routes.episodes import episode_revoke_routes, episode_routes
 from sidecar.routes.erase import erasure_routes
+from sidecar.routes.export import export_routes
 from sidecar.routes.health import Check, health_routes
 from sidecar.routes.jobs import job_routes
 from sidecar.routes.memories import memory_routes
@@ -39,8 +41,9 @@ from sidecar.routes.reflect import reflect_routes
 from sidecar.routes.retain import retain_routes
 from sidecar.routes.revoke import revoke_routes
 from sidecar.routes.users import user_routes
-from sinks.base import MemoryStore, VectorIndex
-from sinks.sql.admin import AdminStore
+from sinks.admin import Administration
+from sinks.base import VectorIndex
+from sinks.contracts import ContestedStore, ServingStore
 from streams.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -57,7 +60,7 @@ def _version() -> str:
 
 def create_app(
     settings: Settings,
-    store: MemoryStore,
+    store: ServingStore,
     publisher: TurnPublisher,
     vectors: VectorIndex | None = None,
     embedder: Embedder | None = None,
@@ -65,14 +68,19 @@ def create_app(
     reflect_answerer: Answerer | None = None,
     mcp_tools: McpTools | None = None,
     consolidator: Consolidator | None = None,
-    admin: AdminStore | None = None,
+    admin: Administration | None = None,
+    contested: ContestedStore | None = None,
+    projector: VectorProjector | None = None,
 ) -> FastAPI:
     """The HTTP app over started dependencies; API keys are parsed here, so bad keys fail at start-up.
 
-    Revocation and erasure are mounted with a vector index (they must reach its points); the direct
-    insert needs the embedder as well. With `mcp_tools`, the MCP server answers at `/mcp` (same keys);
+    Revocation and erasure are mounted with a vector index; they write SQL only (rows and their
+    vector outbox entries) and wait briefly for `projector`, the process's one writer of the index,
+    when given. The direct insert needs the embedder as well. With `mcp_tools`, the MCP server answers at `/mcp` (same keys);
     its session manager is the one thing the app runs in its own lifespan. With `admin`, the user
     list and attribute history are served, and edits too when the vectors and embedder are given.
+    With `contested` (the store's contradiction loops), with the vectors and the embedder, the
+    contested slots are listed and resolved.
     """
     keys = settings.parsed_api_key_grants()
     if not keys:
@@ -96,30 +104,31 @@ def create_app(
     checks: list[Check] = [("broker", publisher.ping), ("sql", store.ping)]
     if vectors is not None:
         checks.append(("vectors", vectors.ping))
-    app.include_router(health_routes(checks))
+    app.include_router(health_routes(checks, backlog=projector.backlog if projector is not None else None))
     app.include_router(retain_routes(authenticate, store, publisher, settings.max_turn_bytes))
     app.include_router(job_routes(authenticate, store))
     app.include_router(memory_routes(authenticate, store))
     app.include_router(episode_routes(authenticate, store))
+    app.include_router(export_routes(authenticate, store))
     app.include_router(metrics_routes(metrics))
     if consolidator is not None:
         app.include_router(consolidate_routes(authenticate, consolidator))
     if vectors is not None:
-        app.include_router(revoke_routes(authenticate, store, vectors))
-        app.include_router(episode_revoke_routes(authenticate, store, vectors))
-        app.include_router(erasure_routes(authenticate, store, vectors, recall.flush if recall is not None else None))
+        app.include_router(revoke_routes(authenticate, store, projector))
+        app.include_router(episode_revoke_routes(authenticate, store, projector))
+        app.include_router(erasure_routes(authenticate, store, projector, recall.flush if recall is not None else None))
         if embedder is not None:
-            app.include_router(direct_routes(authenticate, store, vectors, embedder))
-            if hasattr(store, "resolve_contested"):  # contradiction loops: the SQL store keeps them
-                app.include_router(contested_routes(authenticate, store, vectors, embedder))
+            app.include_router(direct_routes(authenticate, store, projector, embedder))
+            if contested is not None:
+                app.include_router(contested_routes(authenticate, contested, projector, embedder))
     if admin is not None:
         app.include_router(user_routes(authenticate, admin))
         if vectors is not None and embedder is not None:
-            app.include_router(edit_routes(authenticate, store, admin, vectors, embedder))
+            app.include_router(edit_routes(authenticate, store, admin, projector, embedder))
     if recall is not None:  # started and closed by the entry point, like the store
         app.include_router(recall_routes(authenticate, recall))
         # reflect reads through recall; without an answerer (the default) its answers are extractive
-        app.include_router(reflect_routes(authenticate, ReflectService(recall, store, reflect_answerer)))
+        app.include_router(reflect_routes(authenticate, ReflectService(recall, reflect_answerer)))
     if mcp is not None:
         app.add_route(MCP_PATH, mcp.asgi, methods=["GET", "POST", "DELETE"], include_in_schema=False)
     return app

@@ -1,15 +1,19 @@
 """Errors of the sidecar, and the handlers that give every failure one JSON shape.
 
     BeliefstreamError
-    └── SidecarError            status, code, message
-        ├── BadRequest          400 bad_request
-        ├── Unauthorized        401 unauthorized
-        ├── Forbidden           403 forbidden
-        ├── NotFound            404 not_found
-        ├── Conflict            409 conflict
-        ├── PayloadTooLarge     413 payload_too_large
-        ├── TooManyRequests     429 rate_limited (with Retry-After)
-        └── Unavailable         503 unavailable
+    ├── SidecarError            status, code, message
+    │   ├── BadRequest          400 bad_request
+    │   ├── Unauthorized        401 unauthorized
+    │   ├── Forbidden           403 forbidden
+    │   ├── NotFound            404 not_found
+    │   ├── Conflict            409 conflict
+    │   ├── PayloadTooLarge     413 payload_too_large
+    │   ├── TooManyRequests     429 rate_limited (with Retry-After)
+    │   └── Unavailable         503 unavailable
+    └── ReflectAnswerError      the reflect answerer gave no usable answer (never reaches a client:
+                                reflect answers extractively instead)
+
+Recall's own errors are in `sidecar.recall.errors`.
 
 Every error a client sees is `{"error": {"code": "...", "message": "..."}}` (contract §3): our own
 errors, FastAPI's validation errors, Starlette's 404/405, store outages and unexpected exceptions
@@ -113,6 +117,10 @@ class Unavailable(SidecarError):
     """A dependency (broker, SQL) cannot take the request now; the client retries."""
 
     status, code = 503, "unavailable"
+
+
+class ReflectAnswerError(BeliefstreamError):
+    """The answerer gave no usable answer (API failure, timeout, malformed reply); reflect falls back."""
 
 
 def error_response(

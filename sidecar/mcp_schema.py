@@ -71,15 +71,26 @@ def build_mcp_server(call: ToolCall) -> MCPServer:
         until: str | None = None,
         types: list[str] | None = None,
         topics: list[str] | None = None,
+        format: str | None = None,
+        include_sensitive: list[str] | None = None,
+        episodes: bool | None = None,
+        include_untrusted_evidence: bool | None = None,
+        preset: str | None = None,
     ) -> JsonObject:
         """The user's current memories relevant to `query`, ranked and within `budget_tokens`.
 
         Optional filters: `since`/`until` (ISO 8601, on when a memory became true), `types`
-        (preference, fact, decision, procedure), `topics`."""
+        (preference, fact, decision, procedure), `topics`. As in `/v1/recall`: `format` "prompt" also
+        returns a ready-to-insert block; `include_sensitive` (health, religion, ..., or all) recalls
+        those categories outside their domain; `episodes` false leaves out quotes of what was said;
+        `include_untrusted_evidence` also quotes assistant, pasted and tool turns; `preset`
+        (balanced, precise, recent)."""
         arguments = {"user_id": user_id, "query": query, "budget_tokens": budget_tokens, "limit": limit,
                      "action": action, "live_intent": live_intent, "topic": topic}
-        filters = {"since": since, "until": until, "types": types, "topics": topics}
-        arguments.update({name: value for name, value in filters.items() if value is not None})
+        options = {"since": since, "until": until, "types": types, "topics": topics, "format": format,
+                   "include_sensitive": include_sensitive, "episodes": episodes,
+                   "include_untrusted_evidence": include_untrusted_evidence, "preset": preset}
+        arguments.update({name: value for name, value in options.items() if value is not None})
         return await call("recall_memories", ctx, arguments)
 
     @server.tool()

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from agents.consolidate import Consolidator
+from agents.projector import VectorProjector
 from beliefs.records import Memory
 from sidecar.auth import Capability, Principal
 from sidecar.errors import Unavailable
@@ -21,7 +22,8 @@ from sidecar.recall.service import RecallService
 from sidecar.routes.retain import queued_jobs, scoped_turn
 from sidecar.routes.revoke import revoke_memory
 from sidecar.schemas import TurnIn
-from sinks.base import MemoryStore, VectorIndex
+from sinks.base import VectorIndex
+from sinks.contracts import ServingStore
 
 JsonObject = dict[str, Any]
 
@@ -42,12 +44,13 @@ class McpTools:
 
     def __init__(
         self,
-        store: MemoryStore,
+        store: ServingStore,
         publisher: TurnPublisher,
         max_turn_bytes: int,
         recall: RecallService | None = None,
         vectors: VectorIndex | None = None,
         consolidator: Consolidator | None = None,
+        projector: VectorProjector | None = None,
     ) -> None:
         self._store = store
         self._publisher = publisher
@@ -55,6 +58,7 @@ class McpTools:
         self._recall = recall
         self._vectors = vectors
         self._consolidator = consolidator
+        self._projector = projector  # revocations nudge it; None: the index's owner projects
 
     async def store_memory(
         self,
@@ -83,9 +87,10 @@ class McpTools:
         action: JsonObject | None = None,
         live_intent: dict[str, str] | None = None,
         topic: str | None = None,
-        **filters: Any,
+        **options: Any,
     ) -> JsonObject:
-        """`filters`: `since`, `until`, `types`, `topics` (RecallRequest's recall filters)."""
+        """`options`: RecallRequest's optional fields (`since`, `until`, `types`, `topics`, `format`,
+        `include_sensitive`, `episodes`, `include_untrusted_evidence`, `preset`)."""
         if self._recall is None:
             raise Unavailable("recall is not configured on this server")
         request = RecallRequest(
@@ -96,7 +101,7 @@ class McpTools:
             action=ActionIn.model_validate(action) if action is not None else None,
             live_intent=live_intent or {},
             topic=topic,
-            **filters,
+            **options,
         )
         return recalled(await self._recall.recall(principal, request))
 
@@ -125,4 +130,4 @@ class McpTools:
         """Revoke one memory: it is never recalled again."""
         if self._vectors is None:
             raise Unavailable("forget needs the vector index, which this server was not given")
-        return forgotten(await revoke_memory(self._store, self._vectors, principal, memory_id))
+        return forgotten(await revoke_memory(self._store, self._projector, principal, memory_id))

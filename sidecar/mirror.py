@@ -1,53 +1,21 @@
-"""The vector index follows a governance change that SQL has already committed.
+"""The vector index follows a governance change that SQL has already committed, with its outbox entries.
 
-SQL is the authority and recall hydrates every hit from it, so a point that lags behind can never
-surface a revoked or erased memory; the index still has to follow, or recall's candidates thin out
-and erased vectors linger. A failure here is a 503 whose retry is safe: every governance request
-is idempotent and writes its points again.
+A governance route never writes the index: its transaction marks the rows' points owed (or leaves
+tombstones), and the process's projector (`agents.projector`) writes them. The route waits a
+moment for that, so a caller usually finds the index in step when the answer arrives; if the index
+is down it answers anyway, since recall hydrates every hit from SQL (a lagging point never surfaces
+a revoked or erased memory) and the outbox keeps the change until the projector catches up.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from agents.projector import VectorProjector
 
-from beliefs.episodes import Episode
-from beliefs.records import Memory
-from sidecar.errors import Unavailable
-from sinks.base import MemoryStore, VectorIndex, VectorPoint, episode_payload, vector_payload
-from sinks.errors import SinkError
-
-_RETRY = "the vector index did not follow; retry the same request (it is idempotent)"
+#: Longest a governance request waits for its change to reach the index.
+SETTLE_S = 2.0
 
 
-async def mirror(
-    store: MemoryStore, vectors: VectorIndex, points: Sequence[VectorPoint], changed: Sequence[Memory]
-) -> None:
-    """Upsert `points`, rewrite the payload of `changed`, then clear their SQL outbox flag."""
-    try:
-        await vectors.write(points)
-        if changed:
-            await vectors.set_payload({memory.id: vector_payload(memory) for memory in changed})
-    except SinkError as exc:
-        raise Unavailable(f"the change is stored, but {_RETRY}") from exc
-    synced = list(dict.fromkeys([p.id for p in points] + [m.id for m in changed]))
-    if synced:
-        await store.mark_vectors_synced(synced)
-
-
-async def mirror_episodes(store: MemoryStore, vectors: VectorIndex, changed: Sequence[Episode]) -> None:
-    """Rewrite the payload of `changed` episodes' points, then clear their SQL outbox flag."""
-    if not changed:
-        return
-    try:
-        await vectors.set_payload({episode.id: episode_payload(episode) for episode in changed})
-    except SinkError as exc:
-        raise Unavailable(f"the change is stored, but {_RETRY}") from exc
-    await store.mark_episode_vectors_synced([episode.id for episode in changed])
-
-
-async def delete_points(vectors: VectorIndex, memory_ids: Sequence[str]) -> None:
-    """Delete the points of `memory_ids` (absent points are no error)."""
-    try:
-        await vectors.delete(memory_ids)
-    except SinkError as exc:
-        raise Unavailable(f"erasure incomplete: {_RETRY}") from exc
+async def follow(projector: VectorProjector | None) -> None:
+    """Let the projector bring the index in step (bounded); without one, the owner of the index will."""
+    if projector is not None:
+        await projector.settle(SETTLE_S)

@@ -20,9 +20,9 @@ from typing import Annotated, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.prompts.reflect_answer import WEAK_CONFIDENCE, EvidenceItem, ReflectAnswer, ReflectContext
-from beliefs.errors import BeliefstreamError
 from beliefs.records import MAX_ID_LENGTH, Trust
 from sidecar.auth import Principal
+from sidecar.errors import ReflectAnswerError
 from sidecar.recall.models import (
     MAX_BUDGET_TOKENS,
     MAX_QUERY_CHARS,
@@ -32,7 +32,6 @@ from sidecar.recall.models import (
 )
 from sidecar.recall.policy import Conflict
 from sidecar.recall.service import RecallService
-from sinks.base import MemoryStore
 
 logger = logging.getLogger(__name__)
 
@@ -45,10 +44,6 @@ MAX_STRONG = 5
 MAX_WEAK = 3
 
 Mode = Literal["llm", "extractive"]
-
-
-class ReflectAnswerError(BeliefstreamError):
-    """The answerer gave no usable answer (API failure, timeout, malformed reply); reflect falls back."""
 
 
 class Answerer(Protocol):
@@ -186,9 +181,8 @@ def citations_of(memory_ids: Sequence[str], recalled: Sequence[RecalledMemory]) 
 class ReflectService:
     """Recall plus an answer; `answerer` None is the offline (extractive) mode."""
 
-    def __init__(self, recall: RecallService, store: MemoryStore, answerer: Answerer | None = None) -> None:
+    def __init__(self, recall: RecallService, answerer: Answerer | None = None) -> None:
         self._recall = recall
-        self._store = store
         self._answerer = answerer
 
     async def reflect(self, principal: Principal, request: ReflectRequest) -> ReflectResult:

@@ -11,10 +11,9 @@ from __future__ import annotations
 import anthropic
 
 from agents.extract.anthropic import make_client
-from agents.llm import LlmCallError, ask_text
-from agents.prompts import ResponseSchemaError
+from agents.llm import ask_parsed
 from agents.prompts import reflect_answer as prompt
-from sidecar.reflect import ReflectAnswerError
+from sidecar.errors import ReflectAnswerError
 from streams.settings import Settings
 
 #: Output budget of one answer: a few sentences and the cited ids.
@@ -36,16 +35,16 @@ class AnthropicAnswerer:
 
     async def answer(self, context: prompt.ReflectContext) -> prompt.ReflectAnswer:
         system, messages = prompt.render(context)
-        try:
-            text = await ask_text(
-                self._client, model=self._model, max_tokens=MAX_TOKENS, system=system, messages=messages
-            )
-        except LlmCallError as exc:
-            raise ReflectAnswerError(str(exc)) from exc
-        try:
-            return prompt.read_response(text, [item.id for item in context.evidence])
-        except ResponseSchemaError as exc:
-            raise ReflectAnswerError(f"malformed answer: {exc}") from exc
+        evidence = [item.id for item in context.evidence]
+        return await ask_parsed(
+            self._client,
+            model=self._model,
+            max_tokens=MAX_TOKENS,
+            system=system,
+            messages=messages,
+            read=lambda text: prompt.read_response(text, evidence),
+            failed=ReflectAnswerError,
+        )
 
 
 def make_answerer(settings: Settings) -> AnthropicAnswerer | None:

@@ -149,9 +149,18 @@ class Liveness(BaseModel):
     status: str
 
 
+class ProjectionLag(BaseModel):
+    backlog: int = Field(description="vector points owed to the index (rows to write, tombstones to delete)")
+    oldest_age_seconds: float = Field(description="age of the oldest owed point; 0 when none")
+
+
 class Readiness(BaseModel):
     status: str
     checks: dict[str, str] = Field(description="dependency → `ok` or `failed`")
+    vector_projection: ProjectionLag | None = Field(
+        default=None,
+        description="the vector projector's lag, where this process projects; reported, never a reason to be unready",
+    )
 
 
 #: Documented on every authenticated route, so the OpenAPI document shows the error shape.

@@ -1,4 +1,5 @@
-"""The sink contract, an async port of quix-streams' sinks.
+"""The sink contract (an async port of quix-streams' sinks), the vector index, and the values the
+store's contracts (`sinks.contracts`) exchange.
 
 A sink has `setup()`, `write(batch)` and `close()`. Writes are idempotent (deterministic ids,
 upserts), so a replayed batch changes nothing. A full destination raises `BackpressureError`
@@ -12,9 +13,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol, runtime_checkable
 
-from beliefs.episodes import Episode, EpisodeEvent, EpisodeState
-from beliefs.records import Job, Memory, MemoryEvent, MemoryState, Turn
-from beliefs.write_plan import TurnOutcome
+from beliefs.episodes import Episode, EpisodeEvent
+from beliefs.records import Job, Memory, MemoryEvent, MemoryState
 
 #: Payload `kind` of the two sorts of vector point sharing the collection.
 MEMORY_KIND = "memory"
@@ -162,75 +162,3 @@ class PendingEvent:
     topic: str
     key: str
     value: bytes
-
-
-@runtime_checkable
-class MemoryStore(Sink, Protocol):
-    """The SQL store: the authority on the belief state. Every read is scoped by tenant."""
-
-    async def write(self, outcomes: Sequence[TurnOutcome]) -> WriteResult:
-        """One transaction: jobs, inserts, reconcile (confirm / supersede), outbox rows."""
-
-    async def done_job_ids(self, job_ids: Sequence[str]) -> set[str]:
-        """Those of `job_ids` already done, skipped or failed: replays skip them before any work."""
-
-    async def pending_vectors(self, limit: int = 1000) -> list[PendingVector]: ...
-
-    async def mark_vectors_synced(self, memory_ids: Sequence[str]) -> None: ...
-
-    async def pending_episode_vectors(self, limit: int = 1000) -> list[PendingEpisodeVector]: ...
-
-    async def mark_episode_vectors_synced(self, episode_ids: Sequence[str]) -> None: ...
-
-    async def pending_events(self, limit: int = 1000) -> list[PendingEvent]: ...
-
-    async def ack_events(self, seqs: Sequence[int]) -> None: ...
-
-    async def enqueue_jobs(self, jobs: Sequence[Job], turns: Sequence[Turn] = ()) -> None:
-        """Record queued jobs (from `/v1/retain`) without touching jobs already further along, and
-        keep `turns` (those of jobs still queued) until their job finishes: one transaction."""
-
-    async def get_job(self, tenant_id: str, job_id: str) -> Job | None: ...
-
-    async def get_memory(self, tenant_id: str, memory_id: str) -> Memory | None: ...
-
-    async def memory_history(self, tenant_id: str, memory_id: str) -> list[Memory]:
-        """The supersession chain the memory belongs to, oldest first."""
-
-    async def list_memories(
-        self,
-        tenant_id: str,
-        user_id: str,
-        state: MemoryState | None = MemoryState.ACTIVE,
-        limit: int = 100,
-        cursor: str | None = None,
-    ) -> tuple[list[Memory], str | None]: ...
-
-    async def get_episode(self, tenant_id: str, episode_id: str) -> Episode | None: ...
-
-    async def list_episodes(
-        self,
-        tenant_id: str,
-        user_id: str,
-        state: EpisodeState | None = EpisodeState.ACTIVE,
-        limit: int = 100,
-        cursor: str | None = None,
-    ) -> tuple[list[Episode], str | None]:
-        """One page of the user's episodes in (said_at, id) order, and the cursor of the next."""
-
-    # -- governance: direct insert, revocation, erasure ------------------------------------------
-
-    async def insert_memory(self, memory: Memory, embedding: Sequence[float] | None) -> WriteResult:
-        """A fully specified memory, reconciled like the write path's (confirm / supersede); no job."""
-
-    async def revoke(self, tenant_id: str, memory_id: str, at: datetime) -> Memory | None:
-        """Revoke one memory of the tenant (idempotent; one `revoked` event); None when not in scope."""
-
-    async def revoke_episode(self, tenant_id: str, episode_id: str, at: datetime) -> Episode | None:
-        """Revoke one episode of the tenant (idempotent; one `episode_revoked` event); None when absent."""
-
-    async def erase_user(self, tenant_id: str, user_id: str, key_id: str | None = None) -> ErasureReport:
-        """Delete every row of the user (memories, episodes, jobs, intake, contested slots, audit,
-        unpublished events) in one transaction, leaving only a deletion receipt."""
-
-    async def ping(self) -> bool: ...

@@ -4,7 +4,8 @@
     └── SinkError
         ├── BackpressureError      the destination is full; retry after `retry_after` seconds
         ├── SinkUnavailableError   the destination cannot be reached; retry with backoff
-        └── NotFoundError          a read asked for something that is not there (or not in scope)
+        ├── NotFoundError          a read asked for something that is not there (or not in scope)
+        └── ExportFormatError      a line of an import file is not part of a beliefstream export
 """
 
 from beliefs.errors import BeliefstreamError
@@ -28,3 +29,7 @@ class SinkUnavailableError(SinkError):
 
 class NotFoundError(SinkError):
     """Nothing with that id in the caller's scope."""
+
+
+class ExportFormatError(SinkError):
+    """A line of an import file is not part of a beliefstream export (the message names the line)."""

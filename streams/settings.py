@@ -28,6 +28,11 @@ class Settings(BaseSettings):
     qdrant_url: str | None = Field(default=None, description="unset = embedded Qdrant Edge under data_dir")
     qdrant_api_key: SecretStr | None = None
     qdrant_collection: str = "beliefstream_memories"
+    vector_projector: Literal["on", "off"] = Field(
+        default="on", description="whether this process projects the SQL vector outbox into the index; off = "
+        "SQL only, and an embedded Qdrant Edge shard is not opened (its single owner projects)"
+    )
+    vector_projector_poll_s: float = Field(default=1.0, gt=0, description="how often the projector looks without a nudge")
 
     # topics
     app_id: str = "beliefstream"

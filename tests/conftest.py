@@ -58,19 +58,43 @@ def tenant() -> str:
     return unique_tenant()
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def isolated_sql_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:
-    """Like `sql_url`, but PostgreSQL gets a database of this test alone: a worker's recovery reads
-    every pending row in its database, so live tests must not see other tests' rows."""
-    if request.param == "sqlite":
-        yield f"sqlite+aiosqlite:///{(tmp_path / 'memory.db').as_posix()}"
+def _own_database(backend: str, tmp_path, prefix: str) -> Iterator[str]:
+    """A database of one test alone: a new SQLite file, or a PostgreSQL database dropped after."""
+    if backend == "sqlite":
+        yield f"sqlite+aiosqlite:///{(tmp_path / f'{prefix}.db').as_posix()}"
         return
-    name = f"bs_it_{uuid.uuid4().hex[:12]}"
+    name = f"bs_{prefix}_{uuid.uuid4().hex[:12]}"
     asyncio.run(_pg_admin(f'CREATE DATABASE "{name}"'))
     try:
         yield f"{_pg_host_url()}/{name}"
     finally:
         asyncio.run(_pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def isolated_sql_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:
+    """Like `sql_url`, but PostgreSQL gets a database of this test alone: a worker's recovery reads
+    every pending row in its database, so live tests must not see other tests' rows."""
+    yield from _own_database(request.param, tmp_path, "memory" if request.param == "sqlite" else "it")
+
+
+@pytest.fixture
+def second_sql_url(sql_url: str, tmp_path) -> Iterator[str]:
+    """An empty database on the backend of `sql_url`, of this test alone: a store to copy into."""
+    yield from _own_database("sqlite" if sql_url.startswith("sqlite") else "postgres", tmp_path, "copy")
+
+
+@pytest.fixture
+async def second_store(second_sql_url: str):
+    """A migrated store on `second_sql_url`."""
+    from sinks.sql.store import SqlMemoryStore
+
+    store = SqlMemoryStore(second_sql_url)
+    await store.setup()
+    try:
+        yield store
+    finally:
+        await store.close()
 
 
 @pytest.fixture(scope="session")

@@ -14,8 +14,7 @@ import anthropic
 from agents.consolidate.errors import MergeFailedError
 from agents.consolidate.merge import Merged, Merger, OfflineMerger
 from agents.extract.anthropic import make_client
-from agents.llm import LlmCallError, ask_text
-from agents.prompts import ResponseSchemaError
+from agents.llm import ask_parsed
 from agents.prompts import merge_memories as prompt
 from streams.settings import Settings
 
@@ -63,16 +62,16 @@ class AnthropicMerger:
     async def _ask(self, context: prompt.MergeContext) -> str:
         system, messages = prompt.render(context)
         self.stats.calls += 1
-        try:
-            answer = await ask_text(
-                self._client, model=self._model, max_tokens=MAX_TOKENS, system=system, messages=messages
-            )
-        except LlmCallError as exc:
-            raise MergeFailedError(str(exc)) from exc
-        try:
-            return prompt.read_response(answer).text
-        except ResponseSchemaError as exc:
-            raise MergeFailedError(str(exc)) from exc
+        merged = await ask_parsed(
+            self._client,
+            model=self._model,
+            max_tokens=MAX_TOKENS,
+            system=system,
+            messages=messages,
+            read=prompt.read_response,
+            failed=MergeFailedError,
+        )
+        return merged.text
 
 
 def make_merger(settings: Settings, client: anthropic.AsyncAnthropic | None = None) -> Merger:

@@ -52,6 +52,9 @@ class Merger(Protocol):
 
     async def merge(self, context: MergeContext) -> Merged: ...
 
+    async def aclose(self) -> None:
+        """Release what the merger holds (an HTTP client); nothing for a merger that holds none."""
+
 
 class OfflineMerger:
     """The deterministic merge: no model, no network."""
@@ -60,6 +63,9 @@ class OfflineMerger:
 
     async def merge(self, context: MergeContext) -> Merged:
         return Merged(merge_texts([item.text for item in context.memories]), self.name)
+
+    async def aclose(self) -> None:
+        """Nothing to release."""
 
 
 def lead_order(members: Sequence[Memory]) -> list[Memory]:

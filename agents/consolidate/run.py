@@ -4,8 +4,8 @@ memory, and (unless it is a dry run) write the merges.
 Named steps: load (active memories with their stored embeddings; the missing ones embedded now)
 → partition (`compat.partition_of`) → cluster (`cluster.cluster`, with `compat.compatible`) →
 merge (a `Merger` writes the text, `merge.canonical_memory` the fields) → write (one SQL
-transaction: canonical rows, consolidated originals, events in the outbox) → vectors (the canonical
-point and the originals' state, at once; the outbox repeats both if this step fails).
+transaction: canonical rows, consolidated originals, events in the outbox, and the vector outbox
+entries of the canonical point and the originals' state) → the projector is nudged to write them.
 A dry run stops after merge and writes nothing.
 """
 
@@ -23,14 +23,12 @@ from agents.consolidate.cluster import check_threshold, cluster, min_similarity,
 from agents.consolidate.diff import ConsolidationDiff, DiffGroup, DiffMember
 from agents.consolidate.merge import Merger, OfflineMerger, canonical_memory, consolidated, lead_order
 from agents.embed import Embedder
+from agents.projector import VectorProjector
 from agents.prompts.merge_memories import MergeContext, MergeItem
 from agents.secrets import redact_secrets
-from beliefs.records import EventKind, Memory, MemoryEvent, MemoryState, utcnow
-from sinks.base import VectorIndex, VectorPoint, vector_payload
-from sinks.errors import SinkError
+from beliefs.records import EventKind, Memory, MemoryEvent, utcnow
+from sinks.maintenance import ConsolidationStore, MergeWrite
 from sinks.reach import EVERY_AGENT, Reach
-from sinks.sql.consolidation import MergeWrite
-from sinks.sql.maintenance import MaintenanceStore
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +37,8 @@ Found = tuple[list[Memory], np.ndarray]
 
 
 async def consolidate(
-    store: MaintenanceStore,
-    vectors: VectorIndex | None,
+    store: ConsolidationStore,
+    projector: VectorProjector | None,
     embedder: Embedder | None,
     tenant_id: str,
     topic: str,
@@ -78,7 +76,7 @@ async def consolidate(
         merges.append((merge_write(canonical, group, None), diff))
     groups = [diff for _, diff in merges]
     if not dry_run and merges:
-        groups = await _apply(store, vectors, embedder, tenant_id, merges, found)
+        groups = await _apply(store, projector, embedder, tenant_id, merges, found)
     return ConsolidationDiff(
         tenant_id=tenant_id,
         topic=topic,
@@ -146,14 +144,14 @@ async def _with_embeddings(
 
 
 async def _apply(
-    store: MaintenanceStore,
-    vectors: VectorIndex | None,
+    store: ConsolidationStore,
+    projector: VectorProjector | None,
     embedder: Embedder | None,
     tenant_id: str,
     merges: list[tuple[MergeWrite, DiffGroup]],
     found: list[Found],
 ) -> list[DiffGroup]:
-    """Embed the canonical texts, write the merges, then mirror them into the vector index."""
+    """Embed the canonical texts and write the merges (with their vector outbox entries)."""
     texts = [write.canonical.text for write, _ in merges]
     if embedder is not None:
         vectors_ = list(await embedder.aembed(texts))
@@ -164,17 +162,6 @@ async def _apply(
         for (w, _), v in zip(merges, vectors_, strict=True)
     ]
     written = {w.canonical.id for w in await store.write_merges(tenant_id, writes)}
-    if vectors is not None and written:
-        await _mirror(vectors, [w for w in writes if w.canonical.id in written])
+    if projector is not None and written:
+        projector.wake()
     return [diff.model_copy(update={"applied": diff.canonical_id in written}) for _, diff in merges]
-
-
-async def _mirror(vectors: VectorIndex, writes: Sequence[MergeWrite]) -> None:
-    """Best effort: the rows are committed and marked dirty, so the outbox repeats this if it fails."""
-    points = [VectorPoint(w.canonical.id, w.embedding, vector_payload(w.canonical)) for w in writes]
-    states = {m.id: {"state": MemoryState.CONSOLIDATED.value} for w in writes for m in w.originals}
-    try:
-        await vectors.write(points)
-        await vectors.set_payload(states)
-    except SinkError as exc:
-        log.warning("consolidation: vector index not updated now, the outbox will retry: %s", exc)

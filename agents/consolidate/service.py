@@ -10,10 +10,9 @@ from agents.consolidate.diff import ConsolidationDiff
 from agents.consolidate.merge import Merger, OfflineMerger
 from agents.consolidate.run import consolidate
 from agents.embed import Embedder
-from sinks.base import VectorIndex
+from agents.projector import VectorProjector
+from sinks.maintenance import ConsolidationStore, Users
 from sinks.reach import EVERY_AGENT, Reach
-from sinks.sql.maintenance import MaintenanceStore
-from sinks.sql.queries import Users
 
 log = logging.getLogger(__name__)
 
@@ -28,18 +27,18 @@ class SweepReport:
 
 
 class Consolidator:
-    """The store, the vector index, the embedder and the merger consolidation runs with."""
+    """The store, the projector, the embedder and the merger consolidation runs with."""
 
     def __init__(
         self,
-        store: MaintenanceStore,
-        vectors: VectorIndex | None,
+        store: ConsolidationStore,
+        projector: VectorProjector | None,
         embedder: Embedder | None,
         merger: Merger | None = None,
         threshold: float = 0.85,
     ) -> None:
         self.store = store
-        self.vectors = vectors
+        self.projector = projector  # nudged after a merge; None: the index's owner projects
         self.embedder = embedder
         self.merger = merger or OfflineMerger()
         self.threshold = threshold
@@ -56,7 +55,7 @@ class Consolidator:
         """Consolidate one topic; only memories within `reach` (a caller's view) are loaded at all."""
         return await consolidate(
             self.store,
-            self.vectors,
+            self.projector,
             self.embedder,
             tenant_id,
             topic,

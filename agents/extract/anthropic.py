@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 
 import anthropic
 
-from agents.errors import ExtractorError
+from agents.errors import ExtractorError, LlmCallError, ResponseSchemaError
 from agents.extract.write_policy import enforce_write_policy
-from agents.prompts import ResponseSchemaError
+from agents.llm import ask_text
 from agents.prompts import extract_memories as prompt
 from agents.prompts.extract_answer import read_response
 from beliefs.errors import ConfigurationError
@@ -53,14 +53,6 @@ class ExtractorStats:
 
     def as_dict(self) -> dict[str, int]:
         return asdict(self)
-
-
-class _TurnFailed(Exception):
-    """Internal: this turn has no usable answer; `reason` says why (for the log and the error)."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 class AnthropicExtractor:
@@ -103,8 +95,8 @@ class AnthropicExtractor:
         context = prompt.ExtractionContext.from_turn(turn)
         try:
             claims = await self._ask(context)
-        except _TurnFailed as failed:
-            return await self._fall_back(turn, failed.reason)
+        except (LlmCallError, ResponseSchemaError) as failed:  # no usable answer for this turn
+            return await self._fall_back(turn, str(failed))
         result = enforce_write_policy(claims, turn.text, said_at=turn.ts)
         self.stats.capped += result.capped
         self.stats.dropped_items += result.redacted + result.refused
@@ -125,7 +117,7 @@ class AnthropicExtractor:
                 return self._parse(repaired, context)
             except ResponseSchemaError as second:
                 self.stats.malformed += 1
-                raise _TurnFailed(f"malformed answer twice: {second}") from second
+                raise ResponseSchemaError(f"malformed answer twice: {second}") from second
 
     def _parse(self, answer: str, context: prompt.ExtractionContext) -> list[Claim]:
         parsed = read_response(answer, turn_ts=context.turn_ts)
@@ -139,25 +131,12 @@ class AnthropicExtractor:
         async with self._slots:
             self.stats.calls += 1
             try:
-                response = await self._client.messages.create(
-                    model=self._model,
-                    max_tokens=MAX_TOKENS,
-                    system=system,
-                    messages=messages,  # type: ignore[arg-type]
+                return await ask_text(
+                    self._client, model=self._model, max_tokens=MAX_TOKENS, system=system, messages=messages
                 )
-            except anthropic.APIStatusError as exc:
+            except LlmCallError:
                 self.stats.api_errors += 1
-                raise _TurnFailed(f"API answered {exc.status_code}") from exc
-            except anthropic.APITimeoutError as exc:
-                self.stats.api_errors += 1
-                raise _TurnFailed("API request timed out") from exc
-            except anthropic.APIConnectionError as exc:
-                self.stats.api_errors += 1
-                raise _TurnFailed(f"API unreachable: {exc}") from exc
-            except anthropic.APIError as exc:  # e.g. an unreadable response body
-                self.stats.api_errors += 1
-                raise _TurnFailed(f"API error: {exc}") from exc
-        return "".join(block.text for block in response.content if block.type == "text")
+                raise
 
     async def _fall_back(self, turn: Turn, reason: str) -> list[Claim]:
         if self._fallback is None:

@@ -3,14 +3,5 @@
 A prompt module renders `(system, messages)` from its context and parses the model's answer into
 our records (the extraction prompt reads its answer in `extract_answer`, beside it; `answer_json`
 finds the JSON in any answer). The answer is never trusted: what does not fit the schema is an
-error, not a guess.
-
-    BeliefstreamError
-    └── ResponseSchemaError   the model's answer is not the JSON the prompt asked for
+error (`agents.errors.ResponseSchemaError`), not a guess.
 """
-
-from beliefs.errors import BeliefstreamError
-
-
-class ResponseSchemaError(BeliefstreamError):
-    """The model's answer cannot be read as the prompt's response schema (worth one repair call)."""

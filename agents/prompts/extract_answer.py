@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from agents.prompts import ResponseSchemaError
+from agents.errors import ResponseSchemaError
 from agents.prompts.answer_json import json_values
 from agents.prompts.extract_memories import MAX_MEMORIES, ExtractedMemory
 from beliefs.records import Claim

@@ -13,8 +13,8 @@ import re
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from agents.errors import ResponseSchemaError
 from agents.extract.write_policy import REDACTION_MARK
-from agents.prompts import ResponseSchemaError
 from beliefs.records import MemoryType
 
 VERSION = "merge-memories/1"

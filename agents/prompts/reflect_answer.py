@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from agents.prompts import ResponseSchemaError
+from agents.errors import ResponseSchemaError
 from agents.prompts.answer_json import json_values
 
 VERSION = "reflect-answer/2"

@@ -30,23 +30,38 @@ class Trimmed(Generic[T]):
     tokens_used: int = 0
 
 
+class Filler(Generic[T]):
+    """Items offered in priority order, kept while they fit: the state of one `trim`."""
+
+    def __init__(self, budget_tokens: int, limit: int) -> None:
+        self.budget_tokens, self.limit = budget_tokens, limit
+        self.kept: list[T] = []
+        self.over_budget: list[T] = []
+        self.over_limit: list[T] = []
+        self.used = 0
+
+    def offer(self, item: T, tokens: int) -> bool:
+        """Keep `item` if the limit and the budget allow; skip (never truncate) it otherwise."""
+        if len(self.kept) >= self.limit:
+            self.over_limit.append(item)
+            return False
+        if self.used + tokens > self.budget_tokens:
+            self.over_budget.append(item)
+            return False
+        self.kept.append(item)
+        self.used += tokens
+        return True
+
+    def trimmed(self) -> Trimmed[T]:
+        return Trimmed(self.kept, self.over_budget, self.over_limit, self.used)
+
+
 def trim(items: Sequence[T], cost: Callable[[T], int], budget_tokens: int, limit: int) -> Trimmed[T]:
     """Take `items` in priority order while they fit; skip (never truncate) one that does not."""
-    kept: list[T] = []
-    over_budget: list[T] = []
-    over_limit: list[T] = []
-    used = 0
+    filler: Filler[T] = Filler(budget_tokens, limit)
     for item in items:
-        if len(kept) >= limit:
-            over_limit.append(item)
-            continue
-        tokens = cost(item)
-        if used + tokens > budget_tokens:
-            over_budget.append(item)
-            continue
-        kept.append(item)
-        used += tokens
-    return Trimmed(kept, over_budget, over_limit, used)
+        filler.offer(item, cost(item))
+    return filler.trimmed()
 
 
 def edge_order(items: Sequence[T]) -> list[T]:

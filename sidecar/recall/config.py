@@ -48,12 +48,13 @@ class RecallConfig(BaseModel):
     episodes_enabled: bool = Field(default=True, description="recall episodes beside the beliefs")
     episode_half_life_days: float = Field(default=365.0, gt=0.0, description="recency half-life of an episode")
     episode_importance: float = Field(
-        default=0.3, ge=0.0, le=1.0, description="importance of an episode that produced no current belief"
+        default=0.45, ge=0.0, le=1.0,
+        description="importance of every episode in the ranking (the beliefs a turn produced compete with their own)",
     )
     episode_keyword_weight: float = Field(
         default=1.0, ge=0.0, description="keyword_weight for episodes (raw turns: words matter more)"
     )
-    person_weight: float = Field(default=0.05, ge=0.0, description="relevance added when the query names the speaker")
+    person_weight: float = Field(default=0.05, ge=0.0, description="relevance added to a turn said by a speaker the query names")
     time_weight: float = Field(default=0.15, ge=0.0, description="relevance added when said within the query's dates")
     superseded_episode_factor: float = Field(
         default=0.5, ge=0.0, le=1.0, description="score multiplier of an episode whose belief is no longer current"

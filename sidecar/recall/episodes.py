@@ -2,8 +2,10 @@
 
 An episode is ranked with the beliefs' blend (`scoring.blend`): relevance from the fused dense and
 keyword similarity, plus a bonus when the query names its speaker (`people`) or dates it fits
-(`temporal`); confidence from its trust; importance from the current beliefs it produced (else a
-small default); recency from when it was said. It never overrides a belief: an episode whose
+(`temporal`); confidence from its trust; importance a fixed default (`episode_importance`: the
+beliefs a turn produced compete with their own importance, and counting it again for their turn
+crowds other turns out; it still lifts that turn over the similarity floor); recency from when it
+was said. It never overrides a belief: an episode whose
 beliefs are all no longer current (superseded, revoked, contested, expired) is suppressed, or
 labelled `superseded` and demoted when the request asks so. `caution` (an assistant's words) and
 `untrusted` episodes are returned only on `include_untrusted_evidence`. The beliefs' similarity
@@ -44,6 +46,7 @@ class EpisodeEntry:
     signals: Signals | None = None
     context: list[Episode] = field(default_factory=list)  # neighbouring turns included, in order
     superseded: bool = False
+    neighbours: list[Episode] = field(default_factory=list)  # the turns around it trust allows (candidates)
 
     def turns(self) -> list[Episode]:
         """The hit and its included neighbours in conversation order."""
@@ -93,11 +96,15 @@ def score_episode(
 def boosts(
     episode: Episode, named: Collection[str], window: Window | None, config: RecallConfig
 ) -> tuple[float, list[str]]:
-    """Relevance added for a named speaker (or a turn naming them) and for fitting the query's dates."""
+    """Relevance added for the named speaker's own turns and for fitting the query's dates. A turn
+    that only names them gets a reason, no bonus: in a conversation the other speaker names them in
+    every greeting, so it says little about whose words answer the question."""
     bonus, reasons = 0.0, []
-    if named and (episode.speaker in named or mentions(episode.text, named)):
+    if named and episode.speaker in named:
         bonus += config.person_weight
-        reasons.append(f"about {', '.join(sorted(named))}")
+        reasons.append(f"about {episode.speaker}")
+    elif named and mentions(episode.text, named):
+        reasons.append(f"mentions {', '.join(sorted(named))}")
     if window is not None and window.holds(episode.said_at):
         bonus += config.time_weight
         reasons.append(f"said within '{window.said}'")
@@ -129,12 +136,14 @@ def judge_episodes(
             suppressed.append((episode.id, why))
             continue
         linked = [current_beliefs[i] for i in episode.memory_ids if i in current_beliefs]
-        superseded = bool(episode.memory_ids) and not linked
-        if superseded and suppress_superseded:
+        stale = superseded(episode, current_beliefs)
+        if stale and suppress_superseded:
             suppressed.append((episode.id, f"suppressed: {SUPERSEDED_NOTE}"))
             labelled.append((episode.id, f"suppressed: {SUPERSEDED_NOTE}"))
             continue
         found = signals.get(episode.id)
+        # the floor is bypassed for the turn of an important belief; the ranking is not: that belief
+        # competes with its own importance, and its turn counting it again crowds other turns out
         importance = max((m.importance for m in linked), default=config.episode_importance)
         floor = similarity_floor(importance, found, config) if found else None
         if floor is not None and not floor.passes:
@@ -144,23 +153,33 @@ def judge_episodes(
         if floor is not None and floor.why:
             reasons.insert(0, floor.why)
         relevance = min(1.0, (found.relevance if found else 0.0) + bonus)
-        score = score_episode(episode, relevance, importance, now, config)
-        if superseded:
+        score = score_episode(episode, relevance, config.episode_importance, now, config)
+        if stale:
             score = replace(score, value=score.value * config.superseded_episode_factor)
             labelled.append((episode.id, f"labelled superseded: {SUPERSEDED_NOTE}"))
         said = f"said by {episode.speaker or episode.role.value} on {episode.said_at.date().isoformat()}"
         matched = f"matched query ({found.sources})" if found else "context"
-        entries.append(EpisodeEntry(episode, [matched, said, *reasons], relevance, score, found, superseded=superseded))
+        entries.append(EpisodeEntry(episode, [matched, said, *reasons], relevance, score, found, superseded=stale))
     return EpisodeVerdicts(entries, suppressed, labelled)
 
 
-def add_context(entries: Sequence[EpisodeEntry], neighbours: Mapping[str, Sequence[Episode]], include_untrusted: bool) -> None:
-    """Attach each entry's neighbouring turns (what trust allows), never a turn already returned."""
-    returned = {e.episode.id for e in entries}
-    taken: set[str] = set()
+def offer_context(
+    entries: Sequence[EpisodeEntry],
+    neighbours: Mapping[str, Sequence[Episode]],
+    current_beliefs: Mapping[str, Memory],
+    include_untrusted: bool,
+) -> None:
+    """Give each entry the neighbouring turns it may quote: what trust allows, never a superseded turn
+    (that one is only ever shown labelled, as its own item). Which of them it quotes is decided with
+    the budget (`evidence.merge`), in rank order, so no turn is quoted twice and none is lost."""
     for entry in entries:
-        for mate in neighbours.get(entry.episode.id, ()):
-            if mate.id in returned or mate.id in taken or trust_allowed(mate, include_untrusted) is not None:
-                continue
-            entry.context.append(mate)
-            taken.add(mate.id)
+        entry.neighbours = [
+            m
+            for m in neighbours.get(entry.episode.id, ())
+            if trust_allowed(m, include_untrusted) is None and not superseded(m, current_beliefs)
+        ]
+
+
+def superseded(episode: Episode, current_beliefs: Mapping[str, Memory]) -> bool:
+    """It stated beliefs and none of them is current any more."""
+    return bool(episode.memory_ids) and not any(i in current_beliefs for i in episode.memory_ids)

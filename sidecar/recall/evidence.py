@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from sidecar.recall.budget import edge_order, estimate_tokens, trim
+from sidecar.recall.budget import Filler, Trimmed, edge_order, estimate_tokens
 from sidecar.recall.episodes import SUPERSEDED_NOTE, EpisodeEntry
 from sidecar.recall.models import CandidateSources, EpisodeTurn, RecalledMemory
 from sidecar.recall.select import CONSTRAINT, RANKED, Entry, Selection
@@ -41,19 +41,41 @@ def merge(selection: Selection, episodes: Sequence[EpisodeEntry], budget_tokens:
     if not episodes:
         return Merged(selection, [])
     ranked = sorted([*selection.chosen, *episodes], key=_key)
-    trimmed = trim(ranked, _cost, budget_tokens, limit)
+    trimmed, repeated = _fill(ranked, budget_tokens, limit)
     kept = {id(item) for item in trimmed.kept}
     suppressed = list(selection.suppressed)
     for item in trimmed.over_budget:
         suppressed.append((_id(item), "over the token budget"))
     for item in trimmed.over_limit:
         suppressed.append((_id(item), "over the limit"))
+    suppressed += [(entry.episode.id, f"quoted as context of {by}") for entry, by in repeated]
     prominence = sorted(
         (e for e in selection.chosen if id(e) in kept), key=lambda e: (e.tier != CONSTRAINT, -e.score.value, e.memory.id)
     )
     beliefs = edge_order(prominence)
     quoted = sorted((e for e in episodes if id(e) in kept), key=lambda e: (e.episode.said_at, e.episode.turn_id))
     return Merged(replace(selection, chosen=beliefs, suppressed=suppressed, tokens_used=trimmed.tokens_used), quoted)
+
+
+def _fill(ranked: Sequence[Item], budget_tokens: int, limit: int) -> tuple[Trimmed[Item], list[tuple[EpisodeEntry, str]]]:
+    """`trim` in rank order, where each quote takes the neighbouring turns no item above it quotes.
+
+    A hit already quoted as a neighbour of a better one is not repeated: (entry, quoting id) pairs.
+    Deciding the context here, not before the budget, keeps a turn from vanishing when the hit
+    that would have shown it is cut."""
+    filler: Filler[Item] = Filler(budget_tokens, limit)
+    repeated: list[tuple[EpisodeEntry, str]] = []
+    quoted: dict[str, str] = {}  # episode id -> the kept quote showing it
+    for item in ranked:
+        if isinstance(item, EpisodeEntry):
+            if item.episode.id in quoted:
+                repeated.append((item, quoted[item.episode.id]))
+                continue
+            item.context = [m for m in item.neighbours if m.id not in quoted]
+        if filler.offer(item, _cost(item)) and isinstance(item, EpisodeEntry):
+            for turn in item.turns():
+                quoted.setdefault(turn.id, item.episode.id)
+    return filler.trimmed(), repeated
 
 
 def _id(item: Item) -> str:

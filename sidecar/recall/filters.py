@@ -3,6 +3,8 @@
 They narrow which memories are eligible, after hydration and before selection, so every other
 rule of recall (scope, currency, conflicts, budget) applies to what is left unchanged. Pure: the
 request and the candidates in, the candidates that pass out. Without any filter nothing changes.
+Quotes (episodes) pass the time range by when they were said (`said_at`) and the agent filter by
+their `agent_id`; a quote has no type or topic, so a request naming types or topics gets none.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from beliefs.episodes import Episode
 from beliefs.records import Memory, MemoryType, as_utc
 
 
@@ -49,3 +52,17 @@ def narrowed(
     if not narrows(request):
         return list(hydrated), list(pinned)
     return [m for m in hydrated if passes(m, request)], [m for m in pinned if passes(m, request)]
+
+
+def quotes_allowed(request: Filtered) -> bool:
+    """Can quotes answer this request? Not when it asks for memory types or topics (a quote has none)."""
+    return request.types is None and request.topics is None
+
+
+def said_within(episode: Episode, request: Filtered) -> bool:
+    """Does `episode` pass the request's time range (on `said_at`) and agent filter?"""
+    if request.since is not None and as_utc(episode.said_at) < as_utc(request.since):
+        return False
+    if request.until is not None and as_utc(episode.said_at) > as_utc(request.until):
+        return False
+    return request.agent is None or episode.agent_id == request.agent

@@ -67,8 +67,8 @@ class RecallRequest(BaseModel):
         max_length=len(Sensitivity) + 1,
         description="sensitive categories to recall outside their domain (health, ..., or all)",
     )
-    since: datetime | None = Field(default=None, description="only memories whose valid_from is at or after this")
-    until: datetime | None = Field(default=None, description="only memories whose valid_from is at or before this")
+    since: datetime | None = Field(default=None, description="only memories whose valid_from (quotes: said_at) is at or after this")
+    until: datetime | None = Field(default=None, description="only memories whose valid_from (quotes: said_at) is at or before this")
     types: list[MemoryType] | None = Field(default=None, min_length=1, max_length=4, description="only these types")
     topics: list[Annotated[str, Field(min_length=1, max_length=64)]] | None = Field(
         default=None, min_length=1, max_length=32, description="only these topics (unlike `topic`, no context rule)"

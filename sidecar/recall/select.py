@@ -9,7 +9,7 @@ prompt prominence: fired constraints, then everything else by `recall_score`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -18,7 +18,7 @@ from beliefs.reconcile import normalize_value
 from beliefs.records import Memory
 from sidecar.recall import policy
 from sidecar.recall import sensitivity as sensitive
-from sidecar.recall.budget import edge_order, estimate_tokens, trim
+from sidecar.recall.budget import Trimmed, edge_order, estimate_tokens, trim
 from sidecar.recall.config import RecallConfig
 from sidecar.recall.floor import similarity_floor
 from sidecar.recall.freshness import certainty, needs_confirmation
@@ -62,6 +62,30 @@ class Selection:
     now: datetime | None = None
 
 
+@dataclass
+class Verdicts:
+    """Each memory's standing while `select` runs: admitted as an entry, or suppressed with a reason.
+
+    A memory is in at most one of the two maps; admitting one clears its suppression and suppressing
+    one drops its entry. `suppressed` keeps the order of suppression (the diagnostics list it so).
+    """
+
+    entries: dict[str, Entry] = field(default_factory=dict)
+    suppressed: dict[str, str] = field(default_factory=dict)
+
+    def admit(self, entry: Entry) -> None:
+        self.suppressed.pop(entry.memory.id, None)
+        self.entries[entry.memory.id] = entry
+
+    def suppress(self, memory_id: str, why: str) -> Entry | None:
+        """Suppress `memory_id`; its entry, if it had one."""
+        self.suppressed[memory_id] = why
+        return self.entries.pop(memory_id, None)
+
+    def ranked(self) -> list[Entry]:
+        return sorted(self.entries.values(), key=Entry.rank_key)
+
+
 def select(
     request: RecallRequest,
     config: RecallConfig,
@@ -72,148 +96,147 @@ def select(
     pinned: Sequence[Memory],
     contests: Sequence[OpenContest] = (),
 ) -> Selection:
-    suppressed: dict[str, str] = {}
+    """The recalled block for `request`, one named gate after another (the module docstring's order)."""
+    pool, stale = _current_pool([*hydrated, *pinned], scope, now, config)
+    action = policy.requested_action(request.action.requested() if request.action else None, request.query)
+    domains = sensitive.request_domains(request.query, action.domain if action else None, request.topic)
+    verdicts = Verdicts()
+    _suppress_sensitive(pool, domains, request.include_sensitive, verdicts)
+    matched = _admit_eligible(pool, action, domains, request, signals, config, verdicts)
+    yielded = _yield_to_live_intent(pool, request.live_intent, verdicts)
+    named = policy.named_contexts(request.topic, request.live_intent, request.query)
+    mismatched = _suppress_other_contexts(pool, named, yielded, verdicts)
+    _narrow_to_topic(request.topic, named, matched, verdicts)
+    contenders = [m for m in pool.values() if m.id not in yielded and m.id not in mismatched]
+    conflicts = _settle_conflicts(contenders, pool, verdicts)
+    for entry in verdicts.entries.values():
+        entry.score = recall_score(entry.memory, entry.relevance, now, config)
+    _cap_profile_block(verdicts, config.profile_limit)
+    trimmed = _fit_budget(verdicts, request)
+    prominence = sorted(trimmed.kept, key=lambda e: (e.tier != CONSTRAINT, -e.score.value, e.memory.id))
+    return Selection(
+        confirmations=_confirmations(prominence, request),
+        now=now,
+        chosen=edge_order(prominence),
+        conflicts=conflicts,
+        contests=policy.open_contests(contests, scope, now, config.confidence_floor),
+        suppressed=list(verdicts.suppressed.items()),
+        tokens_used=trimmed.tokens_used,
+        dropped_stale=stale,
+    )
+
+
+def _current_pool(
+    candidates: Sequence[Memory], scope: RecallScope, now: datetime, config: RecallConfig
+) -> tuple[dict[str, Memory], int]:
+    """The defensive re-check: candidates still in scope and current, by id, and how many failed it."""
     pool: dict[str, Memory] = {}
     stale = 0
-    for memory in [*hydrated, *pinned]:
+    for memory in candidates:
         if memory.id in pool:
             continue
         if policy.out_of_scope(memory, scope) or policy.currency_violation(memory, now, config.confidence_floor):
             stale += 1
             continue
         pool[memory.id] = memory
+    return pool, stale
 
-    action = policy.requested_action(request.action.requested() if request.action else None, request.query)
-    domains = sensitive.request_domains(request.query, action.domain if action else None, request.topic)
+
+def _suppress_sensitive(
+    pool: dict[str, Memory], domains: frozenset[str], include_sensitive: bool, verdicts: Verdicts
+) -> None:
+    """Take sensitive memories outside the request's domains out of the pool."""
     for memory_id, memory in list(pool.items()):
-        why = sensitive.sensitive_outside(memory, domains, request.include_sensitive)
+        why = sensitive.sensitive_outside(memory, domains, include_sensitive)
         if why is not None:
             del pool[memory_id]
-            suppressed[memory_id] = why
-    entries: dict[str, Entry] = {}
+            verdicts.suppress(memory_id, why)
+
+
+def _admit_eligible(
+    pool: dict[str, Memory],
+    action: policy.RequestedAction | None,
+    domains: frozenset[str],
+    request: RecallRequest,
+    signals: dict[str, Signals],
+    config: RecallConfig,
+    verdicts: Verdicts,
+) -> list[Memory]:
+    """Admit what fires as a constraint, the profile block and what matched the query past its
+    similarity floor; the memories that matched."""
     matched: list[Memory] = []
     for memory in pool.values():
-        reasons: list[str] = []
-        tier = RANKED
-        if action is not None and policy.fires(memory, action, domains):
-            tier = CONSTRAINT
-            reasons.append(f"constraint triggered by {action.describe()}")
-        elif policy.overridden_by(memory, request.live_intent, request.query) is not None:
-            tier = CONSTRAINT
-            reasons.append("constraint on what the live instruction asks for")
-        elif sensitive.safety_fires(memory, domains):
-            tier = CONSTRAINT
-            reasons.append(f"safety fact for a {'/'.join(sorted(domains & sensitive.SAFETY_DOMAINS))} request")
-        elif memory.profile:
-            tier = PROFILE
-            reasons.append("profile fact")
+        tier, reasons = _tier(memory, action, domains, request)
         found = signals.get(memory.id)
         relevance = 0.0
         if found is not None:
             floor = similarity_floor(memory.importance, found, config)
             if not floor.passes:
                 if tier == RANKED:
-                    suppressed[memory.id] = floor.why or ""
+                    verdicts.suppress(memory.id, floor.why or "")
             else:
                 relevance = found.relevance
                 reasons.append(f"matched query ({found.sources})" if floor.why is None else floor.why)
                 matched.append(memory)
         if reasons:
-            entries[memory.id] = Entry(memory, tier, reasons, relevance)
+            verdicts.admit(Entry(memory, tier, reasons, relevance))
+    return matched
 
-    live = policy.live_intent_attributes(request.live_intent)
+
+def _tier(
+    memory: Memory, action: policy.RequestedAction | None, domains: frozenset[str], request: RecallRequest
+) -> tuple[int, list[str]]:
+    """The memory's tier regardless of the query match, with the reason it holds it (none when RANKED)."""
+    if action is not None and policy.fires(memory, action, domains):
+        return CONSTRAINT, [f"constraint triggered by {action.describe()}"]
+    if policy.overridden_by(memory, request.live_intent, request.query) is not None:
+        return CONSTRAINT, ["constraint on what the live instruction asks for"]
+    if sensitive.safety_fires(memory, domains):
+        return CONSTRAINT, [f"safety fact for a {'/'.join(sorted(domains & sensitive.SAFETY_DOMAINS))} request"]
+    if memory.profile:
+        return PROFILE, ["profile fact"]
+    return RANKED, []
+
+
+def _yield_to_live_intent(pool: dict[str, Memory], live_intent: Mapping[str, str], verdicts: Verdicts) -> set[str]:
+    """Suppress the memories whose attribute the live instruction sets; their ids."""
+    live = policy.live_intent_attributes(live_intent)
     yielded = {m.id for m in pool.values() if policy.yields_to_live_intent(m, live)}
     for memory_id in yielded:
-        entries.pop(memory_id, None)
-        suppressed[memory_id] = f"live intent sets {pool[memory_id].attribute}"
+        verdicts.suppress(memory_id, f"live intent sets {pool[memory_id].attribute}")
+    return yielded
 
-    named = policy.named_contexts(request.topic, request.live_intent, request.query)
+
+def _suppress_other_contexts(
+    pool: dict[str, Memory], named: frozenset[str], yielded: set[str], verdicts: Verdicts
+) -> dict[str, str]:
+    """Suppress the values held for a context other than the one named; an admitted one hands its place
+    to its slot-mate for this context. The suppressed ids, with why."""
     mismatched = policy.context_mismatches((m for m in pool.values() if m.id not in yielded), named)
     for memory_id, why in mismatched.items():
-        loser = entries.pop(memory_id, None)
-        suppressed[memory_id] = why
+        loser = verdicts.suppress(memory_id, why)
         if loser is not None:
-            _promote_context_mate(loser, pool, mismatched, yielded, entries, suppressed)
-
-    _narrow_to_topic(request.topic, named, matched, entries, suppressed)
-
-    contenders = [m for m in pool.values() if m.id not in yielded and m.id not in mismatched]
-    conflicts = [c for c in policy.resolve_conflicts(contenders).values() if _touches(c, entries)]
-    for conflict in conflicts:
-        loser = entries.pop(conflict.dropped_id, None)
-        suppressed[conflict.dropped_id] = f"conflicts with the stronger {conflict.kept_id}"
-        if conflict.kept_id not in entries:  # a slot-mate the query did not match wins its slot
-            suppressed.pop(conflict.kept_id, None)
-            relevance = loser.relevance if loser else 0.0
-            entries[conflict.kept_id] = Entry(
-                pool[conflict.kept_id], RANKED, ["stronger value of a conflicting pair"], relevance
-            )
-        else:
-            winner = entries[conflict.kept_id]
-            winner.relevance = max(winner.relevance, loser.relevance if loser else 0.0)
-
-    for entry in entries.values():
-        entry.score = recall_score(entry.memory, entry.relevance, now, config)
-
-    ordered = sorted(entries.values(), key=Entry.rank_key)
-    profile = [e for e in ordered if e.tier == PROFILE]
-    for entry in profile[config.profile_limit :]:
-        if len(entry.reasons) > 1:  # also matched the query: competes as a ranked memory
-            entry.tier = RANKED
-        else:
-            entries.pop(entry.memory.id)
-            suppressed[entry.memory.id] = "profile block full"
-    ordered = sorted(entries.values(), key=Entry.rank_key)
-
-    trimmed = trim(ordered, lambda e: estimate_tokens(e.memory.text), request.budget_tokens, request.limit)
-    for entry in trimmed.over_budget:
-        suppressed[entry.memory.id] = "over the token budget"
-    for entry in trimmed.over_limit:
-        suppressed[entry.memory.id] = "over the limit"
-    prominence = sorted(trimmed.kept, key=lambda e: (e.tier != CONSTRAINT, -e.score.value, e.memory.id))
-    confirmations = [
-        (e.memory, instruction)
-        for e in prominence
-        if (instruction := policy.overridden_by(e.memory, request.live_intent, request.query)) is not None
-    ]
-    return Selection(
-        confirmations=confirmations,
-        now=now,
-        chosen=edge_order(prominence),
-        conflicts=conflicts,
-        contests=policy.open_contests(contests, scope, now, config.confidence_floor),
-        suppressed=list(suppressed.items()),
-        tokens_used=trimmed.tokens_used,
-        dropped_stale=stale,
-    )
+            _promote_context_mate(loser, pool, mismatched, yielded, verdicts)
+    return mismatched
 
 
 def _promote_context_mate(
-    loser: Entry,
-    pool: dict[str, Memory],
-    mismatched: dict[str, str],
-    yielded: set[str],
-    entries: dict[str, Entry],
-    suppressed: dict[str, str],
+    loser: Entry, pool: dict[str, Memory], mismatched: dict[str, str], yielded: set[str], verdicts: Verdicts
 ) -> None:
     """The query matched another context's value: its mate for this request's context takes its place."""
     lost = loser.memory
     for mate in pool.values():
         if mate.id in mismatched or mate.id in yielded or (mate.entity, mate.attribute) != (lost.entity, lost.attribute):
             continue
-        if mate.id in entries:
-            entries[mate.id].relevance = max(entries[mate.id].relevance, loser.relevance)
+        if mate.id in verdicts.entries:
+            entry = verdicts.entries[mate.id]
+            entry.relevance = max(entry.relevance, loser.relevance)
         else:
-            suppressed.pop(mate.id, None)
-            entries[mate.id] = Entry(mate, RANKED, ["value for this request's context"], loser.relevance)
+            verdicts.admit(Entry(mate, RANKED, ["value for this request's context"], loser.relevance))
 
 
 def _narrow_to_topic(
-    topic: str | None,
-    named: frozenset[str],
-    matched: Sequence[Memory],
-    entries: dict[str, Entry],
-    suppressed: dict[str, str],
+    topic: str | None, named: frozenset[str], matched: Sequence[Memory], verdicts: Verdicts
 ) -> None:
     """Drop the entries outside `topic` (`policy.outside_topic`), except values of a slot that a match
     inside it opened: they answer the question asked in the topic (so do conflict winners, which
@@ -221,11 +244,57 @@ def _narrow_to_topic(
     if topic is None:
         return
     opened = {_slot(m) for m in matched if policy.outside_topic(m, topic, named) is None} - {None}
-    for memory_id, entry in list(entries.items()):
+    for memory_id, entry in list(verdicts.entries.items()):
         why = policy.outside_topic(entry.memory, topic, named)
         if why is not None and _slot(entry.memory) not in opened:
-            del entries[memory_id]
-            suppressed[memory_id] = why
+            verdicts.suppress(memory_id, why)
+
+
+def _settle_conflicts(
+    contenders: Sequence[Memory], pool: dict[str, Memory], verdicts: Verdicts
+) -> list[policy.Conflict]:
+    """Resolve the contradictions touching an entry: the weaker value is suppressed, the stronger one
+    takes its place (with its relevance) if the query had not brought it in. The conflicts reported."""
+    conflicts = [c for c in policy.resolve_conflicts(contenders).values() if _touches(c, verdicts.entries)]
+    for conflict in conflicts:
+        loser = verdicts.suppress(conflict.dropped_id, f"conflicts with the stronger {conflict.kept_id}")
+        relevance = loser.relevance if loser else 0.0
+        winner = verdicts.entries.get(conflict.kept_id)
+        if winner is None:  # a slot-mate the query did not match wins its slot
+            verdicts.admit(Entry(pool[conflict.kept_id], RANKED, ["stronger value of a conflicting pair"], relevance))
+        else:
+            winner.relevance = max(winner.relevance, relevance)
+    return conflicts
+
+
+def _cap_profile_block(verdicts: Verdicts, profile_limit: int) -> None:
+    """Past `profile_limit`, a profile fact that also matched the query competes as a ranked memory;
+    the others are suppressed."""
+    profile = [e for e in verdicts.ranked() if e.tier == PROFILE]
+    for entry in profile[profile_limit:]:
+        if len(entry.reasons) > 1:
+            entry.tier = RANKED
+        else:
+            verdicts.suppress(entry.memory.id, "profile block full")
+
+
+def _fit_budget(verdicts: Verdicts, request: RecallRequest) -> Trimmed[Entry]:
+    """Keep the best-ranked entries within the token budget and the limit; suppress the rest."""
+    trimmed = trim(verdicts.ranked(), lambda e: estimate_tokens(e.memory.text), request.budget_tokens, request.limit)
+    for entry in trimmed.over_budget:
+        verdicts.suppress(entry.memory.id, "over the token budget")
+    for entry in trimmed.over_limit:
+        verdicts.suppress(entry.memory.id, "over the limit")
+    return trimmed
+
+
+def _confirmations(prominence: Sequence[Entry], request: RecallRequest) -> list[tuple[Memory, str]]:
+    """The recalled constraints the live instruction overrides, with that instruction: to confirm."""
+    return [
+        (e.memory, instruction)
+        for e in prominence
+        if (instruction := policy.overridden_by(e.memory, request.live_intent, request.query)) is not None
+    ]
 
 
 def _slot(memory: Memory) -> tuple[str, str] | None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -34,11 +34,17 @@ from sidecar.recall import filters
 from sidecar.recall.access import AccessRecorder
 from sidecar.recall.audit import AuditSink, query_digest
 from sidecar.recall.config import BALANCED, RecallConfig, preset
-from sidecar.recall.episodes import EpisodeVerdicts, add_context, judge_episodes
+from sidecar.recall.episodes import EpisodeVerdicts, judge_episodes, offer_context
 from sidecar.recall.evidence import episode_item, merge
 from sidecar.recall.fusion import Signals, fuse
 from sidecar.recall.keywords import query_terms
-from sidecar.recall.models import RecallDiagnostics, RecallRequest, RecallResult, SuppressedView
+from sidecar.recall.models import (
+    RecallDiagnostics,
+    RecalledMemory,
+    RecallRequest,
+    RecallResult,
+    SuppressedView,
+)
 from sidecar.recall.people import named_speakers
 from sidecar.recall.prompt import render
 from sidecar.recall.query_embed import QueryEmbedder
@@ -149,9 +155,9 @@ class RecallService:
         config = self.config_for(request)
         scope = resolve_scope(principal, request)
         currency = Currency(now=now, confidence_floor=config.confidence_floor)
-        # recall filters (since, until, types, topics, agent) select beliefs: with one set, no quotes
+        # time and agent filters select quotes by said_at and agent; types and topics leave no quotes
         quoting = (
-            config.episodes_enabled and request.episodes and bool(request.query.strip()) and not filters.narrows(request)
+            config.episodes_enabled and request.episodes and bool(request.query.strip()) and filters.quotes_allowed(request)
         )
         said = replace(currency, include_untrusted=request.include_untrusted_evidence)
         terms = query_terms(request.query)
@@ -173,6 +179,7 @@ class RecallService:
             self._store.hydrate(scope, currency, list(signals), SINGLE_VALUED),
             self._hydrate_episodes(scope, said, list(episode_signals)),
         )
+        said_episodes = [e for e in said_episodes if filters.said_within(e, request)]
         hydrated += await self._invented_slot_mates(scope, currency, hydrated)
         hydrated, pinned = filters.narrowed(request, hydrated, [*pinned, *safety])
         selection = select(request, config, now, scope, signals, hydrated, pinned, contests)
@@ -200,7 +207,7 @@ class RecallService:
                 time_window=None if window is None else [window.start, window.end],
                 superseded_episodes=[SuppressedView(id=i, why=w) for i, w in quotes.labelled],
             )
-        self._record(principal, scope, request, now, [m.id for m in result.memories if m.type != "episode"])
+        self._record(principal, scope, request, now, result.memories)
         return result
 
     async def _invented_slot_mates(
@@ -230,9 +237,7 @@ class RecallService:
         """Score the hydrated episodes against the beliefs they produced; add their neighbours."""
         if not episodes:
             return Quotes(EpisodeVerdicts([], [], []), frozenset(), None)
-        linked = list(dict.fromkeys(i for e in episodes for i in e.memory_ids))
-        any_confidence = Currency(now=now, confidence_floor=0.0)  # current = not superseded, revoked, expired
-        current = {m.id: m for m in await self._store.hydrate(scope, any_confidence, linked, ())} if linked else {}
+        current = await self._current_beliefs(scope, now, episodes)
         named = named_speakers(request.query, (e.speaker for e in episodes))
         window = time_window(request.query, request.dates_relative_to or now)
         verdicts = judge_episodes(
@@ -249,8 +254,22 @@ class RecallService:
         if request.context_turns and verdicts.entries:
             best = sorted(verdicts.entries, key=lambda e: -e.score.value)[: request.limit]
             around = await self._store.episode_neighbours(scope, said, [e.episode.id for e in best], request.context_turns)
-            add_context(best, around, request.include_untrusted_evidence)
+            around = {i: [e for e in turns if filters.said_within(e, request)] for i, turns in around.items()}
+            mates = [e for turns in around.values() for e in turns]
+            current |= await self._current_beliefs(scope, now, mates, checked=current.keys() | _linked(episodes))
+            offer_context(best, around, current, request.include_untrusted_evidence)
         return Quotes(verdicts, named, window)
+
+    async def _current_beliefs(
+        self, scope: RecallScope, now: datetime, episodes: Sequence[Episode], checked: Collection[str] = ()
+    ) -> dict[str, Memory]:
+        """The still-current beliefs (not superseded, revoked, expired) the episodes produced, by id;
+        those in `checked` are not read again."""
+        linked = [i for i in _linked(episodes) if i not in checked]
+        if not linked:
+            return {}
+        any_confidence = Currency(now=now, confidence_floor=0.0)
+        return {m.id: m for m in await self._store.hydrate(scope, any_confidence, linked, ())}
 
     async def _dense(
         self, query: str, scope: RecallScope, limit: int, degraded: list[str], quoting: bool
@@ -290,8 +309,10 @@ class RecallService:
         return await self._store.hydrate_episodes(scope, currency, ids)
 
     def _record(
-        self, principal: Principal, scope: RecallScope, request: RecallRequest, now: datetime, ids: list[str]
+        self, principal: Principal, scope: RecallScope, request: RecallRequest, now: datetime, items: list[RecalledMemory]
     ) -> None:
+        """Access counts of the beliefs returned; the audit of every belief and quote returned."""
+        ids = [m.id for m in items if m.type != "episode"]
         if self._access is not None and ids:
             self._access.record(ids)
         if self._audit is not None:
@@ -305,8 +326,13 @@ class RecallService:
                     at=now,
                     query_digest=query_digest(request.query),
                     memory_ids=ids,
+                    episode_ids=[m.id for m in items if m.type == "episode"],
                 )
             )
+
+
+def _linked(episodes: Sequence[Episode]) -> list[str]:
+    return list(dict.fromkeys(i for e in episodes for i in e.memory_ids))
 
 
 async def _all(*steps):

@@ -2,64 +2,34 @@
 
 A pair whose value kept flipping stops being auto-resolved (`beliefs.loops`); a person answers with
 one value, or a value per context plus a default. The answer is stored as high-importance,
-high-confidence meta-memories that recall honours; SQL commits first, then their vector points
-and the payloads of the contested memories they close (`sidecar.mirror`).
+high-confidence meta-memories that recall honours; SQL commits them with their vector outbox
+entries (and those of the contested memories they close); the projector follows (`sidecar.mirror`).
 
 Contested pairs are scoped like memories: a loop in one agent's private beliefs is listed to that
 agent (and to tenant keys with `agents`) only, and another key resolving it gets a 404. Listing
 needs `recall`; resolving needs `manage`, which agent-bound keys lack by default.
 """
 
-from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Annotated, Any, Literal, Protocol, Self
+from typing import Annotated, Any, Literal, Self
 
 from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from agents.embed import Embedder
+from agents.projector import VectorProjector
 from beliefs import loops
 from beliefs.contested import ContestedSlot
 from beliefs.records import MAX_ID_LENGTH, Memory, utcnow
 from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
 from sidecar.errors import Conflict, NotFound
-from sidecar.mirror import mirror
+from sidecar.mirror import follow
 from sidecar.schemas import ERROR_RESPONSES, ErrorBody
-from sinks.base import MemoryStore, VectorIndex, VectorPoint, WriteResult, vector_payload
-from sinks.reach import EVERY_AGENT, Reach
+from sinks.contracts import ContestedStore
 from sinks.sql.errors import ContestedResolvedError
 
 Value = Annotated[str, Field(min_length=1, max_length=1000)]
 ContextName = Annotated[str, Field(min_length=1, max_length=128)]
-
-
-class ContestedStore(MemoryStore, Protocol):
-    async def list_contested(
-        self,
-        tenant_id: str,
-        user_id: str | None = None,
-        status: str | None = "open",
-        limit: int = 100,
-        reach: Reach = EVERY_AGENT,
-    ) -> list[ContestedSlot]: ...
-
-    async def get_contested(
-        self, tenant_id: str, contested_id: str, reach: Reach = EVERY_AGENT
-    ) -> ContestedSlot | None: ...
-
-    async def resolve_contested(
-        self,
-        tenant_id: str,
-        contested_id: str,
-        *,
-        value: str | None = None,
-        by_context: Mapping[str, str] | None = None,
-        default: str | None = None,
-        at: datetime | None = None,
-        resolved_by: str = "api",
-        embeddings: Mapping[str, Sequence[float]] | None = None,
-        reach: Reach = EVERY_AGENT,
-    ) -> tuple[ContestedSlot, WriteResult] | None: ...
 
 
 class ResolveIn(BaseModel):
@@ -115,7 +85,7 @@ class ResolvedOut(BaseModel):
 
 
 def contested_routes(
-    authenticate: ApiKeyAuthenticator, store: ContestedStore, vectors: VectorIndex, embedder: Embedder
+    authenticate: ApiKeyAuthenticator, store: ContestedStore, projector: VectorProjector | None, embedder: Embedder
 ) -> APIRouter:
     router = APIRouter(tags=["contested"], responses=ERROR_RESPONSES)
 
@@ -168,11 +138,7 @@ def contested_routes(
         if answer is None:
             raise NotFound("no such contested pair")
         resolved, result = answer
-        points = [
-            VectorPoint(m.id, vector, vector_payload(m))
-            for m, vector in zip(result.inserted, vectors_, strict=True)
-        ]
-        await mirror(store, vectors, points, result.changed)
+        await follow(projector)
         return ResolvedOut(contested=ContestedOut.of(resolved), memories=result.inserted)
 
     return router

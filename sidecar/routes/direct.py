@@ -2,8 +2,8 @@
 
 The answer is the memory as stored: 201 when this request created it, 200 when the claim was
 already there (a retried POST, or the same value the user already holds, which it confirms). A
-`memory_key` reused for a different claim is a 409. SQL commits first, then the vector point (and
-the payload of anything the memory superseded) is written.
+`memory_key` reused for a different claim is a 409. SQL commits the row with its vector outbox entry (and
+those of anything the memory superseded); the projector writes the points.
 """
 
 from typing import Annotated
@@ -11,13 +11,15 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Response
 
 from agents.embed import Embedder
+from agents.projector import VectorProjector
 from beliefs.records import EventKind, Memory, utcnow
 from sidecar.auth import ApiKeyAuthenticator, Principal
 from sidecar.direct import MemoryIn, direct_memory, same_claim
 from sidecar.errors import Conflict
-from sidecar.mirror import mirror
+from sidecar.mirror import follow
 from sidecar.schemas import ERROR_RESPONSES, ErrorBody
-from sinks.base import MemoryStore, VectorIndex, VectorPoint, WriteResult, vector_payload
+from sinks.base import WriteResult
+from sinks.contracts import GovernanceStore
 
 
 def resolved_id(memory: Memory, result: WriteResult) -> tuple[str, bool]:
@@ -29,7 +31,7 @@ def resolved_id(memory: Memory, result: WriteResult) -> tuple[str, bool]:
 
 
 def direct_routes(
-    authenticate: ApiKeyAuthenticator, store: MemoryStore, vectors: VectorIndex, embedder: Embedder
+    authenticate: ApiKeyAuthenticator, store: GovernanceStore, projector: VectorProjector | None, embedder: Embedder
 ) -> APIRouter:
     router = APIRouter(tags=["memories"], responses=ERROR_RESPONSES)
 
@@ -58,8 +60,7 @@ def direct_routes(
             raise Conflict("the memory was erased while it was being stored; retry if it is still wanted")
         if memory_id == memory.id and not same_claim(stored, memory):
             raise Conflict("memory_key already names a different memory of this user; use another key")
-        points = [VectorPoint(stored.id, embedding, vector_payload(stored))] if memory_id == memory.id else []
-        await mirror(store, vectors, points, result.changed)
+        await follow(projector)
         if not created:
             response.status_code = 200
         return stored

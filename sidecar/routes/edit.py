@@ -2,8 +2,8 @@
 
 The correction is a new version that supersedes the old (`sidecar.edit`), written with a
 `superseded` and an `edited` event in one SQL transaction; the new version's vector point and the
-old one's payload follow (`sidecar.mirror`, and the outbox if that fails). An agent-bound key may
-edit only its own agent's memories; another tenant's memory, or one the key cannot see, is a 404.
+old one's payload are owed in the same transaction, and the projector writes them (`sidecar.mirror`).
+An agent-bound key may edit only its own agent's memories; another tenant's memory, or one the key cannot see, is a 404.
 """
 
 from typing import Annotated
@@ -11,20 +11,25 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 
 from agents.embed import Embedder
+from agents.projector import VectorProjector
 from beliefs.records import utcnow
 from sidecar.auth import ApiKeyAuthenticator, Principal
 from sidecar.edit import MemoryEdit, edited_version
 from sidecar.errors import BadRequest, Conflict, Forbidden, NotFound
-from sidecar.mirror import mirror
+from sidecar.mirror import follow
 from sidecar.routes.memories import visible_to
 from sidecar.schemas import ERROR_RESPONSES, ErrorBody, MemoryWithHistory
-from sinks.base import MemoryStore, VectorIndex, VectorPoint, vector_payload
-from sinks.sql.admin import AdminStore
+from sinks.admin import MemoryEdits
+from sinks.contracts import GovernanceStore
 from sinks.sql.errors import MemoryNotCurrentError
 
 
 def edit_routes(
-    authenticate: ApiKeyAuthenticator, store: MemoryStore, admin: AdminStore, vectors: VectorIndex, embedder: Embedder
+    authenticate: ApiKeyAuthenticator,
+    store: GovernanceStore,
+    admin: MemoryEdits,
+    projector: VectorProjector | None,
+    embedder: Embedder,
 ) -> APIRouter:
     router = APIRouter(tags=["memories"], responses=ERROR_RESPONSES)
 
@@ -55,8 +60,8 @@ def edit_routes(
             raise Conflict(str(exc)) from exc
         if edited is None:  # erased in between
             raise NotFound(f"no memory {memory_id!r}")
-        closed, stored = edited
-        await mirror(store, vectors, [VectorPoint(stored.id, embedding, vector_payload(stored))], [closed])
+        _, stored = edited
+        await follow(projector)
         history = await store.memory_history(principal.tenant_id, stored.id)
         return MemoryWithHistory(**stored.model_dump(), history=[m for m in history if visible_to(principal, m)])
 

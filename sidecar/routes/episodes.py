@@ -2,8 +2,8 @@
 
 An episode is a turn kept as said (`beliefs.records.Episode`). Reads are scoped by the key's
 tenant in the store; an agent-bound key never sees another agent's private episodes (out of scope
-reads as not found). Revocation keeps the row (state `revoked`) and turns its vector point's
-payload `revoked`, so recall never returns it again; revoking twice answers the same episode and
+reads as not found). Revocation keeps the row (state `revoked`) and (through the projector) turns its vector
+point's payload `revoked`, so recall never returns it again; revoking twice answers the same episode and
 writes no second event.
 """
 
@@ -11,13 +11,14 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 
+from agents.projector import VectorProjector
 from beliefs.episodes import Episode, EpisodeState
 from beliefs.records import Visibility, utcnow
 from sidecar.auth import ApiKeyAuthenticator, Principal
 from sidecar.errors import BadRequest, NotFound
-from sidecar.mirror import mirror_episodes
+from sidecar.mirror import follow
 from sidecar.schemas import ERROR_RESPONSES, EpisodePage
-from sinks.base import MemoryStore, VectorIndex
+from sinks.contracts import BeliefReads, GovernanceStore
 
 STATE_CHOICES = ", ".join(["all", *(state.value for state in EpisodeState)])
 
@@ -38,14 +39,14 @@ def _state(state: str) -> EpisodeState | None:
         raise BadRequest(f"state must be one of: {STATE_CHOICES}; got {state!r}") from None
 
 
-async def _visible(store: MemoryStore, principal: Principal, episode_id: str) -> Episode:
+async def _visible(store: BeliefReads, principal: Principal, episode_id: str) -> Episode:
     episode = await store.get_episode(principal.tenant_id, episode_id)
     if episode is None or not episode_visible_to(principal, episode):
         raise NotFound(f"no episode {episode_id!r}")
     return episode
 
 
-def episode_routes(authenticate: ApiKeyAuthenticator, store: MemoryStore) -> APIRouter:
+def episode_routes(authenticate: ApiKeyAuthenticator, store: BeliefReads) -> APIRouter:
     router = APIRouter(tags=["episodes"], responses=ERROR_RESPONSES)
 
     @router.get("/v1/users/{user_id}/episodes", response_model=EpisodePage)
@@ -78,7 +79,9 @@ def episode_routes(authenticate: ApiKeyAuthenticator, store: MemoryStore) -> API
     return router
 
 
-def episode_revoke_routes(authenticate: ApiKeyAuthenticator, store: MemoryStore, vectors: VectorIndex) -> APIRouter:
+def episode_revoke_routes(
+    authenticate: ApiKeyAuthenticator, store: GovernanceStore, projector: VectorProjector | None
+) -> APIRouter:
     router = APIRouter(tags=["episodes"], responses=ERROR_RESPONSES)
 
     @router.post("/v1/episodes/{episode_id}/revoke", response_model=Episode)
@@ -88,7 +91,7 @@ def episode_revoke_routes(authenticate: ApiKeyAuthenticator, store: MemoryStore,
         revoked = await store.revoke_episode(principal.tenant_id, episode_id, utcnow())
         if revoked is None:  # erased in between
             raise NotFound(f"no episode {episode_id!r}")
-        await mirror_episodes(store, vectors, [revoked])
+        await follow(projector)
         return revoked
 
     return router

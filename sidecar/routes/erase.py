@@ -2,10 +2,9 @@
 
 Erasure needs the `erase` capability and a key not bound to an agent (it removes every agent's
 private state too): otherwise a 403. The answer is a deletion receipt (counts per kind, when, a
-receipt id); the receipt row is all that SQL keeps of the erasure (`sinks.sql.governance`). The vector points of the
-user's memories are deleted before the SQL rows, so a failure leaves the rows (and a retry finds
-them) rather than orphaned points nobody can name any more; points of memories written between
-the two steps are deleted after. What lives outside SQL and the index (the turns and DLQ topics,
+receipt id); the receipt row is all that SQL keeps of the erasure (`sinks.sql.governance`). The same transaction
+leaves a tombstone for each vector point of the user, which the projector deletes: no point outlives
+its row for long, and none is ever forgotten. What lives outside SQL and the index (the turns and DLQ topics,
 events already published) is kept only as long as those topics' retention.
 """
 
@@ -14,43 +13,19 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends
 
+from agents.projector import VectorProjector
 from beliefs.records import utcnow
 from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
 from sidecar.errors import Forbidden
-from sidecar.mirror import delete_points
+from sidecar.mirror import follow
 from sidecar.schemas import ERROR_RESPONSES, ErasureView
-from sinks.base import MemoryStore, VectorIndex
-
-#: Page size when collecting the ids of the memories to erase.
-PAGE = 1000
-
-
-async def episode_ids_of(store: MemoryStore, tenant_id: str, user_id: str) -> list[str]:
-    """Every episode id of the user, in any state."""
-    ids: list[str] = []
-    cursor: str | None = None
-    while True:
-        page, cursor = await store.list_episodes(tenant_id, user_id, state=None, limit=PAGE, cursor=cursor)
-        ids.extend(episode.id for episode in page)
-        if cursor is None:
-            return ids
-
-
-async def memory_ids_of(store: MemoryStore, tenant_id: str, user_id: str) -> list[str]:
-    """Every memory id of the user, in any state."""
-    ids: list[str] = []
-    cursor: str | None = None
-    while True:
-        page, cursor = await store.list_memories(tenant_id, user_id, state=None, limit=PAGE, cursor=cursor)
-        ids.extend(memory.id for memory in page)
-        if cursor is None:
-            return ids
+from sinks.contracts import GovernanceStore
 
 
 def erasure_routes(
     authenticate: ApiKeyAuthenticator,
-    store: MemoryStore,
-    vectors: VectorIndex,
+    store: GovernanceStore,
+    projector: VectorProjector | None,
     flush_reads: Callable[[], Awaitable[None]] | None = None,
 ) -> APIRouter:
     """`flush_reads` writes out what recall still buffers (its audit rows), so none lands after the erasure."""
@@ -65,12 +40,8 @@ def erasure_routes(
             raise Forbidden("erasing a user is a tenant-level operation; this API key is bound to an agent")
         if flush_reads is not None:
             await flush_reads()
-        known = await memory_ids_of(store, principal.tenant_id, user_id)
-        known += await episode_ids_of(store, principal.tenant_id, user_id)
-        await delete_points(vectors, known)
         report = await store.erase_user(principal.tenant_id, user_id, principal.key_id)
-        already = set(known)
-        await delete_points(vectors, [i for i in [*report.memory_ids, *report.episode_ids] if i not in already])
+        await follow(projector)  # the erasure left a tombstone per point, in its own transaction
         return ErasureView(
             user_id=user_id,
             memories_deleted=len(report.memory_ids),

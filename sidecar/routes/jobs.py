@@ -11,10 +11,10 @@ from fastapi import APIRouter, Depends
 from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
 from sidecar.errors import NotFound
 from sidecar.schemas import ERROR_RESPONSES, JobView
-from sinks.base import MemoryStore
+from sinks.contracts import JobIntake
 
 
-def job_routes(authenticate: ApiKeyAuthenticator, store: MemoryStore) -> APIRouter:
+def job_routes(authenticate: ApiKeyAuthenticator, store: JobIntake) -> APIRouter:
     router = APIRouter(tags=["jobs"], responses=ERROR_RESPONSES)
 
     @router.get("/v1/jobs/{job_id}", response_model=JobView)

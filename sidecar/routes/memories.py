@@ -13,7 +13,7 @@ from beliefs.records import Memory, MemoryState
 from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
 from sidecar.errors import BadRequest, NotFound
 from sidecar.schemas import ERROR_RESPONSES, MemoryPage, MemoryWithHistory
-from sinks.base import MemoryStore
+from sinks.contracts import BeliefReads
 
 STATE_CHOICES = ", ".join(["all", *(state.value for state in MemoryState)])
 
@@ -33,7 +33,7 @@ def parse_state(state: str) -> MemoryState | None:
         raise BadRequest(f"state must be one of: {STATE_CHOICES}; got {state!r}") from None
 
 
-def memory_routes(authenticate: ApiKeyAuthenticator, store: MemoryStore) -> APIRouter:
+def memory_routes(authenticate: ApiKeyAuthenticator, store: BeliefReads) -> APIRouter:
     router = APIRouter(tags=["memories"], responses=ERROR_RESPONSES)
 
     @router.get("/v1/users/{user_id}/memories", response_model=MemoryPage)

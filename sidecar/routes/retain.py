@@ -22,7 +22,7 @@ from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
 from sidecar.errors import BadRequest, Forbidden, PayloadTooLarge, describe_validation_errors
 from sidecar.publisher import TurnPublisher
 from sidecar.schemas import ERROR_RESPONSES, RetainAccepted, RetainBatch, RetainBody, TurnIn
-from sinks.base import MemoryStore
+from sinks.contracts import JobIntake
 
 
 def scoped_turn(principal: Principal, turn: TurnIn, where: str, max_turn_bytes: int) -> Turn:
@@ -73,7 +73,7 @@ def queued_jobs(turns: Sequence[Turn]) -> list[Job]:
 
 
 def retain_routes(
-    authenticate: ApiKeyAuthenticator, store: MemoryStore, publisher: TurnPublisher, max_turn_bytes: int
+    authenticate: ApiKeyAuthenticator, store: JobIntake, publisher: TurnPublisher, max_turn_bytes: int
 ) -> APIRouter:
     router = APIRouter(tags=["retain"], responses=ERROR_RESPONSES)
 

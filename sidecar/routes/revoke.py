@@ -1,8 +1,8 @@
 """`POST /v1/memories/{id}/revoke`: the memory is never recalled again (contract §3).
 
 Revocation keeps the row (state `revoked`, `revoked_at`, its interval closed) so the history says
-what was withdrawn and when; the vector point's payload turns `revoked`, so no active-only search
-returns it. Revoking needs the `manage` capability, except that an agent forgets its own private
+what was withdrawn and when; the vector point's payload turns `revoked` (through the projector), so no
+active-only search returns it. Revoking needs the `manage` capability, except that an agent forgets its own private
 memories with `retain`; another agent's private memory, like another tenant's, is a 404. Revoking
 twice answers the same memory and writes no second event.
 """
@@ -11,16 +11,19 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends
 
+from agents.projector import VectorProjector
 from beliefs.records import Memory, utcnow
 from sidecar.auth import ApiKeyAuthenticator, Principal
 from sidecar.errors import NotFound
-from sidecar.mirror import mirror
+from sidecar.mirror import follow
 from sidecar.routes.memories import visible_to
 from sidecar.schemas import ERROR_RESPONSES
-from sinks.base import MemoryStore, VectorIndex
+from sinks.contracts import GovernanceStore
 
 
-async def revoke_memory(store: MemoryStore, vectors: VectorIndex, principal: Principal, memory_id: str) -> Memory:
+async def revoke_memory(
+    store: GovernanceStore, projector: VectorProjector | None, principal: Principal, memory_id: str
+) -> Memory:
     """Revoke one memory the principal can see (the HTTP route and the MCP `forget` tool)."""
     memory = await store.get_memory(principal.tenant_id, memory_id)
     if memory is None or not visible_to(principal, memory):
@@ -29,16 +32,18 @@ async def revoke_memory(store: MemoryStore, vectors: VectorIndex, principal: Pri
     revoked = await store.revoke(principal.tenant_id, memory_id, utcnow())
     if revoked is None:  # erased in between
         raise NotFound(f"no memory {memory_id!r}")
-    await mirror(store, vectors, [], [revoked])
+    await follow(projector)
     return revoked
 
 
-def revoke_routes(authenticate: ApiKeyAuthenticator, store: MemoryStore, vectors: VectorIndex) -> APIRouter:
+def revoke_routes(
+    authenticate: ApiKeyAuthenticator, store: GovernanceStore, projector: VectorProjector | None
+) -> APIRouter:
     router = APIRouter(tags=["memories"], responses=ERROR_RESPONSES)
 
     @router.post("/v1/memories/{memory_id}/revoke", response_model=Memory)
     async def revoke(principal: Annotated[Principal, Depends(authenticate)], memory_id: str) -> Memory:
         """Revoke one memory of the key's tenant; answers it as stored after."""
-        return await revoke_memory(store, vectors, principal, memory_id)
+        return await revoke_memory(store, projector, principal, memory_id)
 
     return router

@@ -16,7 +16,7 @@ from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
 from sidecar.errors import BadRequest, Forbidden
 from sidecar.routes.memories import visible_to
 from sidecar.schemas import ERROR_RESPONSES
-from sinks.sql.admin import AdminStore, states_in_order
+from sinks.admin import UserDirectory, states_in_order
 from sinks.sql.errors import InvalidCursorError
 
 
@@ -69,7 +69,7 @@ def _version(m: Memory) -> AttributeValue:
     )
 
 
-def user_routes(authenticate: ApiKeyAuthenticator, admin: AdminStore) -> APIRouter:
+def user_routes(authenticate: ApiKeyAuthenticator, admin: UserDirectory) -> APIRouter:
     router = APIRouter(tags=["users"], responses=ERROR_RESPONSES)
 
     @router.get("/v1/users", response_model=UserPage)

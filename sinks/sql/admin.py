@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from beliefs import reconcile
-from beliefs.records import EventKind, Memory, MemoryEvent, MemoryState
+from beliefs.records import EventKind, Memory, MemoryEvent
+from sinks.admin import UserCounts
 from sinks.sql import governance, queries
 from sinks.sql.convert import memory_changes
 from sinks.sql.engine import unavailable_on_outage, write_transaction
@@ -25,19 +25,6 @@ from sinks.sql.errors import InvalidCursorError, InvalidRequestError, MemoryNotC
 from sinks.sql.queries import MAX_PAGE
 from sinks.sql.store import SqlMemoryStore
 from sinks.sql.tables import memories
-
-
-@dataclass(frozen=True)
-class UserCounts:
-    """One user of a tenant: memories by state, and when the newest was created."""
-
-    user_id: str
-    counts: dict[str, int] = field(default_factory=dict)
-    last_memory_at: datetime | None = None
-
-    @property
-    def total(self) -> int:
-        return sum(self.counts.values())
 
 
 def _user_cursor(user_id: str) -> str:
@@ -52,7 +39,8 @@ def _after_user(cursor: str) -> str:
 
 
 class AdminStore:
-    """Edits, the user list and attribute history over an async engine (usually a `SqlMemoryStore`'s)."""
+    """`sinks.admin.Administration` (edits, the user list, attribute history) over an async engine
+    (usually a `SqlMemoryStore`'s)."""
 
     def __init__(self, engine: AsyncEngine, events_topic: str = "beliefstream.memory.events") -> None:
         self._engine = engine
@@ -146,8 +134,3 @@ class AdminStore:
         order = (memories.c.valid_from, memories.c.created_at, memories.c.id)
         async with unavailable_on_outage("attribute_history"), self._engine.connect() as conn:
             return await queries.memories_where(conn, *criteria, order=order)
-
-
-def states_in_order() -> list[str]:
-    """Every memory state, for answers that count them all (zero included)."""
-    return [state.value for state in MemoryState]

@@ -10,13 +10,13 @@ skipped whole, so no memory is ever consolidated into two canonical memories.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from beliefs.records import Memory, MemoryEvent, MemoryState
+from beliefs.records import Memory, MemoryState
+from sinks.maintenance import MergeWrite
 from sinks.reach import EVERY_AGENT, Reach
 from sinks.sql import queries
 from sinks.sql.convert import decode_embedding, memory_changes, row_memory
@@ -26,16 +26,6 @@ from sinks.sql.tables import memories
 
 #: Fewer than this many active memories in a (tenant, user, topic) cannot consolidate.
 MIN_GROUP = 2
-
-
-@dataclass(frozen=True)
-class MergeWrite:
-    """One merge as the store writes it: the canonical memory, the closed originals, the events."""
-
-    canonical: Memory
-    embedding: Sequence[float] | None
-    originals: Sequence[Memory]  # their new version: consolidated, superseded by the canonical id
-    events: Sequence[MemoryEvent] = field(default_factory=tuple)
 
 
 def _active(tenant_id: str) -> list[sa.ColumnElement[bool]]:

@@ -12,7 +12,7 @@ import numpy as np
 
 from beliefs.episodes import Episode
 from beliefs.reconcile import text_fingerprint
-from beliefs.records import Job, Memory
+from beliefs.records import Job, Memory, utcnow
 from sinks.sql.errors import InvalidCursorError
 
 #: Memory fields stored as enum strings.
@@ -59,6 +59,7 @@ def memory_row(memory: Memory, embedding: Sequence[float] | None) -> dict[str, A
         row[name] = row[name].value if hasattr(row[name], "value") else row[name]
     row["vector_dirty"] = embedding is not None
     row["vector_version"] = 1
+    row["vector_dirty_at"] = utcnow() if embedding is not None else None
     row["text_norm_hash"] = text_fingerprint(memory.text)
     return row
 
@@ -89,6 +90,7 @@ def episode_row(episode: Episode, embedding: Sequence[float] | None) -> dict[str
         row[name] = row[name].value if hasattr(row[name], "value") else row[name]
     row["vector_dirty"] = embedding is not None
     row["vector_version"] = 1
+    row["vector_dirty_at"] = utcnow() if embedding is not None else None
     return row
 
 

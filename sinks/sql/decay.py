@@ -9,7 +9,6 @@ statement run over the batch on SQLite, whose driver has no array type.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 
@@ -19,26 +18,13 @@ from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from beliefs.records import MemoryState, as_utc
-from sinks.sql import queries
+from sinks.maintenance import DecayRows
+from sinks.sql import projection, queries
 from sinks.sql.tables import has_embedding, memories
 
 #: Julian day number of the Unix epoch (what SQLite's `julianday` counts from).
 _UNIX_EPOCH_JULIAN = 2440587.5
 _SECONDS_PER_DAY = 86_400.0
-
-
-@dataclass(frozen=True)
-class DecayRows:
-    """One batch of active rows: ids in key order and, aligned with them, the decay inputs."""
-
-    ids: list[str]
-    age_days: np.ndarray  # float64, may be negative (a future timestamp): the formula clamps
-    access_counts: np.ndarray  # int64
-    scores: np.ndarray  # float64, NaN where never scored
-    expired: np.ndarray  # bool: `expires_at` has passed
-
-    def __len__(self) -> int:
-        return len(self.ids)
 
 
 def _age_days(dialect: str, now: datetime) -> sa.ColumnElement[float]:
@@ -139,13 +125,22 @@ async def expire(conn: AsyncConnection, ids: Sequence[str], now: datetime) -> li
             .values(
                 state=MemoryState.EXPIRED.value,
                 valid_until=memories.c.expires_at,
-                vector_dirty=has_embedding(),
-                vector_version=memories.c.vector_version + 1,
+                **projection.owed(memories, has_embedding()),
             )
             .returning(memories.c.id)
         )
         changed.extend((await conn.scalars(stmt)).all())
     return changed
+
+
+async def owe_points(conn: AsyncConnection, ids: Sequence[str]) -> int:
+    """Mark the points of `ids` owed to the index (their payload changed: a rounded score moved);
+    how many have a point (rows without an embedding have none)."""
+    owed = 0
+    for part in queries.chunked(list(ids)):
+        stmt = sa.update(memories).where(memories.c.id.in_(part), has_embedding())
+        owed += (await conn.execute(stmt.values(**projection.owed(memories, sa.true())))).rowcount
+    return owed
 
 
 async def active_users(

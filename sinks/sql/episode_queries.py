@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from beliefs.episodes import Episode, EpisodeState
 from beliefs.records import as_utc
-from sinks.sql import queries
+from sinks.sql import projection, queries
 from sinks.sql.convert import (
     EPISODE_FIELDS,
     decode_cursor,
@@ -59,7 +59,7 @@ def pending_vectors_statement(limit: int) -> sa.Select:
 
 async def mark_synced(conn: AsyncConnection, versioned: Sequence[dict[str, Any]], unversioned: Sequence[str]) -> None:
     """Clear the dirty flag: by (`b_id`, `b_version`) where a version was handed out, else by id."""
-    clean = {"vector_dirty": False}
+    clean = projection.SYNCED
     if versioned:
         stmt = sa.update(episodes).where(
             episodes.c.id == sa.bindparam("b_id"), episodes.c.vector_version == sa.bindparam("b_version")
@@ -82,8 +82,7 @@ async def revoke(conn: AsyncConnection, tenant_id: str, episode_id: str, at: dat
         .values(
             state=EpisodeState.REVOKED.value,
             revoked_at=sa.literal(at, UtcDateTime()),
-            vector_dirty=episode_has_embedding(),
-            vector_version=episodes.c.vector_version + 1,
+            **projection.owed(episodes, episode_has_embedding()),
         )
     )
     changed = (await conn.execute(stmt)).rowcount == 1
@@ -121,6 +120,7 @@ async def delete(conn: AsyncConnection, ids: Sequence[str]) -> None:
     for part in chunked(list(ids)):
         await conn.execute(sa.delete(episode_embeddings).where(episode_embeddings.c.episode_id.in_(part)))
         await conn.execute(sa.delete(episodes).where(episodes.c.id.in_(part)))
+    await projection.bury(conn, ids)
 
 
 async def erase_user(conn: AsyncConnection, tenant_id: str, user_id: str) -> list[str]:

@@ -25,7 +25,7 @@ from beliefs.episodes import EpisodeEvent
 from beliefs.records import EventKind, JobState, Memory, MemoryEvent, MemoryState, Turn
 from beliefs.write_plan import BeliefView, TurnOutcome, WritePlan, plan_write, slot_key, text_key
 from sinks.base import ErasureReport
-from sinks.sql import queries
+from sinks.sql import projection, queries
 from sinks.sql.outcome import check_outcome
 from sinks.sql.tables import (
     UtcDateTime,
@@ -117,8 +117,7 @@ async def revoke_memory(
             state=MemoryState.REVOKED.value,
             revoked_at=moment,
             valid_until=sa.func.coalesce(memories.c.valid_until, moment),
-            vector_dirty=has_embedding(),
-            vector_version=memories.c.vector_version + 1,
+            **projection.owed(memories, has_embedding()),
         )
     )
     changed = (await conn.execute(stmt)).rowcount == 1
@@ -156,6 +155,7 @@ async def erase_user(
         deleted = await conn.execute(sa.delete(memory_embeddings).where(memory_embeddings.c.memory_id.in_(part)))
         counts["embeddings"] += deleted.rowcount
     await conn.execute(sa.delete(memories).where(*mine))
+    await projection.bury(conn, memory_ids)
     for kind, table in USER_TABLES.items():
         deleted = await conn.execute(sa.delete(table).where(table.c.tenant_id == tenant_id, table.c.user_id == user_id))
         counts[kind] = deleted.rowcount

@@ -11,30 +11,16 @@ a job that was published too often, with its reason, in the same transaction as 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from beliefs.records import Job, JobState, Turn, job_id_for
+from sinks.contracts import IntakeRow
 from sinks.sql.engine import unavailable_on_outage, write_transaction
 from sinks.sql.queries import chunked, dialect_insert, insert_jobs_if_absent
 from sinks.sql.tables import intake, jobs
-
-
-@dataclass(frozen=True)
-class IntakeRow:
-    """One pending turn: the record to (re-)publish and its bookkeeping."""
-
-    job_id: str
-    tenant_id: str
-    turn_id: str
-    key: bytes
-    value: bytes
-    accepted_at: datetime
-    published_at: datetime
-    attempts: int
 
 
 def queued_job(turn: Turn, now: datetime) -> Job:
@@ -91,7 +77,7 @@ async def erase_user(conn: AsyncConnection, tenant_id: str, user_id: str) -> int
 
 
 class SqlIntake:
-    """The intake's reads and writes for re-publication and the reaper, over the store's engine."""
+    """`IntakeQueue` (`sinks.contracts`): re-publication and the reaper, over the store's engine."""
 
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine

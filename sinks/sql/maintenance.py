@@ -1,4 +1,4 @@
-"""`MaintenanceStore`: the manage phase's access to the SQL store (decay, episode retention, consolidation).
+"""`MaintenanceStore`: the manage phase's contracts (`sinks.maintenance`) over the SQL store.
 
 It shares the `SqlMemoryStore`'s engine (one pool, one SQLite lock) but keeps the manage phase's
 statements out of the write path's store: `sinks.sql.decay` and `sinks.sql.consolidation` hold
@@ -14,10 +14,9 @@ from datetime import datetime
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from beliefs.records import Memory, utcnow
+from sinks.maintenance import DecayRows, MergeWrite
 from sinks.reach import EVERY_AGENT, Reach
 from sinks.sql import consolidation, decay, episode_queries
-from sinks.sql.consolidation import MergeWrite
-from sinks.sql.decay import DecayRows
 from sinks.sql.engine import unavailable_on_outage, write_transaction
 from sinks.sql.errors import InvalidRequestError
 from sinks.sql.queries import Users
@@ -36,9 +35,14 @@ class DecayWriter:
     async def expire(self, ids: Sequence[str], now: datetime) -> list[str]:
         return await decay.expire(self._conn, ids, now)
 
+    async def owe_points(self, ids: Sequence[str]) -> int:
+        """The vector points of `ids` must follow (the projector rewrites them); how many there are."""
+        return await decay.owe_points(self._conn, ids)
+
 
 class MaintenanceStore:
-    """Decay and consolidation statements over an async engine (usually a `SqlMemoryStore`'s)."""
+    """`DecayStore`, `EpisodeRetentionStore` and `ConsolidationStore` (`sinks.maintenance`) over an
+    async engine (usually a `SqlMemoryStore`'s)."""
 
     def __init__(self, engine: AsyncEngine, events_topic: str = "beliefstream.memory.events") -> None:
         self._engine = engine

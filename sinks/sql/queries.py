@@ -12,7 +12,9 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from beliefs.records import JobState, Memory, Visibility
 from beliefs.write_plan import KnownJob, SlotKey, TextKey
+from sinks.maintenance import Users
 from sinks.reach import Reach
+from sinks.sql import projection
 from sinks.sql.convert import MUTABLE_FIELDS, embedding_row, memory_row, row_memory
 from sinks.sql.tables import (
     has_embedding,
@@ -46,8 +48,6 @@ def chunked(items: Sequence[T], size: int = CHUNK) -> Iterator[Sequence[T]]:
         yield items[start : start + size]
 
 
-#: (tenant, user) pairs a maintenance step is limited to; None = every user.
-Users = Sequence[tuple[str, str]]
 
 
 def of_users(table: sa.Table, users: Users | None) -> list[sa.ColumnElement[bool]]:
@@ -202,8 +202,7 @@ async def update_memories(conn: AsyncConnection, changes: Sequence[dict[str, Any
         .values(
             {
                 **{name: sa.bindparam(f"b_{name}", type_=memories.c[name].type) for name in MUTABLE_FIELDS},
-                "vector_dirty": has_embedding(),
-                "vector_version": memories.c.vector_version + 1,
+                **projection.owed(memories, has_embedding()),
             }
         )
     )

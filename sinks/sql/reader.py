@@ -7,12 +7,11 @@ read through SQLAlchemy's synchronous pysqlite engine: statement, fetch and row 
 call. WAL lets these reads run beside the writer; `query_only` makes sure they never write.
 
 Where that call runs is `readers`:
-- 0 (the default): on the event loop itself. A recall's statements take well under a millisecond of
-  SQLite each once the file is in the page cache, and a reader thread pays more than that in GIL
-  hand-offs: pysqlite releases the GIL for every row it steps, and each time the thread waits for
-  the event loop's Python to give the GIL back (up to the 5 ms switch interval). Measured at 1M
-  memories and 32 clients: 4 threads 84–89 recalls/s, on the loop 111–125 (`docs/benchmarks.md`,
-  session 4).
+- 0 (the default): on the event loop itself. A recall's statements take little SQLite time each
+  once the file is in the page cache, and a reader thread pays more than that in GIL hand-offs:
+  pysqlite releases the GIL for every row it steps, and each time the thread waits for the event
+  loop's Python to give the GIL back (up to the switch interval). Reads on the loop served more
+  recalls per second (`docs/benchmarks.md`, recall session 4).
 - n > 0: on a pool of n threads, so that page-cache misses of a file much larger than memory wait
   beside each other instead of stalling the loop.
 

@@ -148,8 +148,8 @@ def _fts5_statement(words: int, with_agent: bool, with_topics: bool) -> sa.Compo
     user's count of indexed memories (`:scope_match`); `per_user_bm25` ranks the rows.
 
     Not FTS5's own bm25(): it counts each phrase's documents over the whole index on every query,
-    so its cost grows with every tenant's memories (1.3 ms of SQLite per keyword query at 1M
-    memories, 0.5 ms this way), while these statistics are the user's own.
+    so its cost grows with every tenant's memories (`docs/benchmarks.md`, recall session 3), while
+    these statistics are the user's own.
     """
     fts = sa.table("memories_fts", sa.column("rowid"))
 
@@ -379,4 +379,5 @@ async def record_access(conn: AsyncConnection, counts: Mapping[str, int], at: da
 async def insert_audit(conn: AsyncConnection, records: Sequence[RecallAudit]) -> None:
     if records:
         stmt = dialect_insert(conn, recall_audit).on_conflict_do_nothing(index_elements=[recall_audit.c.id])
-        await conn.execute(stmt, [record.model_dump(mode="python") for record in records])
+        # `episode_ids` travel on the audit topic; the table has no column for them yet
+        await conn.execute(stmt, [record.model_dump(mode="python", exclude={"episode_ids"}) for record in records])

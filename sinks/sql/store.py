@@ -3,7 +3,8 @@
 A write is one transaction: load what the batch can collide with, plan in memory
 (`beliefs.write_plan`), then write rows, episodes, job states and outbox events in bulk. Replays are
 no-ops: finished jobs are skipped and memory and episode ids are deterministic. Every user-facing
-read is scoped by tenant in the query itself. Episode reads and revocation: `episode_store`.
+read is scoped by tenant in the query itself. Episode reads and revocation: `episode_store`; import
+and the scans of export and reindex: `transfer_store`.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from sinks.sql import (
     episode_queries,
     governance,
     intake,
+    projection,
     queries,
     recall_queries,
     webhooks,
@@ -45,14 +47,16 @@ from sinks.sql.migrate import upgrade
 from sinks.sql.outcome import check_outcome
 from sinks.sql.reader import READERS, RecallReader
 from sinks.sql.tables import jobs, memories, outbox
+from sinks.sql.transfer_store import TransferStoreMixin
 
 #: Longest supersession chain `memory_history` follows (a guard against a corrupt cycle).
 MAX_HISTORY = 1000
 
 
 
-class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin):
-    """The `MemoryStore` on SQLAlchemy's async engine."""
+class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin):
+    """Every store contract (`sinks.contracts.MemoryStore`, `sinks.recall.RecallStore`) on
+    SQLAlchemy's async engine; the manage phase's go through `MaintenanceStore.of(store)`."""
 
     def __init__(
         self,
@@ -216,7 +220,7 @@ class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin):
         ]
         handled = {row["b_id"] for row in versioned}
         unversioned = [i for i in memory_ids if i not in handled]
-        clean = {"vector_dirty": False}
+        clean = projection.SYNCED
         async with unavailable_on_outage("mark_vectors_synced"), write_transaction(self._engine) as conn:
             if versioned:
                 stmt = sa.update(memories).where(

@@ -2,10 +2,11 @@
 
 `memories` holds every field of the memory record (contract §2) plus what the sinks need:
 `vector_dirty` (the Qdrant point must be rewritten) with `vector_version` (so a sync that raced a
-newer change does not clear its flag) and `text_norm_hash` (exact-duplicate lookup). A memory's
+newer change does not clear its flag) and `vector_dirty_at` (since when), and `text_norm_hash`
+(exact-duplicate lookup). `vector_tombstones` holds the points of deleted rows the index still owes. A memory's
 embedding (float32 little-endian) is in `memory_embeddings`, read only to write its vector point and
-to consolidate: in `memories` its 1.5 KB made each row fill most of a page, so recall's reads of a
-few rows per user touched a file three times larger (at 1M memories 2.5 GB against 0.84 GB).
+to consolidate: in `memories` it made each row fill most of a page, so recall's reads of a few rows
+per user touched a file about three times larger (`docs/benchmarks.md`, recall session 4).
 `jobs` answers `GET /v1/jobs/{id}`; `outbox` holds memory events written in the same transaction
 as the change they describe. `episodes` keeps each turn as said (migration 0005), with the same
 outbox flags as memories and its embedding in `episode_embeddings`.
@@ -82,6 +83,7 @@ memories = sa.Table(
     sa.Column("vector_dirty", sa.Boolean, nullable=False),
     sa.Column("vector_version", sa.Integer, nullable=False),
     sa.Column("text_norm_hash", sa.String(64), nullable=False),
+    sa.Column("vector_dirty_at", UtcDateTime),  # since when the point is owed (migration 0011)
 )
 
 _ACTIVE = sa.text("valid_until IS NULL")
@@ -258,6 +260,7 @@ episodes = sa.Table(
     sa.Column("revoked_at", UtcDateTime),
     sa.Column("vector_dirty", sa.Boolean, nullable=False),
     sa.Column("vector_version", sa.Integer, nullable=False),
+    sa.Column("vector_dirty_at", UtcDateTime),  # since when the point is owed (migration 0011)
 )
 _HAS_EXPIRY = sa.text("expires_at IS NOT NULL")
 sa.Index(
@@ -369,4 +372,16 @@ webhook_deliveries = sa.Table(
     sa.Column("created_at", UtcDateTime, nullable=False),
     sa.Column("delivered_at", UtcDateTime),
     sa.Index("ix_webhook_deliveries_due", "state", "next_attempt_at"),
+)
+
+# -- the vector outbox's deletions (migration 0011) ---------------------------------------------------
+
+#: A point whose row is gone (erasure, episode retention), written in the deleting transaction;
+#: the projector deletes the point, then the tombstone.
+vector_tombstones = sa.Table(
+    "vector_tombstones",
+    metadata,
+    sa.Column("seq", sa.BigInteger().with_variant(sa.Integer, "sqlite"), primary_key=True, autoincrement=True),
+    sa.Column("point_id", ID, nullable=False),
+    sa.Column("created_at", UtcDateTime, nullable=False),
 )

@@ -10,27 +10,17 @@ delivered, retried later, or failed for good.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from sinks.contracts import Delivery
 from sinks.sql import queries
 from sinks.sql.engine import unavailable_on_outage, write_transaction
 from sinks.sql.tables import outbox, webhook_deliveries
 
 PENDING, DELIVERED, FAILED = "pending", "delivered", "failed"
-
-
-@dataclass(frozen=True)
-class Delivery:
-    """One event owed to one URL."""
-
-    id: int
-    url: str
-    body: bytes
-    attempts: int  # made before this one
 
 
 async def acknowledge(
@@ -60,7 +50,7 @@ async def acknowledge(
 
 
 class WebhookDeliveries:
-    """Claims and outcomes of deliveries, over the store's engine."""
+    """`WebhookQueue` (`sinks.contracts`): claims and outcomes of deliveries, over the store's engine."""
 
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine

@@ -4,17 +4,15 @@
 thread: calls never overlap and the event loop never blocks on the index. The shard holds a file
 lock on its write-ahead log; a second process opening the same directory fails, and we say so.
 
-Search reads no payload when it can: fetching the `memory_id` payload key costs ~45 µs a point at
-1M points (3–4 ms for 80 candidates, more than the search itself), and a memory id that is a
-canonical UUID (every id `memory_id_for` makes) is its own point id. A marker file in the shard
+Search reads no payload when it can: fetching the `memory_id` payload key of every candidate costs
+more than the search itself (`docs/benchmarks.md`, recall), and a memory id that is a canonical UUID (every id `memory_id_for` makes) is its own point id. A marker file in the shard
 directory says "every id written here is its own point id": an empty shard gets it at setup, and
 the first write of any other id removes it before the point goes in (so a crash cannot leave a
 wrong marker); a shard without it (older ones included) reads the payload as before.
 
-Vectors are stored as float16 in a new shard (half of float32's 1.5 KB a point: at 1M points the
-storage is 0.77 GB instead of 1.5 GB, which this machine's page cache keeps beside the SQL store).
-On real MiniLM embeddings the top 10 of float16 and float32 storage came out in the same order, with
-cosine scores within 6e-5. A shard created before keeps the datatype its stored config names: Edge
+Vectors are stored as float16 in a new shard: half of float32's size, so a large shard stays in the
+page cache beside the SQL store, and on real MiniLM embeddings the top 10 came out in the same order
+as with float32 (`docs/benchmarks.md`, recall session 4). A shard created before keeps the datatype its stored config names: Edge
 refuses to load a shard under another one.
 
 Durability: every update is in the WAL when `update()` returns, and a process killed without
@@ -26,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import uuid
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -133,6 +132,14 @@ class EdgeVectorIndex:
         request = edge.CountRequest(exact=True, filter=filters.tenant_filter(tenant_id, edge))
         return await self._with_shard(lambda shard: shard.count(request))
 
+    async def scroll(self, offset: str | None, limit: int) -> tuple[list[VectorPoint], str | None]:
+        """One page of stored points in point-id order (payload, no vector), and the next page's offset."""
+        request = edge.ScrollRequest(
+            offset=None if offset is None else uuid.UUID(offset), limit=limit, with_payload=True, with_vector=False
+        )
+        records, following = await self._with_shard(lambda shard: shard.scroll(request))
+        return [filters.to_stored(r) for r in records], None if following is None else str(following)
+
     async def ping(self) -> bool:
         """True when the shard is open and answers."""
         if self._shard is None:
@@ -218,7 +225,8 @@ def _open_error(path: Path, exc: Exception) -> SinkUnavailableError:
     if any(marker in message for marker in _LOCKED_MARKERS):
         return SinkUnavailableError(
             f"another beliefstream process owns the vector index at {path} "
-            f"(stop it, or give this process its own data dir): {message}"
+            f"(stop it, give this process its own data dir, or run it with BELIEFSTREAM_VECTOR_PROJECTOR=off "
+            f"to write SQL only and leave the index to its owner): {message}"
         )
     return SinkUnavailableError(f"cannot open the vector index at {path}: {message}")
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from sinks.base import EPISODE_KIND, MEMORY_KIND, VectorFilter, VectorHit
+from sinks.base import EPISODE_KIND, MEMORY_KIND, VectorFilter, VectorHit, VectorPoint
 
 #: Payload fields with a keyword index; `tenant_id` is also the tenant-partitioning field.
 INDEXED_FIELDS = ("tenant_id", "user_id", "agent_id", "state", "type", "topic", "visibility", "kind")
@@ -64,6 +64,13 @@ def to_hit(point: Any) -> VectorHit:
     """A scored point of either client as a hit carrying the memory id it was written with."""
     payload = point.payload or {}
     return VectorHit(id=str(payload.get(MEMORY_ID_KEY) or point.id), score=float(point.score))
+
+
+def to_stored(point: Any) -> VectorPoint:
+    """A scrolled point of either client as the memory (or episode) id it was written with and its
+    payload without that id; the vector is not read."""
+    payload = dict(point.payload or {})
+    return VectorPoint(id=str(payload.pop(MEMORY_ID_KEY, None) or point.id), vector=(), payload=payload)
 
 
 def scope_filter(scope: VectorFilter, models: ModuleType) -> Any:

@@ -135,6 +135,15 @@ class QdrantServerIndex:
         )
         return result.count
 
+    async def scroll(self, offset: str | None, limit: int) -> tuple[list[VectorPoint], str | None]:
+        """One page of stored points in point-id order (payload, no vector), and the next page's offset."""
+        records, following = await self._guarded(
+            lambda client: client.scroll(
+                self.collection, offset=offset, limit=limit, with_payload=True, with_vectors=False
+            )
+        )
+        return [filters.to_stored(r) for r in records], None if following is None else str(following)
+
     async def ping(self) -> bool:
         """True when the server answers and the collection exists."""
         if self._client is None:

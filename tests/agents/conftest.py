@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
+from projection import projector_of
 from recording_producer import RecordingProducer
 
 from agents.embed import load_default_embedder
@@ -35,8 +36,8 @@ async def pipeline(sql_url: str, tmp_path) -> AsyncIterator[WritePipeline]:
     await store.setup()
     await vectors.setup()
     try:
-        yield WritePipeline(Settings(data_dir=tmp_path), store, vectors, load_default_embedder(), RulesExtractor(),
-                            RecordingProducer())  # fmt: skip
+        yield WritePipeline(Settings(data_dir=tmp_path), store, projector_of(store, vectors), load_default_embedder(),
+                            RulesExtractor(), RecordingProducer())  # fmt: skip
     finally:
         await vectors.close()
         await store.close()

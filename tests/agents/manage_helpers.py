@@ -74,7 +74,15 @@ class RecordingVectors:
         for memory_id, payload in payloads.items():
             self.payloads.setdefault(memory_id, {}).update(payload)
 
-    async def delete(self, ids: Sequence[str]) -> None: ...
+    async def delete(self, ids: Sequence[str]) -> None:
+        self._check()
+        for point_id in ids:
+            self.points.pop(point_id, None)
+            self.payloads.pop(point_id, None)
+
+    def payload(self, point_id: str) -> dict:
+        """The payload the point holds now: as last written, with later payload updates."""
+        return {**self.points[point_id].payload, **self.payloads.get(point_id, {})}
 
     async def search(self, vector: Sequence[float], scope: VectorFilter, limit: int) -> list[VectorHit]:
         return []

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 
 import pytest
 from hostile_records import hostile_values
+from projection import projector_of
 from recording_producer import RecordingProducer
 
 from agents.decode import RawTurn, Rejection, decode_turn
@@ -81,7 +82,8 @@ async def test_hostile_values_mixed_into_two_tenants_traffic_lose_nothing(sinks,
     store, vectors = sinks
     producer = RecordingProducer()
     settings = Settings(data_dir=tmp_path)
-    pipeline = WritePipeline(settings, store, vectors, load_default_embedder(), RulesExtractor(), producer)
+    pipeline = WritePipeline(settings, store, projector_of(store, vectors), load_default_embedder(), RulesExtractor(),
+                             producer)  # fmt: skip
     other = f"{tenant}-b"
     hostile = hostile_values(tenant, "u-a", settings.max_turn_bytes)
     batch: list[RawTurn] = []

@@ -14,6 +14,7 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from projection import projector_of
 
 from agents.consolidate import Consolidator, consolidate
 from agents.consolidate.run import merge_write
@@ -85,9 +86,11 @@ async def test_the_four_async_memories_become_one_that_keeps_every_detail(
     strict = await consolidate(maintenance, None, embedder, tenant, "work", user_id="u1", threshold=0.85)
     assert strict.groups == []  # not near-duplicates: 0.85 leaves them alone
 
+    await projector_of(store, RecordingVectors()).drain()  # the seeded rows' points are in the index
     vectors = RecordingVectors()
+    projector = projector_of(store, vectors)
     diff = await consolidate(
-        maintenance, vectors, embedder, tenant, "work", "u1", ASYNC_THRESHOLD, dry_run=False, now=NOW
+        maintenance, projector, embedder, tenant, "work", "u1", ASYNC_THRESHOLD, dry_run=False, now=NOW
     )
     assert diff.scanned == 6 and len(diff.groups) == 1
     group = diff.groups[0]
@@ -117,12 +120,14 @@ async def test_the_four_async_memories_become_one_that_keeps_every_detail(
     events = [json.loads(v) for v in await outbox_events(store, tenant)]
     assert [e["kind"] for e in events] == ["created"] + ["superseded"] * 4
     assert all(e["superseded_by"] == group.canonical_id for e in events[1:])
-    assert set(vectors.points) == {group.canonical_id}
-    assert vectors.points[group.canonical_id].payload["state"] == "active"
-    assert vectors.payloads == {m: {"state": "consolidated"} for m in group.member_ids}
+    await projector.drain()  # the merge's outbox entries: the canonical point, the originals' state
+    assert {group.canonical_id, *group.member_ids} <= set(vectors.points)
+    assert f"{tenant}-peanuts" not in vectors.points and f"{tenant}-berlin" not in vectors.points
+    assert vectors.payload(group.canonical_id)["state"] == "active"
+    assert {m: vectors.payload(m)["state"] for m in group.member_ids} == dict.fromkeys(group.member_ids, "consolidated")
 
     again = await consolidate(
-        maintenance, vectors, embedder, tenant, "work", "u1", ASYNC_THRESHOLD, dry_run=False, now=NOW
+        maintenance, projector, embedder, tenant, "work", "u1", ASYNC_THRESHOLD, dry_run=False, now=NOW
     )
     assert again.groups == [] and again.scanned == 3  # idempotent: nothing new to merge
 
@@ -150,11 +155,14 @@ async def test_a_dry_run_writes_nothing(store: SqlMemoryStore, embedder, tenant:
     rows = [mem(tenant, "a", "User prefers Python."), mem(tenant, "b", "User mentioned preferring Python.")]
     await seed_embedded(store, embedder, rows)
     before = await stored(store, tenant)
+    await projector_of(store, RecordingVectors()).drain()  # the seeded rows' points are in the index
     vectors = RecordingVectors()
-    diff = await consolidate(MaintenanceStore.of(store), vectors, embedder, tenant, "work")
+    projector = projector_of(store, vectors)
+    diff = await consolidate(MaintenanceStore.of(store), projector, embedder, tenant, "work")
     assert diff.dry_run and len(diff.groups) == 1 and not diff.groups[0].applied
     assert diff.groups[0].members[1].text == "User mentioned preferring Python."
     assert await stored(store, tenant) == before
+    await projector.drain()
     assert await outbox_events(store, tenant) == [] and vectors.points == {} and vectors.payloads == {}
     json.loads(diff.model_dump_json())  # the HTTP body
 

@@ -7,6 +7,7 @@ import math
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from projection import projector_of
 
 from agents.decay_job import plan_batch, run_decay
 from agents.periodic import run_periodically
@@ -16,6 +17,7 @@ from beliefs.records import Memory, MemoryState
 from sinks.errors import SinkUnavailableError
 from sinks.sql.maintenance import MaintenanceStore
 from sinks.sql.store import SqlMemoryStore
+from sinks.sql.tables import memories
 from tests.agents.manage_helpers import (
     RecordingVectors,
     column,
@@ -45,6 +47,12 @@ def mem(tenant: str, key: str, days: float, **fields) -> Memory:
     return Memory(**(base | fields))
 
 
+async def _synced(store: SqlMemoryStore, tenant: str) -> None:
+    """As if the projector had written every point of the tenant already."""
+    async with store._engine.begin() as conn:
+        await conn.execute(memories.update().where(memories.c.tenant_id == tenant).values(vector_dirty=False))
+
+
 async def test_scores_active_rows_in_pages(store: SqlMemoryStore, tenant: str) -> None:
     rows = [
         mem(tenant, "fresh", 0),
@@ -55,8 +63,9 @@ async def test_scores_active_rows_in_pages(store: SqlMemoryStore, tenant: str) -
         mem(tenant, "gone", 100, state=MemoryState.SUPERSEDED, valid_until=NOW),
     ]
     await seed(store, [(m, VECTOR) for m in rows])
+    await _synced(store, tenant)
     vectors = RecordingVectors()
-    report = await run_decay(MaintenanceStore.of(store), vectors, NOW, batch_size=2, tenant_id=tenant)
+    report = await run_decay(MaintenanceStore.of(store), projector_of(store, vectors), NOW, batch_size=2, tenant_id=tenant)
 
     assert (report.rows, report.updated, report.expired) == (5, 5, 0)
     scores = await column(store, "decay_score", [m.id for m in rows])
@@ -66,37 +75,46 @@ async def test_scores_active_rows_in_pages(store: SqlMemoryStore, tenant: str) -
     assert scores[f"{tenant}-loved"] == pytest.approx(1.0)
     assert scores[f"{tenant}-touched"] == pytest.approx(decay_score(HALF_LIFE, 1), abs=1e-6)
     assert scores[f"{tenant}-gone"] is None  # history is not re-scored
-    assert vectors.payloads[f"{tenant}-half"] == {"decay_score": 0.5}
-    assert vectors.payloads[f"{tenant}-old"] == {"decay_score": 0.14}
-    assert f"{tenant}-gone" not in vectors.payloads
+    await projector_of(store, vectors).drain()  # the index follows the outbox
+    assert vectors.payload(f"{tenant}-half")["decay_score"] == 0.5
+    assert vectors.payload(f"{tenant}-old")["decay_score"] == 0.14
+    assert f"{tenant}-gone" not in vectors.points
 
 
 async def test_second_run_at_the_same_instant_changes_nothing(store: SqlMemoryStore, tenant: str) -> None:
-    await seed(store, [(mem(tenant, str(i), i * 3.0), None) for i in range(7)])
+    await seed(store, [(mem(tenant, str(i), i * 3.0), VECTOR) for i in range(7)])
+    await _synced(store, tenant)
     maintenance = MaintenanceStore.of(store)
-    first = await run_decay(maintenance, RecordingVectors(), NOW, batch_size=3, tenant_id=tenant)
+    first = await run_decay(maintenance, None, NOW, batch_size=3, tenant_id=tenant)
+    await projector_of(store, RecordingVectors()).drain()
     before = await stored(store, tenant)
     vectors = RecordingVectors()
-    second = await run_decay(maintenance, vectors, NOW, batch_size=3, tenant_id=tenant)
+    second = await run_decay(maintenance, None, NOW, batch_size=3, tenant_id=tenant)
+    await projector_of(store, vectors).drain()
     assert first.updated == 7
-    assert second.updated == 0 and second.payloads == 0 and vectors.payload_calls == 0
+    assert second.updated == 0 and second.payloads == 0 and not [i for i in vectors.points if i.startswith(tenant)]
     assert await stored(store, tenant) == before
 
 
 async def test_later_run_moves_payloads_only_when_the_rounded_score_moves(
     store: SqlMemoryStore, tenant: str
 ) -> None:
-    await seed(store, [(mem(tenant, "a", 10), None), (mem(tenant, "b", 10, access_count=10), None)])
+    await seed(store, [(mem(tenant, "a", 10), VECTOR), (mem(tenant, "b", 10, access_count=10), VECTOR)])
+    await _synced(store, tenant)
     maintenance = MaintenanceStore.of(store)
-    await run_decay(maintenance, RecordingVectors(), NOW, tenant_id=tenant)
+    await run_decay(maintenance, None, NOW, tenant_id=tenant)
+    await projector_of(store, RecordingVectors()).drain()
     vectors = RecordingVectors()
-    await run_decay(maintenance, vectors, NOW + timedelta(hours=1), tenant_id=tenant)
-    assert f"{tenant}-a" not in vectors.payloads  # 0.8187 -> 0.8180: same payload bucket
-    assert f"{tenant}-b" not in vectors.payloads  # fully protected: unchanged
+    projector = projector_of(store, vectors)
+    await run_decay(maintenance, projector, NOW + timedelta(hours=1), tenant_id=tenant)
+    await projector.drain()
+    assert f"{tenant}-a" not in vectors.points  # 0.8187 -> 0.8180: same payload bucket
+    assert f"{tenant}-b" not in vectors.points  # fully protected: unchanged
     scores = await column(store, "decay_score", [f"{tenant}-a"])
     assert scores[f"{tenant}-a"] == pytest.approx(math.exp(-0.02 * (10 + 1 / 24)))
-    await run_decay(maintenance, vectors, NOW + timedelta(days=5), tenant_id=tenant)
-    assert vectors.payloads[f"{tenant}-a"] == {"decay_score": round(math.exp(-0.3), 2)}
+    await run_decay(maintenance, projector, NOW + timedelta(days=5), tenant_id=tenant)
+    await projector.drain()
+    assert vectors.payload(f"{tenant}-a")["decay_score"] == round(math.exp(-0.3), 2)
 
 
 async def test_expired_volatile_facts_leave_the_current_belief(store: SqlMemoryStore, tenant: str) -> None:
@@ -107,35 +125,40 @@ async def test_expired_volatile_facts_leave_the_current_belief(store: SqlMemoryS
         (mem(tenant, "noembed", 3, expires_at=past), None),
     ]
     await seed(store, rows)
-    async with store._engine.begin() as conn:  # as if the outbox had synced every point
-        from sinks.sql.tables import memories
-
-        await conn.execute(memories.update().where(memories.c.tenant_id == tenant).values(vector_dirty=False))
+    await _synced(store, tenant)
     vectors = RecordingVectors()
-    report = await run_decay(MaintenanceStore.of(store), vectors, NOW, tenant_id=tenant)
+    report = await run_decay(MaintenanceStore.of(store), None, NOW, tenant_id=tenant)
     assert report.expired == 2
     after = await stored(store, tenant)
     tokyo = after[f"{tenant}-tokyo"]
     assert tokyo.state is MemoryState.EXPIRED and tokyo.valid_until == past and tokyo.decay_score is None
     assert after[f"{tenant}-oncall"].state is MemoryState.ACTIVE
     assert after[f"{tenant}-oncall"].decay_score == pytest.approx(math.exp(-0.02))
-    assert vectors.payloads[f"{tenant}-tokyo"] == {"state": "expired"}
-    dirty = await column(store, "vector_dirty", [f"{tenant}-tokyo", f"{tenant}-noembed", f"{tenant}-oncall"])
-    assert dirty == {f"{tenant}-tokyo": True, f"{tenant}-noembed": False, f"{tenant}-oncall": False}
-    again = await run_decay(MaintenanceStore.of(store), RecordingVectors(), NOW, tenant_id=tenant)
+    ids = [f"{tenant}-tokyo", f"{tenant}-noembed", f"{tenant}-oncall"]
+    dirty = await column(store, "vector_dirty", ids)
+    # expired: its state changed; oncall: its first score; noembed has no point to rewrite
+    assert dirty == {f"{tenant}-tokyo": True, f"{tenant}-noembed": False, f"{tenant}-oncall": True}
+    await projector_of(store, vectors).drain()
+    assert vectors.payload(f"{tenant}-tokyo")["state"] == "expired"
+    assert not any((await column(store, "vector_dirty", ids)).values())
+    again = await run_decay(MaintenanceStore.of(store), None, NOW, tenant_id=tenant)
     assert again.expired == 0
 
 
-async def test_a_vector_outage_rolls_the_page_back(store: SqlMemoryStore, tenant: str) -> None:
+async def test_a_vector_outage_delays_the_payloads_and_loses_none(store: SqlMemoryStore, tenant: str) -> None:
+    """SQL commits whatever the index does; the outbox keeps the payload until the index is back."""
     await seed(store, [(mem(tenant, "a", 10), VECTOR)])
+    await _synced(store, tenant)
     vectors = RecordingVectors()
     vectors.failing = True
+    projector = projector_of(store, vectors)
+    await run_decay(MaintenanceStore.of(store), projector, NOW, tenant_id=tenant)
+    assert (await column(store, "decay_score", [f"{tenant}-a"]))[f"{tenant}-a"] is not None
     with pytest.raises(SinkUnavailableError):
-        await run_decay(MaintenanceStore.of(store), vectors, NOW, tenant_id=tenant)
-    assert (await column(store, "decay_score", [f"{tenant}-a"]))[f"{tenant}-a"] is None
+        await projector.drain()
     vectors.failing = False
-    await run_decay(MaintenanceStore.of(store), vectors, NOW, tenant_id=tenant)
-    assert vectors.payloads[f"{tenant}-a"] == {"decay_score": round(math.exp(-0.2), 2)}
+    await projector.drain()
+    assert vectors.payload(f"{tenant}-a")["decay_score"] == round(math.exp(-0.2), 2)
 
 
 async def test_without_a_vector_index_only_sql_changes(store: SqlMemoryStore, tenant: str) -> None:

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from agents.prompts import ResponseSchemaError
+from agents.errors import ResponseSchemaError
 from agents.prompts.extract_answer import parse_response, read_response
 from tests.agents.fake_anthropic import memory
 

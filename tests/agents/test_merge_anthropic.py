@@ -10,7 +10,7 @@ import pytest
 
 from agents.consolidate.anthropic import AnthropicMerger, make_merger
 from agents.consolidate.merge import OfflineMerger
-from agents.prompts import ResponseSchemaError
+from agents.errors import ResponseSchemaError
 from agents.prompts import merge_memories as prompt
 from beliefs.records import MemoryType
 from streams.settings import Settings

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from prometheus_client import CollectorRegistry
 
 from agents.batch import BatchReport
-from agents.metrics import IngestMetrics, ingest_metrics
+from agents.metrics import IngestMetrics, ProjectionMetrics, ingest_metrics, projection_metrics
+from beliefs.records import utcnow
 from sidecar.metrics import RequestMetrics
 
 
@@ -46,3 +49,16 @@ def test_the_sidecar_metrics_page_carries_the_worker_metrics() -> None:
     page = RequestMetrics().render().decode()
     assert "beliefstream_turns_consumed_total" in page
     assert "beliefstream_http_requests_total" in page
+
+
+def test_the_projection_lag_is_the_backlog_and_the_age_of_its_oldest_entry() -> None:
+    registry = CollectorRegistry()
+    metrics = ProjectionMetrics(registry)
+    assert registry.get_sample_value("beliefstream_vector_projection_oldest_age_seconds") == 0.0
+    metrics.observe(7, utcnow() - timedelta(minutes=2))
+    assert registry.get_sample_value("beliefstream_vector_projection_backlog") == 7
+    assert registry.get_sample_value("beliefstream_vector_projection_oldest_age_seconds") >= 120
+    metrics.observe(0, None)
+    value = registry.get_sample_value
+    assert (value("beliefstream_vector_projection_backlog"), value("beliefstream_vector_projection_oldest_age_seconds")) == (0, 0)
+    assert projection_metrics() is projection_metrics()  # one set per process, in the worker registry

@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime
 
 import pytest
+from projection import projector_of
 from recording_producer import RecordingProducer
 
 from agents.decode import RawTurn
@@ -80,7 +81,12 @@ def pipeline_of(
     settings = Settings(data_dir=tmp_path, **settings_)
     return (
         WritePipeline(
-            settings, store, vectors, embedder or load_default_embedder(), extractor or RulesExtractor(), producer
+            settings,
+            store,
+            projector_of(store, vectors),
+            embedder or load_default_embedder(),
+            extractor or RulesExtractor(),
+            producer,
         ),
         producer,
     )
@@ -118,6 +124,7 @@ async def test_a_batch_is_read_embedded_and_written_to_both_sinks(sinks, tmp_pat
     episodes, _ = await store.list_episodes(tenant, "ana")
     assert sorted(e.turn_id for e in episodes) == ["t1", "t3"]  # "thanks!" says nothing worth keeping
     assert report.episodes == 2
+    await pipeline.projector.drain()  # the index follows the SQL outbox
     assert await vectors.count(tenant) == len(memories) + len(episodes)
     kinds = [json.loads(record.value)["kind"] for record in producer.on(pipeline.settings.events_topic)]
     assert (kinds.count("created"), kinds.count("episode_created")) == (len(memories), 2)
@@ -238,6 +245,7 @@ async def test_turns_without_a_memory_still_leave_episodes_kept_clean(sinks, tmp
     assert await store.get_episode(tenant, episode_id_for(tenant, "k")) is None
     assert (await store.get_job(tenant, job_id_for(tenant, "k"))).episode_id is None
 
+    await pipeline.projector.drain()
     scope = RecallScope(tenant, "ana")
     query = pipeline.embedder.embed(["what should I cook tonight?"])[0]
     episode_hits = await vectors.search(query, scope.vector_filter(kinds=("episode",)), 10)

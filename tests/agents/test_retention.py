@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from projection import projector_of
+
 from agents.decay_job import run_decay
-from sinks.base import VectorFilter, VectorPoint, episode_payload
+from sinks.base import VectorFilter
 from sinks.recall import Currency, RecallScope
 from sinks.sql.maintenance import MaintenanceStore
 from sinks.sql.store import SqlMemoryStore
@@ -23,11 +25,14 @@ async def test_the_decay_job_deletes_episodes_past_their_retention(store: SqlMem
         result = await store.write(
             [kept(old, retention_days=1), kept(kept_forever), kept(elsewhere, retention_days=1)]
         )
-        await vectors.write([VectorPoint(e.id, VECTOR, episode_payload(e)) for e in result.episodes])
+        projector = projector_of(store, vectors)
+        await projector.drain()
+        assert await vectors.count(tenant) == 2
         now = T0 + timedelta(days=2)
 
-        report = await run_decay(MaintenanceStore.of(store), vectors, now, tenant_id=tenant)
-        again = await run_decay(MaintenanceStore.of(store), vectors, now, tenant_id=tenant)
+        report = await run_decay(MaintenanceStore.of(store), projector, now, tenant_id=tenant)
+        again = await run_decay(MaintenanceStore.of(store), projector, now, tenant_id=tenant)
+        await projector.drain()  # the deletion left a tombstone for the point
 
         assert (report.episodes_purged, again.episodes_purged) == (1, 0)
         ids = {e.turn_id: e.id for e in result.episodes}

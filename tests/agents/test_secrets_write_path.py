@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from projection import projector_of
 from recording_producer import RecordingProducer
 
 from agents.consolidate import consolidate
@@ -31,7 +32,7 @@ from sinks.sql.store import SqlMemoryStore
 from sinks.sql.tables import metadata
 from sinks.vectors.edge import EdgeVectorIndex
 from streams.settings import Settings
-from tests.agents.manage_helpers import RecordingVectors, seed, stored
+from tests.agents.manage_helpers import seed, stored
 
 CORPUS = [json.loads(line) for line in (Path(__file__).parents[1] / "data" / "secrets_corpus.jsonl").read_text().splitlines()]
 # around each secret, words that do become memories, so a memory is written next to every secret
@@ -81,7 +82,8 @@ async def test_no_secret_reaches_sql_vectors_events_or_logs(sql_url, tmp_path, t
     await vectors.setup()
     embedder = load_default_embedder()
     producer = RecordingProducer()
-    pipeline = WritePipeline(Settings(data_dir=tmp_path), store, vectors, embedder, RulesExtractor(), producer)
+    projector = projector_of(store, vectors)
+    pipeline = WritePipeline(Settings(data_dir=tmp_path), store, projector, embedder, RulesExtractor(), producer)
     ts = datetime(2026, 3, 1, 12, tzinfo=UTC).isoformat()
     raws = []
     for i, row in enumerate(CORPUS):
@@ -95,6 +97,7 @@ async def test_no_secret_reaches_sql_vectors_events_or_logs(sql_url, tmp_path, t
         assert len(memories) >= len(FOODS)  # the frames' own facts were stored beside the secrets
 
         assert leaked(await everything_in_sql(store)) == []
+        await projector.drain()
         [query] = await embedder.aembed(["password card key token account"])
         hits = await vectors.search(query.tolist(), VectorFilter(tenant, "ana"), limit=1000)
         assert {h.id for h in hits} <= {m.id for m in memories}
@@ -129,7 +132,7 @@ async def test_a_consolidation_merge_never_stores_a_secret(store, tenant) -> Non
     await seed(store, list(zip(rows, embedder.embed([m.text for m in rows]).tolist(), strict=True)))
     secret = next(row for row in CORPUS if row["kind"] == "card_number")
 
-    diff = await consolidate(MaintenanceStore.of(store), RecordingVectors(), embedder, tenant, "work", "u1",
+    diff = await consolidate(MaintenanceStore.of(store), None, embedder, tenant, "work", "u1",
                              dry_run=False, merger=EchoingMerger(secret["text"]))  # fmt: skip
 
     assert len(diff.groups) == 1 and secret["secret"] not in diff.groups[0].canonical_text

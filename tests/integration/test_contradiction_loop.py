@@ -12,7 +12,6 @@ from beliefs.records import JobState, MemoryState, job_id_for
 from launch.runtime import recall_service
 from sidecar.auth import Principal
 from sidecar.recall.models import RecallRequest
-from sinks.base import VectorPoint, vector_payload
 
 pytestmark = pytest.mark.integration
 
@@ -94,12 +93,7 @@ async def test_an_oscillating_preference_is_escalated_and_resolved_by_context(se
             resolved_by=USER, embeddings=dict(zip(texts, vectors, strict=True)),
         )  # fmt: skip
         assert resolved.status == "resolved"
-        points = [
-            VectorPoint(m.id, v, vector_payload(m)) for m, v in zip(result.inserted, vectors, strict=True)
-        ]
-        await worker.clients.vectors.write(points)
-        await worker.clients.vectors.set_payload({m.id: vector_payload(m) for m in result.changed})
-        await store.mark_vectors_synced([p.id for p in points] + [m.id for m in result.changed])
+        assert result.inserted and await worker.clients.projector.settle(30.0)  # the resolution's points
 
         service = recall_service(settings, worker.clients)
         await service.start()

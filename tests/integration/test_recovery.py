@@ -67,9 +67,10 @@ async def test_a_vector_outage_is_retried_until_it_clears(settings, tenant):
     turns = story(tenant)
     flaky: dict[str, FlakyVectors] = {}
 
-    def wrap(clients):
-        flaky["index"] = FlakyVectors(clients.vectors, 3, SinkUnavailableError("qdrant is down"))
-        return dataclasses.replace(clients, vectors=flaky["index"])
+    def wrap(clients):  # the projector is the one writer of the index
+        flaky["index"] = FlakyVectors(clients.projector.vectors, 3, SinkUnavailableError("qdrant is down"))
+        clients.projector.vectors = flaky["index"]
+        return clients
 
     async with running_worker(settings, wrap) as worker:
         await publish(settings, turns)
@@ -92,11 +93,10 @@ async def test_a_crash_after_the_sql_commit_replays_without_duplicates(settings,
     turns = story(tenant)
 
     def crashing(clients):
-        return dataclasses.replace(
-            clients, vectors=FlakyVectors(clients.vectors, 10**6, RuntimeError("worker died"))
-        )
+        clients.projector.vectors = FlakyVectors(clients.projector.vectors, 10**6, RuntimeError("worker died"))
+        return clients
 
-    # first worker: SQL commits, then the process "dies" before vectors, events or the offset ack
+    # first worker: SQL commits (rows and vector outbox), then the process "dies" before projecting
     async with running_worker(settings, crashing) as first:
         await publish(settings, turns)
         await wait_for(lambda: all_done(first.clients.store, turns), what="the SQL commit before the crash")

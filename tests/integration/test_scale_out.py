@@ -3,7 +3,8 @@ PostgreSQL as the authority. One is SIGKILLed while turns are still being proces
 its partitions over. Every turn is processed once (no loss, no duplicate memory or episode), and
 every user is maintained once per window by the worker owning the user's partition, none twice.
 
-Each worker has a data dir (its own vector shard) of its own: the assertions read SQL alone."""
+Both workers run with `BELIEFSTREAM_VECTOR_PROJECTOR=off`: they write SQL and the vector outbox and
+never open the embedded shard (its owner, absent here, projects it); the assertions read SQL."""
 
 from __future__ import annotations
 
@@ -50,6 +51,7 @@ def worker_env(broker: EmbeddedBroker, sql_url: str, run: str) -> dict[str, str]
         "BELIEFSTREAM_BATCH_SIZE": "8",  # many small batches: the kill always finds some unwritten
         "BELIEFSTREAM_INGEST_EMBEDDER": "thread",
         "BELIEFSTREAM_EMBED_THREADS": "1",
+        "BELIEFSTREAM_VECTOR_PROJECTOR": "off",
     }
 
 

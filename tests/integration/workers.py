@@ -36,7 +36,7 @@ class WindowRun:
 
 @dataclass
 class WorkerProcess:
-    """`beliefstream worker` as a subprocess with a data dir (its own vector shard) and a log of its own."""
+    """`beliefstream worker` as a subprocess with a data dir and a log of its own."""
 
     data_dir: Path
     env: dict[str, str]

@@ -13,7 +13,9 @@ from datetime import timedelta
 import httpx
 import pytest
 from fastapi import FastAPI
+from projection import projector_of
 
+from agents.projector import VectorProjector
 from beliefs.records import (
     JobState,
     Memory,
@@ -174,9 +176,17 @@ async def edge_vectors(tmp_path) -> AsyncIterator[EdgeVectorIndex]:
 
 
 @pytest.fixture
-def governed_app(settings, store, publisher, edge_vectors, minilm) -> FastAPI:
-    """The app with every governance route mounted (vectors and embedder given)."""
-    return create_app(settings, store, publisher, edge_vectors, embedder=minilm)
+def projector(store, edge_vectors) -> VectorProjector:
+    """The projector of the test's store and shard (not running: each governance request settles it)."""
+    return projector_of(store, edge_vectors)
+
+
+@pytest.fixture
+def governed_app(settings, store, publisher, edge_vectors, minilm, projector) -> FastAPI:
+    """The app with every governance route mounted (vectors, projector and embedder given)."""
+    return create_app(
+        settings, store, publisher, edge_vectors, embedder=minilm, contested=store, projector=projector
+    )
 
 
 @pytest.fixture

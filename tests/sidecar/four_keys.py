@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
+from projection import projector_of
 from recording_producer import RecordingProducer
 
 from agents.consolidate import Consolidator
@@ -78,6 +79,7 @@ class Deployment:
         ]
         if raws:
             await self.pipeline.persist(await self.pipeline.prepare(raws))
+            await self.pipeline.projector.drain()  # the worker's projector follows the outbox
 
     async def recall(self, key: str, query: str, user: str = USER, **body) -> list[str]:
         response = await self.http.post(
@@ -113,9 +115,20 @@ async def deployment_fixture(sql_url: str, tmp_path, minilm) -> AsyncIterator[De
     audit = AuditLog(store)
     recall = RecallService(store, vectors, minilm, audit=audit)
     publisher = RecordingPublisher()
-    pipeline = WritePipeline(settings, store, vectors, minilm, RulesExtractor(), RecordingProducer())
-    consolidator = Consolidator(MaintenanceStore.of(store), vectors, minilm)
-    app = create_app(settings, store, publisher, vectors, embedder=minilm, recall=recall, consolidator=consolidator)
+    projector = projector_of(store, vectors)
+    pipeline = WritePipeline(settings, store, projector, minilm, RulesExtractor(), RecordingProducer())
+    consolidator = Consolidator(MaintenanceStore.of(store), projector, minilm)
+    app = create_app(
+        settings,
+        store,
+        publisher,
+        vectors,
+        embedder=minilm,
+        recall=recall,
+        consolidator=consolidator,
+        contested=store,
+        projector=projector,
+    )
     try:
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://sidecar") as http:
             yield Deployment(http, store, vectors, publisher, pipeline, audit, tenant_a, tenant_b, keys)

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import uvicorn
+from projection import projector_of
 
 from agents.embed import load_default_embedder
 from sidecar.app import create_app
@@ -71,7 +72,16 @@ class LiveSidecar:
         await store.setup()
         await vectors.setup()
         try:
-            app = create_app(self.settings, store, self.publisher, vectors, embedder=load_default_embedder())
+            projector = projector_of(store, vectors)
+            app = create_app(
+                self.settings,
+                store,
+                self.publisher,
+                vectors,
+                embedder=load_default_embedder(),
+                contested=store,
+                projector=projector,
+            )
             config = uvicorn.Config(app, log_level="warning", lifespan="off")
             self._server = uvicorn.Server(config)
             await self._server.serve(sockets=[self._socket])

@@ -218,7 +218,7 @@ async def test_edit_users_history_and_filtered_recall_through_the_client(setting
 
     recall = RecallService(store, edge_vectors, minilm)
     app = create_app(settings, store, publisher, edge_vectors, embedder=minilm, recall=recall,
-                     admin=AdminStore.of(store))
+                     admin=AdminStore.of(store), contested=store)
     async with MemoryClient("http://sidecar", "key-acme", transport=httpx.ASGITransport(app)) as client:
         stored = await client.store(editor("vim"))
         edited = await client.edit(stored["id"], value="helix", text="The user prefers helix as their editor.")

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 from fastapi import FastAPI
+from projection import projector_of
 
 from agents.consolidate import Consolidator
 from agents.embed import load_default_embedder
@@ -26,7 +27,7 @@ async def http(settings, store) -> AsyncIterator[httpx.AsyncClient]:
     embedder = load_default_embedder()
     app = FastAPI()
     install_error_handlers(app)
-    consolidator = Consolidator(MaintenanceStore.of(store), RecordingVectors(), embedder)
+    consolidator = Consolidator(MaintenanceStore.of(store), projector_of(store, RecordingVectors()), embedder)
     app.include_router(consolidate_routes(ApiKeyAuthenticator(settings.parsed_api_keys()), consolidator))
     texts = ["User prefers Python.", "User mentioned preferring Python."]
     rows = [

@@ -18,8 +18,17 @@ from tests.sidecar.bodies import ACME, BOT, BOT_MANAGER, OTHER, active_hits, edi
 
 
 @pytest.fixture
-async def admin_http(settings, store, publisher, edge_vectors, minilm) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(settings, store, publisher, edge_vectors, embedder=minilm, admin=AdminStore.of(store))
+async def admin_http(settings, store, publisher, edge_vectors, minilm, projector) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(
+        settings,
+        store,
+        publisher,
+        edge_vectors,
+        embedder=minilm,
+        admin=AdminStore.of(store),
+        contested=store,
+        projector=projector,
+    )
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://sidecar") as http:
         yield http
 

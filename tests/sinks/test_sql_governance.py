@@ -17,7 +17,8 @@ from beliefs.records import (
     job_id_for,
     memory_id_for,
 )
-from sinks.base import ErasureReport, MemoryStore
+from sinks.base import ErasureReport
+from sinks.contracts import MemoryStore
 from sinks.sql import SqlMemoryStore
 from sinks.sql.tables import jobs, memories, memory_embeddings, outbox
 

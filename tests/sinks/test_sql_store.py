@@ -19,7 +19,7 @@ from beliefs.records import (
     job_id_for,
 )
 from beliefs.write_plan import TurnOutcome
-from sinks.base import MemoryStore
+from sinks.contracts import MemoryStore
 from sinks.errors import SinkUnavailableError
 from sinks.sql import InvalidCursorError, InvalidOutcomeError, InvalidRequestError, SqlMemoryStore
 from tests.conftest import unique_tenant

@@ -12,10 +12,10 @@ async def test_the_note_about_a_locked_vector_index_is_complete(tmp_path):
     owner = make_vector_index(settings)  # as a running `dev` holds it
     await owner.setup()
     try:
-        async with open_maintenance(settings) as (_store, vectors, note):
-            assert vectors is None
+        async with open_maintenance(settings) as (_store, projector, note):
+            assert projector is None
     finally:
         await owner.close()
-    assert note.startswith("vector payloads not updated: ")
-    assert note.endswith("the running worker's hourly decay brings the payloads in step.")
+    assert note.startswith("vector index not opened: ")
+    assert note.endswith("the running process that owns the index projects the changes.")
     assert "The SQL store, which recall reads, is up to date" in note

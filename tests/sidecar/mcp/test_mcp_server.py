@@ -13,6 +13,7 @@ import pytest
 import uvicorn
 from mcp.client import Client
 from mcp.client.streamable_http import streamable_http_client
+from projection import projector_of
 
 from beliefs.records import JobState, MemoryState
 from sidecar.app import create_app
@@ -44,9 +45,20 @@ async def mcp_url(settings, store, publisher, edge_vectors, minilm) -> AsyncIter
         minilm,
         [mem("acme", "u1", "The user prefers green tea."), mem("other", "u1", "The user prefers black tea.")],
     )
-    tools = McpTools(store, publisher, settings.max_turn_bytes, recall=recall, vectors=edge_vectors)
+    projector = projector_of(store, edge_vectors)
+    tools = McpTools(
+        store, publisher, settings.max_turn_bytes, recall=recall, vectors=edge_vectors, projector=projector
+    )
     app = create_app(
-        settings, store, publisher, edge_vectors, embedder=minilm, recall=recall, mcp_tools=tools
+        settings,
+        store,
+        publisher,
+        edge_vectors,
+        embedder=minilm,
+        recall=recall,
+        mcp_tools=tools,
+        contested=store,
+        projector=projector,
     )
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
@@ -153,3 +165,16 @@ def test_bearer_key_parsing() -> None:
     assert bearer_key({"authorization": "Basic k1"}) is None
     assert bearer_key({"authorization": "Bearer "}) is None
     assert bearer_key({}) is None
+
+
+async def test_recall_memories_takes_the_recall_options(mcp_url) -> None:
+    query = {"user_id": "u1", "query": "tea"}
+    async with connect(mcp_url, ACME) as client:
+        plain = await client.call_tool("recall_memories", query)
+        prompt = await client.call_tool("recall_memories", {**query, "format": "prompt", "include_sensitive": ["all"]})
+        refused = await client.call_tool("recall_memories", {**query, "format": "yaml"})
+    assert "prompt" not in plain.structured_content
+    block = prompt.structured_content["prompt"]
+    assert block.startswith("<beliefstream-memories") and "The user prefers green tea." in block
+    [error] = refused.content
+    assert refused.is_error and "invalid_request: format: " in error.text

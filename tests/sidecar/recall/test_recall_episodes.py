@@ -3,13 +3,18 @@ quotes beside the beliefs, in the budget, under scope and trust, never overridin
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
+
+from recording_producer import RecordingProducer
 
 from beliefs.records import MemoryType, Role, Trust, Visibility
 from sidecar.auth import Principal
+from sidecar.recall.audit import AuditLog
 from sidecar.recall.models import RecallRequest
+from sidecar.recall.service import RecallService
 from tests.sidecar.recall.episode_seeding import said, seed_said, with_memories
-from tests.sidecar.recall.seeding import mem
+from tests.sidecar.recall.seeding import NOW, mem
 
 
 async def ask(world, tenant: str, query: str, agent: str | None = None, **body):
@@ -62,6 +67,7 @@ async def test_an_episode_whose_belief_was_superseded_is_labelled_or_suppressed(
 
     strict = await ask(world, tenant, "which city do I live in?")  # the default
     assert old.id not in {m.id for m in strict.memories}
+    assert all(old.turn_id not in m.citations for m in strict.memories)  # nor quoted as a neighbour
     assert any(s.id == old.id and s.why.startswith("suppressed") for s in strict.suppressed)
     assert [v.id for v in strict.diagnostics.superseded_episodes] == [old.id]
 
@@ -149,8 +155,35 @@ async def test_an_unrelated_quote_is_floored_and_diagnostics_say_why(world, tena
     assert quote.id == turn.id
 
 
-async def test_a_recall_filter_selects_beliefs_only(world, tenant) -> None:
+async def test_types_and_topics_filters_leave_no_quotes(world, tenant) -> None:
     kitten = said(tenant, "u1", "I adopted a grey kitten called Pixel from the shelter.", speaker="Mira")
     await seed_said(world, kitten)
     assert episodes(await ask(world, tenant, "what is the kitten called?"))
     assert episodes(await ask(world, tenant, "what is the kitten called?", types=["fact"])) == []
+    assert episodes(await ask(world, tenant, "what is the kitten called?", topics=["personal"])) == []
+
+
+async def test_a_time_filter_selects_quotes_by_when_they_were_said(world, tenant) -> None:
+    old = said(tenant, "u1", "I adopted a grey kitten called Pixel from the shelter.", days_ago=300, session="s-old")
+    new = said(tenant, "u1", "I adopted a ginger kitten called Mango from the shelter.", days_ago=5, session="s-new")
+    for episode in (old, new):
+        await seed_said(world, episode)
+    cut = new.said_at - timedelta(days=30)
+    since = await ask(world, tenant, "what is the kitten called?", since=cut)
+    until = await ask(world, tenant, "what is the kitten called?", until=cut)
+    assert [m.id for m in episodes(since)] == [new.id]
+    assert [m.id for m in episodes(until)] == [old.id]
+
+
+async def test_the_audit_names_the_quotes_returned_beside_the_beliefs(world, tenant) -> None:
+    producer = RecordingProducer()
+    audit = AuditLog(world.store, producer, topic="test.recall.audit")
+    service = RecallService(world.store, world.index, world.embedder, audit=audit, clock=lambda: NOW)
+    turn = said(tenant, "u1", "I adopted a grey kitten called Pixel from the shelter.", speaker="Mira")
+    kitten = mem(tenant, "u1", "Mira has a kitten called Pixel.", type=MemoryType.FACT)
+    await seed_said(world, turn, with_memories(turn, kitten))
+    result = await service.recall(Principal(tenant, None, key_id="k"), RecallRequest(user_id="u1", query="kitten"))
+    await service.flush()
+    assert {m.type for m in result.memories} == {"fact", "episode"}
+    [published] = [json.loads(r.value) for r in producer.records]
+    assert published["memory_ids"] == [kitten.id] and published["episode_ids"] == [turn.id]

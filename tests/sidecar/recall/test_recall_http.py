@@ -25,7 +25,7 @@ async def http(settings, store, publisher, edge_vectors, minilm) -> AsyncIterato
         store, edge_vectors, minilm, audit=AuditLog(store), access_recorder=AccessRecorder(store)
     )
     await recall.start()
-    app = create_app(settings, store, publisher, edge_vectors, embedder=minilm, recall=recall)
+    app = create_app(settings, store, publisher, edge_vectors, embedder=minilm, recall=recall, contested=store)
     try:
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://sidecar") as client:
             await seed(

@@ -54,6 +54,7 @@ async def reflect_client(settings, store, publisher, edge_vectors, minilm) -> As
             embedder=minilm,
             recall=recall,
             reflect_answerer=answerer,
+            contested=store,
         )
         client = httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://sidecar")
         opened.append(client)

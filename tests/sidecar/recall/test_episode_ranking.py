@@ -1,0 +1,60 @@
+"""How quotes are ranked and fitted (pure `judge_episodes`, `merge`): by what they say, who said them
+and when, not by the importance of the beliefs their turn produced (those compete on their own); each
+turn quoted once, its neighbours decided in rank order with the budget."""
+
+from __future__ import annotations
+
+from beliefs.records import MemoryType
+from sidecar.recall.config import BALANCED
+from sidecar.recall.episodes import EpisodeEntry, judge_episodes
+from sidecar.recall.evidence import merge
+from sidecar.recall.fusion import Signals
+from sidecar.recall.scoring import Score
+from sidecar.recall.select import Selection
+from tests.sidecar.recall.episode_seeding import said, with_memories
+from tests.sidecar.recall.seeding import NOW, mem
+
+
+def scores(episodes, signals, current=(), named=()) -> dict[str, float]:
+    verdicts = judge_episodes(episodes, signals, {m.id: m for m in current}, NOW, BALANCED, named=named)
+    return {entry.episode.id: entry.score.value for entry in verdicts.entries}
+
+
+def test_a_turn_that_produced_an_important_belief_is_not_ranked_above_an_equally_relevant_one() -> None:
+    plain = said("t", "u1", "We drove to the coast on Saturday.")
+    learnt = said("t", "u1", "I drove my new car to the coast on Saturday.")
+    [belief] = with_memories(learnt, mem("t", "u1", "User owns a new car.", importance=0.95, type=MemoryType.FACT))
+    learnt = learnt.model_copy(update={"memory_ids": [belief.id]})
+    same = Signals(relevance=0.6, dense_rank=1, dense_score=0.6)
+    ranked = scores([plain, learnt], {plain.id: same, learnt.id: same}, current=[belief])
+    assert ranked[plain.id] == ranked[learnt.id]
+
+
+def test_the_named_speaker_s_own_turn_is_preferred_over_a_turn_that_only_names_them() -> None:
+    own = said("t", "u1", "I took up pottery last month.", speaker="Ines")
+    greeting = said("t", "u1", "Hey Ines! Pottery sounds like fun.", speaker="Bruno")
+    same = Signals(relevance=0.5, dense_rank=1, dense_score=0.5)
+    verdicts = judge_episodes([own, greeting], {own.id: same, greeting.id: same}, {}, NOW, BALANCED, named={"Ines"})
+    by_id = {e.episode.id: e for e in verdicts.entries}
+    assert by_id[own.id].score.value > by_id[greeting.id].score.value
+    assert "about Ines" in by_id[own.id].reasons and "mentions Ines" in by_id[greeting.id].reasons
+    assert by_id[greeting.id].relevance == 0.5  # named, not boosted
+
+
+def entry(episode, value: float, neighbours=()) -> EpisodeEntry:
+    return EpisodeEntry(episode, ["matched"], value, Score(value, 0.9, 0.45, 1.0, value), neighbours=list(neighbours))
+
+
+def test_a_turn_is_quoted_once_as_the_best_hit_s_neighbour_and_never_lost_to_the_budget() -> None:
+    question = said("t", "u1", "What did you name the puppy?", speaker="Bruno", days_ago=1.002)
+    answer = said("t", "u1", "We called her Nala, after the film.", speaker="Ines", days_ago=1.001)
+    after = said("t", "u1", "Such a sweet name!", speaker="Bruno", days_ago=1.0)
+    long = said("t", "u1", "word " * 400, speaker="Bruno", days_ago=3)
+    best = entry(question, 0.9, [answer])
+    hit = entry(answer, 0.8, [question, after])
+    huge = entry(long, 0.95)  # over the budget: cut, and it quotes nothing
+    merged = merge(Selection(chosen=[], conflicts=[]), [huge, best, hit], budget_tokens=60, limit=5)
+    [kept] = merged.episodes
+    assert [t.id for t in kept.turns()] == [question.id, answer.id]
+    why = dict(merged.selection.suppressed)
+    assert why[answer.id] == f"quoted as context of {question.id}" and why[long.id] == "over the token budget"
