@@ -10,6 +10,7 @@ users move with the partition on a rebalance. No broker and no database here: th
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
@@ -41,6 +42,11 @@ def split_key(key: str) -> tuple[str, str] | None:
     if not sep or not tenant or not user:
         return None
     return tenant, user
+
+
+def key_digest(key: str) -> str:
+    """What a log line names a user by: 16 hex digits of sha256 of the `tenant:user` key, never the id."""
+    return hashlib.sha256(key.encode("utf-8", errors="replace")).hexdigest()[:16]
 
 
 def owns(key: str, assigned: Collection[int], partitions: int) -> bool:

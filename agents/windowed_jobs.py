@@ -44,10 +44,10 @@ from agents.ownership import (
     WindowedKey,
     closed_windows,
     grouped_by_window,
+    key_digest,
     owned_users,
     window_of,
 )
-from sinks.sql.governance import user_digest
 from streams.partitioner import partition_for
 from streams.settings import Settings
 
@@ -120,7 +120,7 @@ class WindowedJobs:
             self.activity.pop((entry.key, (entry.start, entry.end)), None)
             log.info(
                 "maintained window user=%s partition=%d window=%.0f-%.0f worker=%s",
-                user_digest(*(entry.user or ("", entry.key)))[:16],
+                key_digest(entry.key),
                 self._partition(entry.key),
                 entry.start,
                 entry.end,

@@ -7,6 +7,7 @@ from agents.ownership import (
     UserWindow,
     closed_windows,
     grouped_by_window,
+    key_digest,
     owned_users,
     owns,
     split_key,
@@ -94,3 +95,9 @@ def test_tumbling_windows_are_aligned_and_half_open() -> None:
     assert window_of(960.0, 60.0) == (960.0, 1020.0)  # a window holds its start...
     assert window_of(1019.999, 60.0) == (960.0, 1020.0)
     assert window_of(1020.0, 60.0) == (1020.0, 1080.0)  # ...not its end
+
+
+def test_a_log_line_names_a_user_by_a_digest_of_the_key() -> None:
+    digest = key_digest("acme:alice@example.com")
+    assert len(digest) == 16 and "alice" not in digest
+    assert digest == key_digest("acme:alice@example.com") != key_digest("acme:bob")

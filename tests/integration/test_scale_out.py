@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
+from agents.ownership import key_digest
 from bench.crashing import TENANT, job_states, make_turns, outcome, wait_finished
 from sinks.sql.engine import create_engine
-from sinks.sql.governance import user_digest
 from streams.broker import EmbeddedBroker
 from streams.partitioner import partition_for, turn_key
 from streams.settings import Settings
@@ -88,7 +88,7 @@ async def test_two_workers_share_the_turns_and_the_maintenance_and_survive_a_sig
     first, second = (WorkerProcess(tmp_path / name, env) for name in ("a", "b"))
     turns = [dict(t, tenant_id=TENANT) for t in make_turns(USERS * 6, prefix=f"s{run}")]
     waves = [[t for i, t in enumerate(turns) if WAVES[i % 6] == wave] for wave in range(3)]
-    users = {user_digest(TENANT, t["user_id"])[:16] for t in turns}
+    users = {key_digest(f"{TENANT}:{t['user_id']}") for t in turns}
     ids = [t["turn_id"] for t in turns]
     publisher = Settings(broker=broker.url, turns_topic=env["BELIEFSTREAM_TURNS_TOPIC"])  # where the test publishes
     try:
