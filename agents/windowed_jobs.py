@@ -23,7 +23,7 @@ them to a partition's next owner. With it, the two-worker SIGKILL test
 (`tests/integration/test_scale_out.py`) lost turns of the killed worker's partitions in 7 of 22
 runs (offsets committed past records no worker wrote; with or without standby replicas, with the
 changelog write awaited or not), and in a single-worker test faust's producer buffer crashed on a
-changelog write ("Unrecognized partition"). Without the table the kill test passed 5 runs of 5.
+changelog write ("Unrecognized partition"). Without the table the kill test passed 7 runs of 7.
 """
 
 from __future__ import annotations
