@@ -25,7 +25,7 @@ from agents.retention import purge_expired_episodes
 from beliefs.decay import DEFAULT_BOOST_CAP, DEFAULT_LAMBDA, PAYLOAD_DECIMALS, check_parameters, decay_scores
 from beliefs.errors import ConfigurationError
 from beliefs.records import utcnow
-from sinks.maintenance import DecayStore
+from sinks.maintenance import DecayStore, Users
 
 log = logging.getLogger(__name__)
 
@@ -93,9 +93,10 @@ async def run_decay(
     boost_cap: float = DEFAULT_BOOST_CAP,
     batch_size: int = 5000,
     tenant_id: str | None = None,
+    users: Users | None = None,
 ) -> DecayReport:
-    """Score every active memory (of one tenant, or of all) at `now` (default: the current time)
-    in pages of `batch_size`."""
+    """Score every active memory (of one tenant, of some users, or of all) at `now` (default: the
+    current time) in pages of `batch_size`."""
     check_parameters(lam, boost_cap)
     if batch_size < 1:
         raise ConfigurationError(f"decay batch size must be at least 1, got {batch_size}")
@@ -104,7 +105,7 @@ async def run_decay(
     rows = updated = expired = payloads = 0
     after: str | None = None
     while True:
-        page = await store.scan_active(after, batch_size, now, tenant_id)
+        page = await store.scan_active(after, batch_size, now, tenant_id, users)
         if not page.ids:
             break
         after = page.ids[-1]
@@ -122,7 +123,9 @@ async def run_decay(
         expired += len(closed)
         if len(page) < batch_size:
             break
-    purged = await purge_expired_episodes(store, projector, now, batch_size=batch_size, tenant_id=tenant_id)
+    purged = await purge_expired_episodes(
+        store, projector, now, batch_size=batch_size, tenant_id=tenant_id, users=users
+    )
     if payloads and projector is not None:
         projector.wake()
     report = DecayReport(rows, updated, expired, payloads, time.perf_counter() - started, purged)

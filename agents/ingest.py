@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import faust
 
@@ -59,8 +59,11 @@ def register_ingest_agent(
     pipeline: WritePipeline,
     settings: Settings,
     on_batch: Callable[[BatchReport], None] | None = None,
+    on_written: Callable[[list[RawTurn]], Awaitable[None]] | None = None,
 ) -> faust.types.AgentT:
-    """Attach the ingest agent to `app`; `on_batch` sees each batch's report (progress, metrics)."""
+    """Attach the ingest agent to `app`; `on_batch` sees each batch's report (progress, metrics),
+    `on_written` the batch's records once every sink acknowledged it and before its offsets are
+    (the windowed maintenance jobs record who wrote)."""
 
     async def ingest(stream: faust.StreamT) -> None:
         events: asyncio.Queue = asyncio.Queue(maxsize=2 * settings.batch_size)  # backpressure on the fetcher
@@ -71,6 +74,8 @@ def register_ingest_agent(
 
         async def write_and_ack(prepared: PreparedBatch, batch: list[faust.EventT]) -> None:
             report = await pipeline.persist(prepared)
+            if on_written is not None:
+                await on_written([raw_turn(event) for event in batch])
             for event in batch:
                 await stream.ack(event)
             log.debug("batch: %s", report)

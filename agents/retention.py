@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from agents.projector import VectorProjector
-from sinks.maintenance import EpisodeRetentionStore
+from sinks.maintenance import EpisodeRetentionStore, Users
 
 
 async def purge_expired_episodes(
@@ -19,10 +19,12 @@ async def purge_expired_episodes(
     *,
     batch_size: int = 5000,
     tenant_id: str | None = None,
+    users: Users | None = None,
 ) -> int:
-    """Delete every episode (of one tenant, or of all) whose retention ended by `now`; how many."""
+    """Delete every episode (of one tenant, of some users, or of all) whose retention ended by `now`;
+    how many."""
     purged = 0
-    while ids := await store.expired_episode_ids(now, batch_size, tenant_id):
+    while ids := await store.expired_episode_ids(now, batch_size, tenant_id, users):
         await store.delete_episodes(ids)
         purged += len(ids)
         if len(ids) < batch_size:

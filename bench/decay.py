@@ -1,16 +1,21 @@
 """Benchmark of the decay job: N active memories scored, first run (every score new) and an hour later.
 
 Run: .venv/bin/python bench/decay.py [--rows 1000000] [--batch 5000] [--sql-url URL] [--vectors]
+                                     [--workers 2 --partitions 4]
 Rows are bulk-inserted straight into `memories` (no embeddings; 1 in 50 volatile and expired,
 ages up to two years, access counts 0-12). Without --sql-url the database is a SQLite file in a
 temporary directory. --vectors mirrors payloads into an embedded Edge index (points are not
 written, so payload updates find nothing: this measures the job's side of the calls only).
+--workers N then runs the worker's sweep (`agents.maintenance.sweep`) two hours later in N processes
+at once, each keeping the users of its share of --partitions (as the consumer group would assign
+them), and reports rows/s per worker and in all.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import os
 import sys
 import tempfile
@@ -23,6 +28,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agents.decay_job import run_decay  # noqa: E402
+from agents.maintenance import Maintenance, sweep  # noqa: E402
+from agents.ownership import owned_users  # noqa: E402
 from agents.projector import VectorProjector  # noqa: E402
 from sinks.sql.engine import write_transaction  # noqa: E402
 from sinks.sql.maintenance import MaintenanceStore  # noqa: E402
@@ -111,11 +118,56 @@ async def main(args: argparse.Namespace) -> None:
                     f"{label:>14}: {report.rows:,} rows in {report.seconds:.1f} s = {report.rows_per_s:,.0f} rows/s; "
                     f"{report.updated:,} scores, {report.expired:,} expired, {report.payloads:,} payloads"
                 )
+            if args.workers:
+                await split_sweep(url, args.workers, args.partitions, args.batch)
+                report = await run_decay(maintenance, projector, NOW + timedelta(hours=3), batch_size=args.batch)
+                print(
+                    f"{'one process':>14}: {report.rows:,} rows in {report.seconds:.1f} s = "
+                    f"{report.rows_per_s:,.0f} rows/s (the whole-table job an hour after the sweep, for comparison)"
+                )
         finally:
             if vectors is not None:
                 await vectors.close()
             await store.close()
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
+
+
+def assignment(workers: int, partitions: int) -> list[set[int]]:
+    """Partitions dealt round-robin, as a range assignor gives them to one group's members."""
+    return [set(range(worker, partitions, workers)) for worker in range(workers)]
+
+
+def _sweep_process(url: str, assigned: set[int], partitions: int, batch: int, now: datetime) -> tuple:
+    async def run() -> tuple:
+        store = SqlMemoryStore(url)
+        await store.setup()
+        try:
+            maintenance = Maintenance(MaintenanceStore.of(store), None, None, batch_size=batch)
+            report = await sweep(maintenance, lambda users: owned_users(users, assigned, partitions), now=now)
+            return sorted(assigned), report.users, report.rows, report.seconds
+        finally:
+            await store.close()
+
+    return asyncio.run(run())
+
+
+async def split_sweep(url: str, workers: int, partitions: int, batch: int) -> None:
+    """The sweep of `workers` processes at once, each over its partitions' users."""
+    now = NOW + timedelta(hours=2)
+    context = multiprocessing.get_context("spawn")
+    started = time.perf_counter()
+    with context.Pool(workers) as pool:
+        results = pool.starmap(
+            _sweep_process, [(url, assigned, partitions, batch, now) for assigned in assignment(workers, partitions)]
+        )
+    wall = time.perf_counter() - started
+    for assigned, users, rows_done, seconds in results:
+        print(
+            f"{'worker ' + str(assigned):>14}: {users:,} users, {rows_done:,} rows in {seconds:.1f} s = "
+            f"{rows_done / seconds:,.0f} rows/s"
+        )
+    total = sum(r[2] for r in results)
+    print(f"{'all workers':>14}: {total:,} rows in {wall:.1f} s wall (process start included) = {total / wall:,.0f} rows/s")
 
 
 if __name__ == "__main__":
@@ -124,4 +176,6 @@ if __name__ == "__main__":
     parser.add_argument("--batch", type=int, default=5000)
     parser.add_argument("--sql-url", default=None, help="default: a SQLite file in a temporary directory")
     parser.add_argument("--vectors", action="store_true")
+    parser.add_argument("--workers", type=int, default=0, help="then sweep in this many processes split by partition")
+    parser.add_argument("--partitions", type=int, default=4, help="partitions the users are split by")
     asyncio.run(main(parser.parse_args()))

@@ -33,6 +33,7 @@ from agents.pipeline import WritePipeline
 from agents.projector import VectorProjector
 from beliefs.records import utcnow
 from launch.lag import watch_lag
+from launch.maintenance import maintenance_loops, windowed_jobs
 from launch.projection import open_projection, projector_for
 from launch.reaper import ConsumerOffsets, IntakeReaper, republish_at_start
 from sinks.base import VectorIndex
@@ -141,7 +142,9 @@ async def run_worker(
         pipeline = WritePipeline(
             settings, clients.store, clients.projector, embedder, clients.extractor, clients.producer
         )
-        register_ingest_agent(app, topics, pipeline, settings, _measured(on_batch))
+        windowed = windowed_jobs(app, settings, MaintenanceStore.of(clients.store), clients.consolidator)
+        windowed.register()
+        register_ingest_agent(app, topics, pipeline, settings, _measured(on_batch), on_written=windowed.record)
         await pipeline.recover()
         await app.start()
         tune_for_throughput()
@@ -159,16 +162,10 @@ async def run_worker(
             ),
             name="intake reaper",
         )
-        decay = asyncio.create_task(
-            run_periodically(
-                settings.decay_interval_s,
-                decay_job(settings, clients.store, clients.projector),
-                stop,
-                name="decay",
-                initial_delay_s=min(60.0, settings.decay_interval_s),
-            ),
-            name="decay",
-        )
+        maintenance = [
+            asyncio.create_task(run_periodically(interval, job, stop, name=name, initial_delay_s=delay), name=name)
+            for name, interval, job, delay in maintenance_loops(settings, windowed)
+        ]
         webhooks = asyncio.create_task(run_webhooks(settings, clients.store, stop), name="webhooks")
         lag = asyncio.create_task(watch_lag(settings, url, stop), name="consumer lag")
         relay = asyncio.create_task(
@@ -186,7 +183,8 @@ async def run_worker(
         finally:
             pipeline.stopping = True
             await app.stop()
-            await decay
+            for task in maintenance:
+                await task
             await reaper
             await offsets.close()
             await webhooks

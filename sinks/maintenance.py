@@ -17,6 +17,9 @@ import numpy as np
 from beliefs.records import Memory, MemoryEvent
 from sinks.reach import EVERY_AGENT, Reach
 
+#: (tenant, user) pairs a maintenance step is limited to.
+Users = Sequence[tuple[str, str]]
+
 
 @dataclass(frozen=True)
 class DecayRows:
@@ -58,8 +61,11 @@ class DecayWrites(Protocol):
 class EpisodeRetentionStore(Protocol):
     """Episode retention: find the episodes past their `expires_at`, delete them."""
 
-    async def expired_episode_ids(self, now: datetime, limit: int, tenant_id: str | None = None) -> list[str]:
-        """Ids of episodes whose `expires_at` has passed at `now`, at most `limit`."""
+    async def expired_episode_ids(
+        self, now: datetime, limit: int, tenant_id: str | None = None, users: Users | None = None
+    ) -> list[str]:
+        """Ids of episodes (of one tenant, of some users, or all) whose `expires_at` has passed at
+        `now`, at most `limit`."""
 
     async def delete_episodes(self, ids: Sequence[str]) -> None: ...
 
@@ -70,9 +76,20 @@ class DecayStore(EpisodeRetentionStore, Protocol):
     also purges the episodes past their retention."""
 
     async def scan_active(
-        self, after_id: str | None, limit: int, now: datetime, tenant_id: str | None = None
+        self,
+        after_id: str | None,
+        limit: int,
+        now: datetime,
+        tenant_id: str | None = None,
+        users: Users | None = None,
     ) -> DecayRows:
-        """One keyset page of active rows (ids ascending; one tenant's, or all) with their decay inputs."""
+        """One keyset page of active rows (ids ascending; one tenant's, some users', or all) with
+        their decay inputs."""
+
+    async def active_users(
+        self, after: tuple[str, str] | None, limit: int, tenant_id: str | None = None
+    ) -> list[tuple[str, str]]:
+        """One keyset page of the (tenant, user) pairs (of one tenant, or all) holding an active memory."""
 
     def decay_writer(self) -> AbstractAsyncContextManager[DecayWrites]:
         """A write transaction for one batch; it commits when the block exits without error."""
@@ -87,8 +104,11 @@ class ConsolidationStore(Protocol):
     ) -> list[tuple[Memory, list[float] | None]]:
         """Active memories of a topic within `reach`, with their stored embeddings (None where never embedded)."""
 
-    async def consolidation_scopes(self, tenant_id: str | None = None) -> list[tuple[str, str, str]]:
-        """(tenant, user, topic) triples holding at least two active memories."""
+    async def consolidation_scopes(
+        self, tenant_id: str | None = None, users: Users | None = None
+    ) -> list[tuple[str, str, str]]:
+        """(tenant, user, topic) triples (of one tenant, of some users, or all) holding at least two
+        active memories."""
 
     async def write_merges(self, tenant_id: str, merges: Sequence[MergeWrite]) -> list[MergeWrite]:
         """One transaction: the merges whose originals are all still active; answers those written."""

@@ -93,7 +93,15 @@ class Settings(BaseSettings):
     # the manage phase: decay scoring and consolidation
     decay_lambda: float = Field(default=0.02, ge=0, description="per day; ln 2 / 0.02 = a 34.7-day half-life")
     decay_boost_cap: float = Field(default=10.0, gt=0, description="accesses that give full decay protection")
-    decay_interval_s: float = Field(default=3600.0, gt=0)
+    decay_interval_s: float = Field(
+        default=3600.0, gt=0, description="the slow sweep: every user of a worker's partitions decay-scored"
+    )
+    maintenance_window_s: float = Field(
+        default=3600.0, gt=0, description="tumbling window: users who wrote in one are maintained when it closes"
+    )
+    maintenance_tick_s: float = Field(
+        default=30.0, gt=0, description="how often a worker looks for closed windows (and their grace)"
+    )
     decay_batch_size: int = Field(default=5000, ge=1)
     loop_threshold: int = Field(default=3, ge=2, description="supersessions of one attribute that make a loop")
     loop_window_days: float = Field(default=30.0, gt=0, description="...within this many days")

@@ -11,7 +11,7 @@ from agents.consolidate.merge import Merger, OfflineMerger
 from agents.consolidate.run import consolidate
 from agents.embed import Embedder
 from agents.projector import VectorProjector
-from sinks.maintenance import ConsolidationStore
+from sinks.maintenance import ConsolidationStore, Users
 from sinks.reach import EVERY_AGENT, Reach
 
 log = logging.getLogger(__name__)
@@ -70,7 +70,16 @@ class Consolidator:
         self, tenant_id: str | None = None, dry_run: bool = False
     ) -> SweepReport:
         """Every (tenant, user, topic) with two or more active memories, one at a time (bounded memory)."""
-        scopes = await self.store.consolidation_scopes(tenant_id)
+        return await self._sweep(await self.store.consolidation_scopes(tenant_id), dry_run)
+
+    async def consolidate_users(self, users: Users, dry_run: bool = False) -> SweepReport:
+        """Every topic with two or more active memories of each of `users` ((tenant, user) pairs):
+        what a worker does for the users it owns when their window closes."""
+        if not users:
+            return SweepReport(0, 0, 0)
+        return await self._sweep(await self.store.consolidation_scopes(users=users), dry_run)
+
+    async def _sweep(self, scopes: list[tuple[str, str, str]], dry_run: bool) -> SweepReport:
         groups = applied = 0
         for tenant, user, topic in scopes:
             diff = await self(tenant, topic, user_id=user, dry_run=dry_run)

@@ -52,11 +52,15 @@ async def load_candidates(
     return [(row_memory(row), decode_embedding(row["embedding"])) for row in rows]
 
 
-async def scopes(conn: AsyncConnection, tenant_id: str | None = None) -> list[tuple[str, str, str]]:
-    """(tenant, user, topic) triples with enough active memories to consolidate anything."""
+async def scopes(
+    conn: AsyncConnection, tenant_id: str | None = None, users: queries.Users | None = None
+) -> list[tuple[str, str, str]]:
+    """(tenant, user, topic) triples (of one tenant, of some users, or all) with enough active
+    memories to consolidate anything."""
     criteria = [memories.c.state == MemoryState.ACTIVE.value, memories.c.valid_until.is_(None)]
     if tenant_id is not None:
         criteria.append(memories.c.tenant_id == tenant_id)
+    criteria += queries.of_users(memories, users)
     key = (memories.c.tenant_id, memories.c.user_id, memories.c.topic)
     stmt = sa.select(*key).where(*criteria).group_by(*key).having(sa.func.count() >= MIN_GROUP).order_by(*key)
     return [(row[0], row[1], row[2]) for row in await conn.execute(stmt)]

@@ -38,10 +38,15 @@ def _age_days(dialect: str, now: datetime) -> sa.ColumnElement[float]:
 
 
 async def scan_active(
-    conn: AsyncConnection, after_id: str | None, limit: int, now: datetime, tenant_id: str | None = None
+    conn: AsyncConnection,
+    after_id: str | None,
+    limit: int,
+    now: datetime,
+    tenant_id: str | None = None,
+    users: queries.Users | None = None,
 ) -> DecayRows:
-    """The next `limit` active rows after `after_id` (by primary key; of one tenant, or all), with
-    their decay inputs."""
+    """The next `limit` active rows after `after_id` (by primary key; of one tenant, or of some
+    users, or all), with their decay inputs."""
     expired = sa.case(
         (sa.and_(memories.c.expires_at.is_not(None), memories.c.expires_at <= as_utc(now)), 1), else_=0
     )
@@ -50,6 +55,7 @@ async def scan_active(
         criteria.append(memories.c.id > after_id)
     if tenant_id is not None:
         criteria.append(memories.c.tenant_id == tenant_id)
+    criteria += queries.of_users(memories, users)
     stmt = (
         sa.select(
             memories.c.id,
@@ -135,3 +141,24 @@ async def owe_points(conn: AsyncConnection, ids: Sequence[str]) -> int:
         stmt = sa.update(memories).where(memories.c.id.in_(part), has_embedding())
         owed += (await conn.execute(stmt.values(**projection.owed(memories, sa.true())))).rowcount
     return owed
+
+
+async def active_users(
+    conn: AsyncConnection, after: tuple[str, str] | None, limit: int, tenant_id: str | None = None
+) -> list[tuple[str, str]]:
+    """The next `limit` (tenant, user) pairs (of one tenant, or all) holding an active memory, in
+    key order after `after`."""
+    key = sa.tuple_(memories.c.tenant_id, memories.c.user_id)
+    criteria = [memories.c.state == MemoryState.ACTIVE.value]
+    if tenant_id is not None:
+        criteria.append(memories.c.tenant_id == tenant_id)
+    if after is not None:
+        criteria.append(key > sa.tuple_(sa.literal(after[0]), sa.literal(after[1])))
+    stmt = (
+        sa.select(memories.c.tenant_id, memories.c.user_id)
+        .where(*criteria)
+        .group_by(memories.c.tenant_id, memories.c.user_id)
+        .order_by(memories.c.tenant_id, memories.c.user_id)
+        .limit(limit)
+    )
+    return [(row[0], row[1]) for row in await conn.execute(stmt)]

@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from beliefs.episodes import Episode, EpisodeState
 from beliefs.records import as_utc
-from sinks.sql import projection
+from sinks.sql import projection, queries
 from sinks.sql.convert import (
     EPISODE_FIELDS,
     decode_cursor,
@@ -131,10 +131,18 @@ async def erase_user(conn: AsyncConnection, tenant_id: str, user_id: str) -> lis
     return ids
 
 
-async def expired_ids(conn: AsyncConnection, now: datetime, limit: int, tenant_id: str | None = None) -> list[str]:
-    """Ids of episodes past their retention (`expires_at <= now`), at most `limit`."""
+async def expired_ids(
+    conn: AsyncConnection,
+    now: datetime,
+    limit: int,
+    tenant_id: str | None = None,
+    users: queries.Users | None = None,
+) -> list[str]:
+    """Ids of episodes past their retention (`expires_at <= now`; of one tenant, of some users, or
+    all), at most `limit`."""
     criteria = [episodes.c.expires_at.is_not(None), episodes.c.expires_at <= as_utc(now)]
     if tenant_id is not None:
         criteria.append(episodes.c.tenant_id == tenant_id)
+    criteria += queries.of_users(episodes, users)
     stmt = sa.select(episodes.c.id).where(*criteria).order_by(episodes.c.expires_at, episodes.c.id).limit(limit)
     return list((await conn.scalars(stmt)).all())

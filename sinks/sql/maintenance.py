@@ -19,6 +19,7 @@ from sinks.reach import EVERY_AGENT, Reach
 from sinks.sql import consolidation, decay, episode_queries
 from sinks.sql.engine import unavailable_on_outage, write_transaction
 from sinks.sql.errors import InvalidRequestError
+from sinks.sql.queries import Users
 from sinks.sql.store import SqlMemoryStore
 
 
@@ -55,13 +56,29 @@ class MaintenanceStore:
     # -- decay ------------------------------------------------------------------------------------
 
     async def scan_active(
-        self, after_id: str | None, limit: int, now: datetime, tenant_id: str | None = None
+        self,
+        after_id: str | None,
+        limit: int,
+        now: datetime,
+        tenant_id: str | None = None,
+        users: Users | None = None,
     ) -> DecayRows:
-        """One keyset page of active rows (ids ascending; one tenant's, or all) with their decay inputs."""
+        """One keyset page of active rows (ids ascending; one tenant's, some users', or all) with
+        their decay inputs."""
         if limit < 1:
             raise InvalidRequestError(f"limit must be at least 1, got {limit}")
         async with unavailable_on_outage("decay scan"), self._engine.connect() as conn:
-            return await decay.scan_active(conn, after_id, limit, now, tenant_id)
+            return await decay.scan_active(conn, after_id, limit, now, tenant_id, users)
+
+    async def active_users(
+        self, after: tuple[str, str] | None, limit: int, tenant_id: str | None = None
+    ) -> list[tuple[str, str]]:
+        """One keyset page of the (tenant, user) pairs (of one tenant, or all) holding an active
+        memory, after `after`."""
+        if limit < 1:
+            raise InvalidRequestError(f"limit must be at least 1, got {limit}")
+        async with unavailable_on_outage("decay users"), self._engine.connect() as conn:
+            return await decay.active_users(conn, after, limit, tenant_id)
 
     @asynccontextmanager
     async def decay_writer(self) -> AsyncIterator[DecayWriter]:
@@ -71,10 +88,12 @@ class MaintenanceStore:
 
     # -- episode retention ------------------------------------------------------------------------
 
-    async def expired_episode_ids(self, now: datetime, limit: int, tenant_id: str | None = None) -> list[str]:
+    async def expired_episode_ids(
+        self, now: datetime, limit: int, tenant_id: str | None = None, users: Users | None = None
+    ) -> list[str]:
         """Ids of episodes whose `expires_at` has passed at `now`, at most `limit`."""
         async with unavailable_on_outage("episode retention scan"), self._engine.connect() as conn:
-            return await episode_queries.expired_ids(conn, now, limit, tenant_id)
+            return await episode_queries.expired_ids(conn, now, limit, tenant_id, users)
 
     async def delete_episodes(self, ids: Sequence[str]) -> None:
         async with unavailable_on_outage("episode retention delete"), write_transaction(self._engine) as conn:
@@ -89,10 +108,13 @@ class MaintenanceStore:
         async with unavailable_on_outage("consolidation load"), self._engine.connect() as conn:
             return await consolidation.load_candidates(conn, tenant_id, topic, user_id, reach)
 
-    async def consolidation_scopes(self, tenant_id: str | None = None) -> list[tuple[str, str, str]]:
-        """(tenant, user, topic) triples holding at least two active memories."""
+    async def consolidation_scopes(
+        self, tenant_id: str | None = None, users: Users | None = None
+    ) -> list[tuple[str, str, str]]:
+        """(tenant, user, topic) triples (of one tenant, of some users, or all) holding at least two
+        active memories."""
         async with unavailable_on_outage("consolidation scopes"), self._engine.connect() as conn:
-            return await consolidation.scopes(conn, tenant_id)
+            return await consolidation.scopes(conn, tenant_id, users)
 
     async def write_merges(self, tenant_id: str, merges: Sequence[MergeWrite]) -> list[MergeWrite]:
         """One transaction: the merges whose originals are all still active; answers those written."""

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from beliefs.records import JobState, Memory, Visibility
 from beliefs.write_plan import KnownJob, SlotKey, TextKey
+from sinks.maintenance import Users
 from sinks.reach import Reach
 from sinks.sql import projection
 from sinks.sql.convert import MUTABLE_FIELDS, embedding_row, memory_row, row_memory
@@ -45,6 +46,19 @@ MEMORY_COLUMNS = [memories.c[name] for name in Memory.model_fields]
 def chunked(items: Sequence[T], size: int = CHUNK) -> Iterator[Sequence[T]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
+
+
+
+
+def of_users(table: sa.Table, users: Users | None) -> list[sa.ColumnElement[bool]]:
+    """Criteria keeping the rows of `table` that belong to one of `users` (none when `users` is None)."""
+    if users is None:
+        return []
+    by_tenant: dict[str, list[str]] = {}
+    for tenant_id, user_id in users:
+        by_tenant.setdefault(tenant_id, []).append(user_id)
+    # one `tenant = ? AND user IN (...)` per tenant: each an index search (a row-value IN list is a scan on SQLite)
+    return [sa.or_(sa.false(), *(sa.and_(table.c.tenant_id == t, table.c.user_id.in_(u)) for t, u in by_tenant.items()))]
 
 
 def within_reach(table: sa.Table, reach: Reach) -> list[sa.ColumnElement[bool]]:
