@@ -36,7 +36,7 @@ from sinks.sql.tables import memories
 from sinks.vectors.edge import EdgeVectorIndex
 
 #: Bump when the generator changes: a dataset directory built by another version is rebuilt.
-VERSION = 5  # 3: embeddings in memory_embeddings (migration 0004); 4: float16 vector storage; 5: polarity, sensitivity (0006)
+VERSION = 6  # 3: embeddings in memory_embeddings (migration 0004); 4: float16 vector storage; 5: polarity, sensitivity (0006); 6: vector_dirty_at (0011)
 TENANTS = 10
 AGENT = "planner"
 NOISE = 0.012  # per-dimension sigma: a memory's cosine to its template is ~0.97
@@ -260,6 +260,7 @@ class Generator:
                 "decay_score": None,
                 "half_life_days": spec.half_life_days,
                 "vector_dirty": 0,
+                "vector_dirty_at": None,
                 "vector_version": 1,
                 "text_norm_hash": self.fingerprints[pick],
             }
