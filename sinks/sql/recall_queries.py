@@ -379,5 +379,4 @@ async def record_access(conn: AsyncConnection, counts: Mapping[str, int], at: da
 async def insert_audit(conn: AsyncConnection, records: Sequence[RecallAudit]) -> None:
     if records:
         stmt = dialect_insert(conn, recall_audit).on_conflict_do_nothing(index_elements=[recall_audit.c.id])
-        # `episode_ids` travel on the audit topic; the table has no column for them yet
-        await conn.execute(stmt, [record.model_dump(mode="python", exclude={"episode_ids"}) for record in records])
+        await conn.execute(stmt, [record.model_dump(mode="python") for record in records])

@@ -18,7 +18,7 @@ from sinks.sql import SqlMemoryStore
 from sinks.sql.convert import encode_embedding, memory_row
 from sinks.sql.engine import create_engine
 from sinks.sql.migrate import alembic_config, upgrade
-from sinks.sql.tables import contested_slots, include_name, jobs, memories, metadata
+from sinks.sql.tables import contested_slots, include_name, jobs, memories, metadata, recall_audit
 from tests.sidecar.recall.seeding import NOW, mem
 
 VERSION_TABLE = "beliefstream_alembic_version"
@@ -223,3 +223,20 @@ async def test_0009_keeps_older_jobs_and_slots_readable_as_shared(isolated_sql_u
 
 def _columns_before_0009(table: sa.Table, *added: str) -> sa.Table:
     return sa.Table(table.name, sa.MetaData(), *(sa.Column(c.name, c.type) for c in table.columns if c.name not in added))
+
+
+async def test_0012_reads_older_audit_rows_as_quoting_no_episode(isolated_sql_url: str, tenant: str) -> None:
+    """Recall audit rows written before 0012 have no `episode_ids`: they read as an empty list."""
+    engine = create_engine(isolated_sql_url)
+    await upgrade(engine, "0011")
+    row = {"id": "a-1", "tenant_id": tenant, "user_id": "u1", "agent_id": None, "key_id": "k", "at": NOW,
+           "query_digest": "0" * 64, "memory_ids": ["m-1"]}  # fmt: skip
+    async with engine.begin() as conn:
+        await conn.execute(sa.insert(_columns_before_0009(recall_audit, "episode_ids")), [row])
+    await upgrade(engine)
+    try:
+        async with engine.connect() as conn:
+            [stored] = (await conn.execute(sa.select(recall_audit).where(recall_audit.c.tenant_id == tenant))).mappings().all()
+        assert (stored["memory_ids"], stored["episode_ids"]) == (["m-1"], [])
+    finally:
+        await engine.dispose()

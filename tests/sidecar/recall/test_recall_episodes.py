@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from datetime import timedelta
 
+import sqlalchemy as sa
 from recording_producer import RecordingProducer
 
 from beliefs.records import MemoryType, Role, Trust, Visibility
@@ -13,6 +14,7 @@ from sidecar.auth import Principal
 from sidecar.recall.audit import AuditLog
 from sidecar.recall.models import RecallRequest
 from sidecar.recall.service import RecallService
+from sinks.sql.tables import recall_audit
 from tests.sidecar.recall.episode_seeding import said, seed_said, with_memories
 from tests.sidecar.recall.seeding import NOW, mem
 
@@ -187,3 +189,6 @@ async def test_the_audit_names_the_quotes_returned_beside_the_beliefs(world, ten
     assert {m.type for m in result.memories} == {"fact", "episode"}
     [published] = [json.loads(r.value) for r in producer.records]
     assert published["memory_ids"] == [kitten.id] and published["episode_ids"] == [turn.id]
+    async with world.store._engine.connect() as conn:  # the SQL audit row says the same
+        [row] = (await conn.execute(sa.select(recall_audit).where(recall_audit.c.tenant_id == tenant))).mappings().all()
+    assert (row["memory_ids"], row["episode_ids"]) == ([kitten.id], [turn.id])
