@@ -49,16 +49,19 @@ async def latest_erasures(conn: AsyncConnection, users: Iterable[User]) -> Erasu
     """When each of `users` that was ever erased was erased last (the users locked before)."""
     users = list(dict.fromkeys(users))
     await hold_users(conn, users)
-    by_digest = {(tenant_id, user_digest(tenant_id, user_id)): (tenant_id, user_id) for tenant_id, user_id in users}
+    by_tenant: dict[str, dict[str, str]] = {}  # tenant → digest → user: one indexed lookup per tenant
+    for tenant_id, user_id in users:
+        by_tenant.setdefault(tenant_id, {})[user_digest(tenant_id, user_id)] = user_id
     found: dict[User, datetime] = {}
-    for part in chunked(list(by_digest)):
-        stmt = (
-            sa.select(erasure_receipts.c.tenant_id, erasure_receipts.c.user_digest, sa.func.max(erasure_receipts.c.erased_at))
-            .where(sa.tuple_(erasure_receipts.c.tenant_id, erasure_receipts.c.user_digest).in_(part))
-            .group_by(erasure_receipts.c.tenant_id, erasure_receipts.c.user_digest)
-        )
-        for tenant_id, digest, erased_at in (await conn.execute(stmt)).all():
-            found[by_digest[(tenant_id, digest)]] = erased_at
+    for tenant_id, digests in by_tenant.items():
+        for part in chunked(list(digests)):
+            stmt = (
+                sa.select(erasure_receipts.c.user_digest, sa.func.max(erasure_receipts.c.erased_at))
+                .where(erasure_receipts.c.tenant_id == tenant_id, erasure_receipts.c.user_digest.in_(part))
+                .group_by(erasure_receipts.c.user_digest)
+            )
+            for digest, erased_at in (await conn.execute(stmt)).all():
+                found[(tenant_id, digests[digest])] = erased_at
     return found
 
 
