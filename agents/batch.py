@@ -27,6 +27,7 @@ class BatchReport:
     superseded: int = 0
     contested: int = 0  # beliefs that joined a contradiction loop
     episodes: int = 0  # turns kept as said
+    erased: int = 0  # turns accepted before their user's erasure: refused, nothing kept
     seconds: float = 0.0
     skip_reasons: dict[str, int] = field(default_factory=dict)
     dlq_reasons: dict[str, int] = field(default_factory=dict)

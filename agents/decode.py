@@ -3,18 +3,21 @@
 Bad input never stops the stream: a value that is not UTF-8, not JSON, misses a field, names an
 unknown role, carries too much text, a lone surrogate or NUL, or metadata past its bounds
 (`beliefs.bounds`) becomes a `Rejection` bound for the DLQ. `decode_turn` never raises: a value
-no rule foresaw is still one rejected record.
+no rule foresaw is still one rejected record. A decoded turn's `accepted_at` is the earliest of its
+stamp and the record's timestamp (`beliefs.erasure`).
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import ValidationError
 
 from beliefs.bounds import MAX_ID_LENGTH, metadata_violation, text_violation, unencodable_violation
+from beliefs.erasure import acceptance
 from beliefs.records import Role, Turn, utcnow
 
 
@@ -28,6 +31,14 @@ class RawTurn:
     partition: int | None = None
     offset: int | None = None
     headers: Any = None  # as the consumer gives them: (name, bytes) pairs or a mapping
+    timestamp: float | None = None  # the broker record's timestamp, seconds since the epoch
+
+    @property
+    def recorded_at(self) -> datetime | None:
+        """The record's timestamp as a UTC moment; None when the broker gave none (or a negative one)."""
+        if self.timestamp is None or self.timestamp <= 0:
+            return None
+        return datetime.fromtimestamp(self.timestamp, UTC)
 
 
 @dataclass(frozen=True)
@@ -110,7 +121,9 @@ def _decode(raw: RawTurn, max_text_bytes: int) -> Turn | Rejection:
     if document.get("ts") is None:
         document = {**document, "ts": utcnow().isoformat()}  # `ts` defaults to the time of arrival
     try:
-        return Turn.model_validate(document)
+        turn = Turn.model_validate(document)
     except ValidationError as exc:
         reason, detail = _validation_reason(exc)
         return Rejection(raw, reason, detail, **ids)
+    accepted_at = acceptance(turn.accepted_at, raw.recorded_at)  # erasure compares it (beliefs.erasure)
+    return turn if accepted_at == turn.accepted_at else turn.model_copy(update={"accepted_at": accepted_at})

@@ -31,7 +31,9 @@ log = logging.getLogger(__name__)
 
 def raw_turn(event: faust.EventT) -> RawTurn:
     message = event.message
-    return RawTurn(message.value, message.key, message.topic, message.partition, message.offset, message.headers)
+    return RawTurn(
+        message.value, message.key, message.topic, message.partition, message.offset, message.headers, message.timestamp
+    )
 
 
 async def next_batch(queue: asyncio.Queue, size: int, within: float) -> list[faust.EventT]:

@@ -45,6 +45,9 @@ class IngestMetrics:
         self.skipped = counter("beliefstream_turns_skipped", "Turns kept as no memory, by reason", ("reason",))
         self.failed = counter("beliefstream_turns_failed", "Turns whose processing failed (their job says why)")
         self.replayed = counter("beliefstream_turns_replayed", "Turns delivered again and left untouched")
+        self.erased = counter(
+            "beliefstream_turns_dropped_for_erasure", "Turns accepted before their user's erasure, refused (nothing kept)"
+        )
         self.dead_lettered = counter(
             "beliefstream_dlq_records", "Records sent to the dead-letter topic, by reason", ("reason",)
         )
@@ -90,6 +93,7 @@ class IngestMetrics:
         self.consumed.inc(report.received)
         self.failed.inc(report.failed)
         self.replayed.inc(report.replayed)
+        self.erased.inc(report.erased)
         self.confirmations.inc(report.confirmed)
         self.supersessions.inc(report.superseded)
         self.contested.inc(report.contested)

@@ -47,6 +47,12 @@ def _is_data_error(exc: Exception) -> bool:
     return isinstance(exc, ValueError | TypeError | RecursionError | OverflowError | sa_exc.StatementError)
 
 
+def _job_of(rejection: Rejection) -> str | None:
+    if rejection.tenant_id is None or rejection.turn_id is None:
+        return None
+    return job_id_for(rejection.tenant_id, rejection.turn_id)
+
+
 def _merged(results: Sequence[WriteResult]) -> WriteResult:
     merged = WriteResult()
     for result in results:
@@ -57,6 +63,7 @@ def _merged(results: Sequence[WriteResult]) -> WriteResult:
         merged.replayed_job_ids.extend(result.replayed_job_ids)
         merged.episodes.extend(result.episodes)
         merged.episode_events.extend(result.episode_events)
+        merged.erased_job_ids.extend(result.erased_job_ids)
     return merged
 
 
@@ -111,6 +118,7 @@ class WritePipeline:
                 await self._finish_embedding(batch)
             result = await self._write_sql(batch)
             report = batch.report
+            self._forget_erased(batch, result)
             if self.projector is not None:
                 self.projector.wake()
             await self._retrying("events", self._publish_events)
@@ -159,6 +167,19 @@ class WritePipeline:
             except Exception:  # noqa: BLE001 - the DLQ still has the turn
                 log.exception("could not record the failed job of turn %s", turn.turn_id)
         return _merged(results)
+
+    @staticmethod
+    def _forget_erased(batch: PreparedBatch, result: WriteResult) -> None:
+        """Turns the store refused because their user was erased since: counted and logged without a
+        word of their text, and kept out of the DLQ too (a turn that failed processing would be there)."""
+        erased = set(result.erased_job_ids)
+        if not erased:
+            return
+        batch.report.erased = len(erased)
+        batch.rejections = [r for r in batch.rejections if _job_of(r) not in erased]
+        tenants = sorted({o.turn.tenant_id for o in batch.outcomes if o.job_id in erased})
+        log.info("dropped %d turn(s) accepted before their user's erasure (tenants %s); nothing of them is kept",
+                 len(erased), ", ".join(tenants))
 
     def discard(self, batch: PreparedBatch) -> None:
         """Stop the embedding of a batch that will not be written (the worker is stopping)."""
@@ -323,7 +344,10 @@ class WritePipeline:
     @staticmethod
     def _count(report: BatchReport, outcomes: Sequence[TurnOutcome], result: WriteResult) -> None:
         replayed = set(result.replayed_job_ids)
+        erased = set(result.erased_job_ids)
         for outcome in outcomes:
+            if outcome.job_id in erased:
+                continue
             if outcome.job_id in replayed:
                 report.replayed += 1
             elif outcome.state is JobState.SKIPPED:

@@ -122,11 +122,19 @@ class Turn(BaseModel):
     text: str
     ts: datetime = Field(default_factory=utcnow)
     metadata: dict[str, Any] = Field(default_factory=dict)
+    #: when beliefstream accepted the turn (the sidecar stamps it); set, it can only make the turn
+    #: older than its broker record (`beliefs.erasure`): erasure refuses turns accepted before it.
+    accepted_at: datetime | None = None
 
     @field_validator("ts")
     @classmethod
     def _utc(cls, value: datetime) -> datetime:
         return as_utc(value)
+
+    @field_validator("accepted_at")
+    @classmethod
+    def _utc_or_none(cls, value: datetime | None) -> datetime | None:
+        return as_utc(value) if value is not None else None
 
     @field_validator("turn_id", "tenant_id", "user_id", "agent_id", "session_id", "text")
     @classmethod

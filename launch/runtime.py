@@ -297,7 +297,6 @@ async def run_sidecar(
             publisher,
             settings.max_turn_bytes,
             recall=recall,
-            vectors=clients.vectors,
             consolidator=clients.consolidator,
             projector=clients.projector,
         )

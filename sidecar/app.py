@@ -74,9 +74,9 @@ def create_app(
 ) -> FastAPI:
     """The HTTP app over started dependencies; API keys are parsed here, so bad keys fail at start-up.
 
-    Revocation and erasure are mounted with a vector index; they write SQL only (rows and their
-    vector outbox entries) and wait briefly for `projector`, the process's one writer of the index,
-    when given. The direct insert needs the embedder as well. With `mcp_tools`, the MCP server answers at `/mcp` (same keys);
+    Revocation and erasure are always mounted: they write SQL only (rows and their vector outbox
+    entries, which the index's projector follows) and wait briefly for `projector`, the process's one
+    writer of the index, when given. The direct insert needs the embedder as well. With `mcp_tools`, the MCP server answers at `/mcp` (same keys);
     its session manager is the one thing the app runs in its own lifespan. With `admin`, the user
     list and attribute history are served, and edits too when the vectors and embedder are given.
     With `contested` (the store's contradiction loops), with the vectors and the embedder, the
@@ -113,10 +113,10 @@ def create_app(
     app.include_router(metrics_routes(metrics))
     if consolidator is not None:
         app.include_router(consolidate_routes(authenticate, consolidator))
+    app.include_router(revoke_routes(authenticate, store, projector))
+    app.include_router(episode_revoke_routes(authenticate, store, projector))
+    app.include_router(erasure_routes(authenticate, store, projector, recall.flush if recall is not None else None))
     if vectors is not None:
-        app.include_router(revoke_routes(authenticate, store, projector))
-        app.include_router(episode_revoke_routes(authenticate, store, projector))
-        app.include_router(erasure_routes(authenticate, store, projector, recall.flush if recall is not None else None))
         if embedder is not None:
             app.include_router(direct_routes(authenticate, store, projector, embedder))
             if contested is not None:

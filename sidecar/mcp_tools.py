@@ -22,7 +22,6 @@ from sidecar.recall.service import RecallService
 from sidecar.routes.retain import queued_jobs, scoped_turn
 from sidecar.routes.revoke import revoke_memory
 from sidecar.schemas import TurnIn
-from sinks.base import VectorIndex
 from sinks.contracts import ServingStore
 
 JsonObject = dict[str, Any]
@@ -48,7 +47,6 @@ class McpTools:
         publisher: TurnPublisher,
         max_turn_bytes: int,
         recall: RecallService | None = None,
-        vectors: VectorIndex | None = None,
         consolidator: Consolidator | None = None,
         projector: VectorProjector | None = None,
     ) -> None:
@@ -56,7 +54,6 @@ class McpTools:
         self._publisher = publisher
         self._max_turn_bytes = max_turn_bytes
         self._recall = recall
-        self._vectors = vectors
         self._consolidator = consolidator
         self._projector = projector  # revocations nudge it; None: the index's owner projects
 
@@ -127,7 +124,5 @@ class McpTools:
         return diff.model_dump(mode="json")
 
     async def forget(self, principal: Principal, memory_id: str) -> JsonObject:
-        """Revoke one memory: it is never recalled again."""
-        if self._vectors is None:
-            raise Unavailable("forget needs the vector index, which this server was not given")
+        """Revoke one memory: it is never recalled again (SQL only; the projector follows)."""
         return forgotten(await revoke_memory(self._store, self._projector, principal, memory_id))

@@ -32,6 +32,7 @@ class WriteResult:
     replayed_job_ids: list[str] = field(default_factory=list)  # already done: left untouched
     episodes: list[Episode] = field(default_factory=list)  # new episode rows: need a vector point
     episode_events: list[EpisodeEvent] = field(default_factory=list)
+    erased_job_ids: list[str] = field(default_factory=list)  # turns their user's erasure overtook: nothing kept
 
 
 @dataclass(frozen=True)

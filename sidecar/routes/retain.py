@@ -46,6 +46,7 @@ def scoped_turn(principal: Principal, turn: TurnIn, where: str, max_turn_bytes: 
             agent_id=agent_id,
             turn_id=turn.turn_id or uuid.uuid4().hex,
             ts=turn.ts or utcnow(),
+            accepted_at=utcnow(),  # an erasure after this moment overtakes the turn (beliefs.erasure)
         )
     except ValidationError as exc:  # TurnIn checks the same bounds; this is the last line, never a 500
         raise BadRequest(f"{where}: {describe_validation_errors(exc.errors())}") from exc
@@ -65,7 +66,7 @@ def queued_jobs(turns: Sequence[Turn]) -> list[Job]:
             user_id=turn.user_id,
             turn_id=turn.turn_id,
             state=JobState.QUEUED,
-            created_at=now,
+            created_at=turn.accepted_at or now,  # the erasure guard compares it (sinks.sql.erasure_guard)
             updated_at=now,
             agent_id=turn.agent_id,
             visibility=turn.visibility,

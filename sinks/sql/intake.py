@@ -51,6 +51,8 @@ async def accept(conn: AsyncConnection, job_rows: Sequence[dict], turns: Sequenc
 
 
 def _row(job_id: str, turn: Turn, now: datetime) -> dict:
+    if turn.accepted_at is None:  # re-published later, the turn still says when it was accepted
+        turn = turn.model_copy(update={"accepted_at": now})
     return {
         "job_id": job_id,
         "tenant_id": turn.tenant_id,
@@ -58,7 +60,7 @@ def _row(job_id: str, turn: Turn, now: datetime) -> dict:
         "turn_id": turn.turn_id,
         "record_key": turn.key,
         "value": turn.model_dump_json().encode(),
-        "accepted_at": now,
+        "accepted_at": turn.accepted_at,
         "published_at": now,
         "attempts": 0,
     }

@@ -1,7 +1,8 @@
 """`SqlMemoryStore`: the SQL authority on the belief state (SQLite or PostgreSQL).
 
-A write is one transaction: load what the batch can collide with, plan in memory
-(`beliefs.write_plan`), then write rows, episodes, job states and outbox events in bulk. Replays are
+A write is one transaction: refuse the turns their user's erasure overtook (`sinks.sql.erasure_guard`),
+load what the batch can collide with, plan in memory (`beliefs.write_plan`), then write rows,
+episodes, job states and outbox events in bulk. Replays are
 no-ops: finished jobs are skipped and memory and episode ids are deterministic. Every user-facing
 read is scoped by tenant in the query itself. Episode reads and revocation: `episode_store`; import
 and the scans of export and reindex: `transfer_store`.
@@ -16,6 +17,7 @@ from datetime import datetime
 import sqlalchemy as sa
 
 from beliefs import loops
+from beliefs.erasure import split_erased
 from beliefs.records import Job, JobState, Memory, MemoryState, RecallAudit, Turn, utcnow
 from beliefs.write_plan import BeliefView, TurnOutcome, WritePlan, plan_write, slot_key, text_key
 from sinks.base import ErasureReport, PendingEvent, PendingVector, WriteResult
@@ -23,6 +25,7 @@ from sinks.recall import Currency, KeywordHit, OpenContest, RecallScope
 from sinks.sql import (
     contested_queries,
     episode_queries,
+    erasure_guard,
     governance,
     intake,
     projection,
@@ -107,17 +110,10 @@ class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin)
         if not outcomes:
             return WriteResult()
         async with unavailable_on_outage("write"), write_transaction(self._engine) as conn:
-            known_jobs = await queries.load_jobs(conn, [(o.turn.tenant_id, o.job_id) for o in outcomes])
-            batch = [m for o in outcomes if _unfinished(o, known_jobs) for m in o.memories]
-            existing = await queries.existing_memory_ids(conn, [(m.tenant_id, m.id) for m in batch])
-            todo = [m for m in batch if m.id not in existing]
-            slots = list(dict.fromkeys(key for m in todo if (key := slot_key(m)) is not None))
-            texts = list(dict.fromkeys(text_key(m) for m in todo))
-            view = BeliefView(await queries.load_active(conn, slots, texts))
-            book = await contested_queries.load_loop_book(conn, todo, self.loop_threshold, self.loop_window_days)
-            plan = plan_write(
-                outcomes, known_jobs=known_jobs, existing_ids=existing, view=view, now=utcnow(), book=book
-            )
+            erasures = await erasure_guard.latest_erasures(conn, [(o.turn.tenant_id, o.turn.user_id) for o in outcomes])
+            outcomes, erased = split_erased(outcomes, erasures)
+            await erasure_guard.forget_overtaken(conn, erased, erasures)
+            plan = await self._plan(conn, outcomes) if outcomes else WritePlan()
             await self._apply(conn, plan)
             await intake.remove(conn, [job.job_id for job in plan.jobs] + plan.replayed_job_ids)
         return WriteResult(
@@ -128,7 +124,20 @@ class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin)
             replayed_job_ids=plan.replayed_job_ids,
             episodes=[episode for episode, _ in plan.episodes.values()],
             episode_events=plan.episode_events,
+            erased_job_ids=[outcome.job_id for outcome in erased],
         )
+
+    async def _plan(self, conn, outcomes: Sequence[TurnOutcome]) -> WritePlan:
+        """Load what the outcomes can collide with and plan the write in memory."""
+        known_jobs = await queries.load_jobs(conn, [(o.turn.tenant_id, o.job_id) for o in outcomes])
+        batch = [m for o in outcomes if _unfinished(o, known_jobs) for m in o.memories]
+        existing = await queries.existing_memory_ids(conn, [(m.tenant_id, m.id) for m in batch])
+        todo = [m for m in batch if m.id not in existing]
+        slots = list(dict.fromkeys(key for m in todo if (key := slot_key(m)) is not None))
+        texts = list(dict.fromkeys(text_key(m) for m in todo))
+        view = BeliefView(await queries.load_active(conn, slots, texts))
+        book = await contested_queries.load_loop_book(conn, todo, self.loop_threshold, self.loop_window_days)
+        return plan_write(outcomes, known_jobs=known_jobs, existing_ids=existing, view=view, now=utcnow(), book=book)
 
     async def _apply(self, conn, plan: WritePlan) -> None:
         now = utcnow()
@@ -168,6 +177,7 @@ class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin)
     async def erase_user(self, tenant_id: str, user_id: str, key_id: str | None = None) -> ErasureReport:
         """Every row of the user goes in one transaction; the deletion receipt is what stays."""
         async with unavailable_on_outage("erase_user"), write_transaction(self._engine) as conn:
+            await erasure_guard.hold_users(conn, [(tenant_id, user_id)], exclusive=True)  # no write in between
             pending = await intake.erase_user(conn, tenant_id, user_id)
             episode_ids = await episode_queries.erase_user(conn, tenant_id, user_id)
             removed = {"episodes": len(episode_ids), "intake_turns": pending}

@@ -1,6 +1,7 @@
 """Bad input is named, never fatal: every malformed value becomes a Rejection with a reason."""
 
 import json
+from datetime import UTC, datetime
 
 import pytest
 
@@ -64,3 +65,26 @@ def test_text_limit_counts_utf8_bytes_not_characters():
     text = "é" * 600  # 1200 bytes
     assert isinstance(decode_turn(raw({**GOOD, "text": text}), 1024), Rejection)
     assert isinstance(decode_turn(raw({**GOOD, "text": text}), 1200), Turn)
+
+
+RECORDED = 1_795_000_000.0  # the broker record's timestamp, seconds
+
+
+def stamped_raw(document: object, timestamp: float | None) -> RawTurn:
+    return RawTurn(json.dumps(document).encode(), b"acme:u-1", "beliefstream.turns", 0, 7, None, timestamp)
+
+
+def test_a_turn_is_accepted_when_its_record_was_written():
+    turn = decode_turn(stamped_raw(GOOD, RECORDED), 1024)
+    assert turn.accepted_at == datetime.fromtimestamp(RECORDED, UTC)
+    for missing in (None, -1.0):  # a broker without timestamps: acceptance unknown
+        assert decode_turn(stamped_raw(GOOD, missing), 1024).accepted_at is None
+
+
+def test_the_sidecars_stamp_keeps_a_republished_turn_as_old_as_it_was_accepted():
+    accepted = datetime.fromtimestamp(RECORDED - 3600, UTC)
+    republished = decode_turn(stamped_raw({**GOOD, "accepted_at": accepted.isoformat()}, RECORDED), 1024)
+    assert republished.accepted_at == accepted
+    claimed_later = datetime.fromtimestamp(RECORDED + 3600, UTC)  # a stamp never makes a record younger
+    turn = decode_turn(stamped_raw({**GOOD, "accepted_at": claimed_later.isoformat()}, RECORDED), 1024)
+    assert turn.accepted_at == datetime.fromtimestamp(RECORDED, UTC)

@@ -7,6 +7,7 @@ pipeline behind a real broker.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime
@@ -170,6 +171,38 @@ async def test_a_poison_turn_goes_to_the_dlq_and_the_rest_of_its_batch_is_writte
     (letter,) = producer.on(pipeline.settings.dlq_topic)
     dead = DeadLetter.model_validate_json(letter.value)
     assert dead.reason == "processing_error" and marker in dead.raw
+
+
+async def test_turns_their_users_erasure_overtook_are_counted_never_kept_nor_dead_lettered(
+    sinks, tmp_path, tenant: str
+) -> None:
+    """In the broker when the user was erased: no row, no event, and no DLQ record with the text,
+    not even for the turn that fails processing; the erased user's later turn and others' are written."""
+    marker = "Zanzibar"
+    pipeline, producer = pipeline_of(sinks, tmp_path, extractor=ExtractorFailingOn(marker))
+    store, _ = sinks
+    before = (await store.erase_user(tenant, "gone")).erased_at.timestamp() - 1
+    after = before + 3600
+
+    def at(record: RawTurn, timestamp: float) -> RawTurn:
+        return dataclasses.replace(record, timestamp=timestamp)
+
+    batch = [
+        at(raw(tenant, "t1", "I live in Lisbon.", user="gone"), before),
+        at(raw(tenant, "t2", f"I live in {marker}.", user="gone"), before),  # fails processing
+        at(raw(tenant, "t3", "I work at Globex.", user="stays"), before),
+        at(raw(tenant, "t4", "I work at Initech.", user="gone"), after),  # the user came back
+    ]
+
+    report = await pipeline.persist(await pipeline.prepare(batch))
+
+    assert report.erased == 2 and report.failed == 0
+    assert producer.on(pipeline.settings.dlq_topic) == []
+    assert await job_states(store, tenant, ["t1", "t2", "t3", "t4"]) == {"t3": JobState.DONE, "t4": JobState.DONE}
+    memories, _ = await store.list_memories(tenant, "gone")
+    assert memories and all(m.source_turn_ids == ["t4"] for m in memories)
+    events = [record.value.decode() for record in producer.on(pipeline.settings.events_topic)]
+    assert events and not [e for e in events if "Lisbon" in e or marker in e]
 
 
 async def test_a_discarded_batch_stops_its_embedding_and_writes_nothing(sinks, tmp_path, tenant: str) -> None:

@@ -148,8 +148,9 @@ async def test_a_revived_id_keeps_its_point(store, shard, tenant) -> None:
     turn = said(tenant, "I prefer tea.", user="u2")
     memory = mem(tenant, "tea", "The user prefers tea.", user_id="u2")
     await store.write([kept(turn, memory)])
-    await store.erase_user(tenant, "u2")
-    await store.write([kept(turn, memory)])
+    erased = await store.erase_user(tenant, "u2")
+    back = turn.model_copy(update={"accepted_at": erased.erased_at + timedelta(seconds=1)})  # the user came back
+    await store.write([kept(back, memory)])
     await projector.drain()
     assert memory.id in await indexed_points(shard, tenant)
     assert await index_matches_sql(store, shard, tenant)

@@ -47,7 +47,7 @@ async def mcp_url(settings, store, publisher, edge_vectors, minilm) -> AsyncIter
     )
     projector = projector_of(store, edge_vectors)
     tools = McpTools(
-        store, publisher, settings.max_turn_bytes, recall=recall, vectors=edge_vectors, projector=projector
+        store, publisher, settings.max_turn_bytes, recall=recall, projector=projector
     )
     app = create_app(
         settings,

@@ -1,0 +1,49 @@
+"""Erasure against turns in flight: a turn accepted before its user was erased is never processed.
+
+A turn can sit on the turns topic (or in the SQL intake) while its user is erased. Processing it
+afterwards would bring the erased user back. So every turn carries when it was accepted, and the
+store's write refuses a turn whose user's latest erasure is not older than that moment. A turn
+accepted after the erasure (the user came back) is processed as any other.
+
+When it was accepted is the earliest of what is known: the `accepted_at` the sidecar stamps on
+the turn (kept when the intake publishes it again), and the broker's record timestamp. A stamp can
+only make a turn older, never younger than its record. A turn with neither is taken as accepted
+before any erasure: a turn that cannot show it came after is not kept for an erased user.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+
+from beliefs.records import as_utc
+from beliefs.write_plan import TurnOutcome
+
+#: (tenant id, user id) → when that user was last erased.
+Erasures = Mapping[tuple[str, str], datetime]
+
+
+def acceptance(stamped: datetime | None, recorded: datetime | None) -> datetime | None:
+    """When a turn was accepted: the earliest known moment, None when nothing says."""
+    known = [as_utc(moment) for moment in (stamped, recorded) if moment is not None]
+    return min(known) if known else None
+
+
+def erased_after(accepted_at: datetime | None, erased_at: datetime | None) -> bool:
+    """True when the user was erased at or after the turn's acceptance: the turn must not be kept."""
+    if erased_at is None:
+        return False
+    if accepted_at is None:
+        return True
+    return as_utc(accepted_at) <= as_utc(erased_at)
+
+
+def split_erased(outcomes: Sequence[TurnOutcome], erasures: Erasures) -> tuple[list[TurnOutcome], list[TurnOutcome]]:
+    """(kept, dropped): the outcomes to write, and those of turns their user's erasure overtook."""
+    kept: list[TurnOutcome] = []
+    dropped: list[TurnOutcome] = []
+    for outcome in outcomes:
+        turn = outcome.turn
+        erased_at = erasures.get((turn.tenant_id, turn.user_id))
+        (dropped if erased_after(turn.accepted_at, erased_at) else kept).append(outcome)
+    return kept, dropped
