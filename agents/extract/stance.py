@@ -35,7 +35,7 @@ _PARTICIPLES = {"avoiding": "avoid", "preferring": "prefer", "choosing": "choose
                 "steering": "steer", "staying": "stay"}  # fmt: skip
 _FIRST_PERSON = re.compile(r"^I\b")
 #: Words that point back into the sentence: a stance holding one is only readable whole.
-_BACK = re.compile(r"(?i:\b(?:it|them|they|this|that|these|those)\b)")
+_BACK = re.compile(r"(?i:\b(?:it|them|they)\b)")
 _SPEAKER = re.compile(r"\b(?:I|my|My)\b")
 #: A later clause's "I am" in the third person: "..., so they are careful" (the plural takes the verb as said).
 _THEY_AM = re.compile(r"^they(\s+(?:[a-z]+ly\s+|also\s+|still\s+)*)am\b")
