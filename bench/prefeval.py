@@ -106,7 +106,7 @@ async def write(
     return made
 
 
-async def run(items: list[Item]) -> dict:
+async def run(items: list[Item], show_misses: bool = False) -> dict:
     embedder = load_default_embedder()
     with tempfile.TemporaryDirectory(prefix="prefeval-") as directory:
         store = SqlMemoryStore(f"sqlite+aiosqlite:///{Path(directory) / 'memory.db'}")
@@ -123,23 +123,38 @@ async def run(items: list[Item]) -> dict:
             write_s = time.perf_counter() - started
             recalled = 0
             by_type: Counter[str] = Counter()
+            misses: list[dict] = []
             for item in items:
                 memories = made[item.turn_id]
-                by_type[_kind(memories)] += 1
+                kind = _kind(memories)
+                by_type[kind] += 1
                 request = RecallRequest(
                     user_id=item.user_id, query=item.question, limit=TOP_K, budget_tokens=4000
                 )
                 result = await service.recall(Principal(TENANT), request)
-                recalled += any(item.turn_id in memory.citations for memory in result.memories)
+                found = any(item.turn_id in memory.citations for memory in result.memories)
+                recalled += found
+                if show_misses and (kind != "preference" or not found):
+                    misses.append(_miss(item, kind, memories, found))
         finally:
             await service.close()
             await index.close()
             await store.close()
     total = len(items)
     stored = total - by_type["nothing"]
-    return {"preferences": total, "stored_as_preference": by_type["preference"] / total,
+    result = {"preferences": total, "stored_as_preference": by_type["preference"] / total,
             "preference_or_safety_fact": (by_type["preference"] + by_type["safety fact"]) / total, "stored": stored / total,
             "recalled_top5": recalled / total, "kinds": dict(by_type), "write_seconds": round(write_s, 1)}  # fmt: skip
+    if show_misses:
+        result["misses"] = misses
+    return result
+
+
+def _miss(item: Item, kind: str, memories: list, recalled: bool) -> dict:
+    """One preference not stored as `preference` or not recalled: printed for reading, never saved."""
+    made = [f"{memory.type.value}/{memory.attribute}: {memory.text}" for memory in memories]
+    return {"turn": item.turn_id, "kind": kind, "recalled": recalled, "said": item.preference,
+            "question": item.question, "made": made}  # fmt: skip
 
 
 #: Facts the seed types as facts although they act as preferences at recall (diets, allergies, conditions).
@@ -165,6 +180,9 @@ def main(argv: list[str] | None = None) -> int:
         "--limit-per-topic", type=int, default=None, help="read only the first N of each topic"
     )
     parser.add_argument(
+        "--misses", action="store_true", help="also print each preference missed (type or recall), to read"
+    )
+    parser.add_argument(
         "--grouping", choices=("profile", "topic"), default="profile", help="which preferences share a user"
     )
     args = parser.parse_args(argv)
@@ -172,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     if not directory.exists():
         print(f"error: PrefEval data not found at {directory}; pass --data DIR", file=sys.stderr)
         return 2
-    result = asyncio.run(run(load_items(directory, args.limit_per_topic, args.grouping)))
+    result = asyncio.run(run(load_items(directory, args.limit_per_topic, args.grouping), args.misses))
     result["grouping"] = args.grouping
     print(json.dumps(result, indent=2))
     return 0

@@ -78,7 +78,7 @@ _HYPOTHETICAL_REWRITES = (
 )
 _HYPOTHETICAL_MARK = re.compile(
     r"(?i:\bwhat if\b|\bhow about if\b|\bimagine\b|\bsuppose\b|\bpretend\b|\blet'?s say\b|\bif I were\b|\bif I was\b|"
-    r"\bhypothetical|\broleplay|\brole-play|\brole play|\bas if I\b|\bin this scenario\b|"
+    r"\bhypothetical|\brole[- ]?play(?!ing\b)|\brole[- ]?playing\s+(?:as|that|where)\b|\bas if I\b|\bin this scenario\b|"
     r"\bI(?:'m|’m| am)\s+(?:basically|practically|kind of|kinda|sort of|sorta|pretty much|more or less)\s+an?\b|"
     r"\bfor the sake of\b|\bassum(?:e|ing)(?: that)? I\b|\bpicture (?:me|myself)\b|\bplay along\b|\bthought experiment\b|"
     r"\bin (?:the|our|this|a|my) (?:story|novel|simulation|fiction|campaign|script)\b|\bin (?:this|our) game\b|^say I\b|"

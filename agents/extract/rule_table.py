@@ -6,6 +6,8 @@ be capitalised, which keeps "I work at home" from becoming an employer.
 
 from __future__ import annotations
 
+import re
+
 from agents.extract import lexicon
 from agents.extract.rule import (
     _ADV,
@@ -20,12 +22,18 @@ from agents.extract.rule import (
     _object,
     _rule,
 )
-from agents.extract.values import clip
+from agents.extract.values import clip, clip_object
 
 
 def _pet_value(kind: str, name: str | None) -> str:
     kind = kind.lower()
     return f"{kind} {name}" if name else kind
+
+
+def _allergen(match) -> str | None:
+    """What one is allergic to: a thing, not a pronoun pointing back ("allergic to them") nor the place it is in."""
+    value = clip_object(re.split(r"(?i:\s+(?:in|on|at|from)\s)", match.group("v"), maxsplit=1)[0], 4)
+    return value.lower() if value else None
 
 
 def _job(phrase: str) -> str | None:
@@ -186,19 +194,20 @@ RULES: tuple[Rule, ...] = (
     # health and food
     _rule(
         "allergy",
-        r"(?i:\ballergic\s+to)\s+(?P<v>[^.,!?;]{2,60})",
-        "allergic",
-        "{S} is allergic to {v}.",
-        0.9,
-        _lower(4),
-    ),
-    _rule(
-        "allergy",
-        r"(?i:\b(?:have|got)\s+(?:an?\s+)?(?:(?:severe|mild|bad|serious|terrible|slight|life-threatening|strong)\s+)?)(?P<v>[\w-]+(?:\s[\w-]+)?)(?i:\s+allerg(?:y|ies))",
+        r"(?i:\ballergic\s+to|\b(?:have|got)\s+(?:an?\s+)?(?:(?:severe|mild|bad|serious|terrible|slight|life-threatening|strong)\s+)?allerg(?:y|ies)\s+to)\s+(?P<v>[^.,!?;]{2,60})",
         "allerg",
         "{S} is allergic to {v}.",
         0.9,
-        _lower(2),
+        _allergen,
+    ),
+    _rule(
+        "allergy",
+        r"(?i:\b(?:have|got)\s+(?:got\s+)?(?:an?\s+)?(?:(?:severe|mild|bad|serious|terrible|slight|life-threatening|strong)\s+)?)"
+        r"(?P<v>(?!(?:an?|got|severe|mild|bad|serious|terrible|slight|life-threatening|strong)\s)[\w-]+(?:\s(?:and\s)?[\w-]+){0,3}?)(?i:\s+allerg(?:y|ies))\b(?!\s+to\b)",
+        "allerg",
+        "{S} is allergic to {v}.",
+        0.9,
+        _lower(5),
     ),
     _rule(
         "diet",
@@ -211,17 +220,17 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "diet",
         r"(?i:\bI\s+(?:strictly\s+|carefully\s+|always\s+)?(?:follow|adhere to|stick to|keep to|am on|maintain)\s+an?\s+(?:strict\s+)?)"
-        r"(?P<v>(?i:[\w-]+(?:\s+[\w-]+)?))(?i:\s+diet)\b",
+        r"(?P<v>(?i:[\w-]+(?:(?:,|\s+and)?\s+[\w-]+)?))(?i:\s+diet)\b",
         "diet",
         "{S} follows a {v} diet.",
         0.8,
-        _lower(2),
+        _lower(3),
     ),
     _rule(
         "diet",
         rf"{_I}(?i:\s+(?:don't|do not|dont|never|no longer|stopped eating|can't|cannot)\s+(?:eat\s+)?)(?P<v>(?i:meat|pork|beef|red meat|fish|dairy|gluten|sugar|eggs|seafood|chicken))\b",
         "eat|meat|pork|beef|dairy|gluten|sugar|eggs|fish",
-        "{S} does not eat {v}.",
+        "{S} eats {v}.",
         0.8,
         lambda m: "no " + m.group("v").lower(),
     ),

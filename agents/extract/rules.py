@@ -35,6 +35,7 @@ from agents.extract.preferences import preference_findings, stated_preference_fi
 from agents.extract.procedure import procedure_findings
 from agents.extract.relatives import relative_findings
 from agents.extract.retraction import retraction_findings
+from agents.extract.stance import stance_findings
 from agents.extract.taste import free_preference_findings
 from agents.extract.temporal import find_time_mentions, render_absolute
 from agents.extract.text import expand_contractions, sentence_spans
@@ -43,7 +44,7 @@ from agents.extract.volatile import is_volatile, volatile_end
 from agents.secrets import REDACTION_PREFIX, redact_secrets
 from agents.strip import strip_injected
 from beliefs.attributes import DEFAULT_HALF_LIFE_BY_TYPE, attribute_spec
-from beliefs.records import Claim, RecallSemantics, Role, Turn
+from beliefs.records import Claim, MemoryType, Polarity, RecallSemantics, Role, Turn
 
 #: At most this many claims per turn (the extractor contract: 0-5).
 MAX_CLAIMS_PER_TURN = 5
@@ -139,13 +140,29 @@ def sentence_findings(sentence: str, subject: Subject, following: str = "") -> l
     is_question = sentence.rstrip().endswith("?")
     if is_question and framed.frame is not Frame.HYPOTHETICAL:
         found = [finding for finding in found if finding.attribute in _QUESTION_SAFE]
-    elif not found and framed.frame is not Frame.HYPOTHETICAL:
-        found = (
-            stated_preference_findings(clause, subject)
-            or free_preference_findings(clause, subject)
-            or experience_findings(clause, subject)
-        )
+    elif framed.frame is not Frame.HYPOTHETICAL:
+        stance = None
+        if not any(finding.type is MemoryType.PREFERENCE or finding.polarity is Polarity.NEGATIVE for finding in found):
+            stance = stance_findings(clause, subject, lambda part: _read(part, subject, framed.frame))
+        if stance:
+            found = stance
+        elif _restricts_diet(found):
+            found = found + free_preference_findings(clause, subject)
+        elif not found:
+            found = (
+                stated_preference_findings(clause, subject)
+                or free_preference_findings(clause, subject)
+                or experience_findings(clause, subject)
+            )
     return [_framed(finding, framed.frame) for finding in _deduplicated(found)]
+
+
+def _restricts_diet(found: list[Finding]) -> bool:
+    """A diet said as an avoidance ("I never eat pork"): the diet is a (safety) fact, the avoidance a
+    preference of its own, as when the two are said in two clauses."""
+    return any(f.attribute == "diet" and (f.value or "").startswith("no ") for f in found) and not any(
+        f.type is MemoryType.PREFERENCE for f in found
+    )
 
 
 _CLAUSES = re.compile(r"(?i:,?\s+(?:and|but|while)\s+(?=(?:my|I|our|we)\b)|;\s*|,\s+(?=(?:my|I)\b))")

@@ -42,7 +42,7 @@ _ADVERBS = frozenset(
     "later soon sometimes mainly partly barely hardly almost nearly".split()
 )
 _UNCHANGED = frozenset(
-    "can could will would should shall may might must was were did had used ought "
+    "can cannot could will would should shall may might must was were did had used ought "
     "didn't can't couldn't won't wouldn't shouldn't wasn't weren't hadn't mustn't "
     "went got took made saw came found gave knew left lost met paid ran read said sat sent "
     "spent stood thought told won wrote bought brought built caught chose drew drove ate fell "
@@ -52,6 +52,8 @@ _UNCHANGED = frozenset(
     "gotta gonna wanna".split()
 )
 _PREFIXES = ("re", "un", "over", "under", "mis", "out", "up", "with", "be", "for")
+#: Verbs whose present tense ends in -ed like a past tense ("I need" -> "she needs").
+_ED_VERBS = frozenset("need feed breed bleed speed seed proceed succeed exceed heed weed shed embed wed".split())
 _LY_VERBS = frozenset("apply reply rely fly supply comply imply multiply ally tally rally bully sully".split())
 _IRREGULAR = {"am": "is", "have": "has", "do": "does", "go": "goes", "'m": " is", "'ve": " has",
               "don't": "doesn't", "haven't": "hasn't", "ain't": "isn't", "'ll": " will", "'d": " would"}  # fmt: skip
@@ -64,7 +66,7 @@ def third_person_verb(verb: str) -> str:
     lower = verb.lower()
     if lower in _IRREGULAR:
         return _IRREGULAR[lower]
-    if lower in _UNCHANGED or lower.endswith("ed") or not lower.isalpha():
+    if lower in _UNCHANGED or (lower.endswith("ed") and lower not in _ED_VERBS) or not lower.isalpha():
         return verb
     if any(lower.startswith(prefix) and lower[len(prefix) :] in _UNCHANGED for prefix in _PREFIXES):
         return verb  # "rebuilt", "overslept", "undertook": a past tense too
