@@ -57,18 +57,6 @@ def pending_vectors_statement(limit: int) -> sa.Select:
     )
 
 
-async def mark_synced(conn: AsyncConnection, versioned: Sequence[dict[str, Any]], unversioned: Sequence[str]) -> None:
-    """Clear the dirty flag: by (`b_id`, `b_version`) where a version was handed out, else by id."""
-    clean = projection.SYNCED
-    if versioned:
-        stmt = sa.update(episodes).where(
-            episodes.c.id == sa.bindparam("b_id"), episodes.c.vector_version == sa.bindparam("b_version")
-        )
-        await conn.execute(stmt.values(clean), list(versioned))
-    for part in chunked(list(unversioned)):
-        await conn.execute(sa.update(episodes).where(episodes.c.id.in_(part)).values(clean))
-
-
 async def episodes_where(conn: AsyncConnection, *criteria: Any) -> list[Episode]:
     stmt = sa.select(*EPISODE_COLUMNS).where(*criteria)
     return [row_episode(row) for row in (await conn.execute(stmt)).mappings()]
