@@ -33,7 +33,7 @@ from agents.portability import import_records, read_records  # noqa: E402
 from beliefs.records import JobState, Memory, Role, Turn, job_id_for, memory_id_for  # noqa: E402
 from beliefs.write_plan import TurnOutcome  # noqa: E402
 from sinks.base import VectorPoint  # noqa: E402
-from sinks.portability import export_users  # noqa: E402
+from sinks.portability import export  # noqa: E402
 from sinks.reach import EVERY_AGENT  # noqa: E402
 from sinks.reindex import rebuild, verify  # noqa: E402
 from sinks.sql.store import SqlMemoryStore  # noqa: E402
@@ -80,7 +80,7 @@ def outcomes(user: int, per_user: int, rng: np.random.Generator) -> list[TurnOut
 
 
 async def lines_of(store: SqlMemoryStore) -> list[str]:
-    return [line async for line in export_users(store, await store.tenants_and_users(TENANT), EVERY_AGENT)]
+    return [line async for line in export(store, EVERY_AGENT, TENANT)]
 
 
 async def run(args: argparse.Namespace, workdir: Path) -> None:

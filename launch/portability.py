@@ -32,7 +32,8 @@ Write users' belief states as JSON lines: a header line, then per user every mem
 every state (supersession chains, citations, confidence, importance, timestamps, agent and
 visibility), every contradiction loop and every episode. The same format as GET /v1/users/{user_id}/export. Reads
 BELIEFSTREAM_SQL_URL (default: the SQLite file under --data-dir), every agent's private rows
-included. Embeddings are not exported: `beliefstream import` recomputes them.
+included, as one snapshot: a write committed while the export runs is not in the file.
+Embeddings are not exported: `beliefstream import` recomputes them.
 
   beliefstream export --tenant acme --user u-42 --out u-42.jsonl
   beliefstream export --out everything.jsonl          # every tenant and user"""
@@ -102,15 +103,13 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
     from sinks.reach import EVERY_AGENT
 
     async def main(out: TextIO) -> tuple[int, dict[str, int]]:
-        async with _opened_store(settings) as store:
-            owners = await store.tenants_and_users(args.tenant)
-            if args.user is not None:
-                owners = [(t, u) for t, u in owners if u == args.user]
-                if not owners:
-                    where = f"tenant {args.tenant!r}" if args.tenant else "any tenant"
-                    raise BeliefstreamError(f"no memories or episodes of user {args.user!r} in {where}")
+        async with _opened_store(settings) as store, store.export_snapshot() as snapshot:
+            owners = await snapshot.owners(args.tenant, args.user)
+            if args.user is not None and not owners:
+                where = f"tenant {args.tenant!r}" if args.tenant else "any tenant"
+                raise BeliefstreamError(f"no memories or episodes of user {args.user!r} in {where}")
             kinds = dict.fromkeys(LINE_STARTS, 0)
-            async for line in export_users(store, owners, EVERY_AGENT):
+            async for line in export_users(snapshot, owners, EVERY_AGENT):
                 out.write(line + "\n")
                 for kind, start in LINE_STARTS.items():
                     kinds[kind] += line.startswith(start)

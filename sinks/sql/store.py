@@ -31,12 +31,9 @@ from sinks.sql import (
 )
 from sinks.sql.contested_store import ContestedStoreMixin
 from sinks.sql.convert import (
-    decode_cursor,
-    encode_cursor,
     job_row,
     memory_changes,
     row_job,
-    row_memory,
 )
 from sinks.sql.engine import create_engine, sqlite_path, unavailable_on_outage, write_transaction
 from sinks.sql.episode_store import EpisodeStoreMixin
@@ -251,30 +248,8 @@ class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin)
         """One page of a user's memories in (created_at, id) order, and the cursor of the next."""
         if limit < 1:
             raise InvalidRequestError(f"limit must be at least 1, got {limit}")
-        limit = min(limit, queries.MAX_PAGE)
-        criteria = [memories.c.tenant_id == tenant_id, memories.c.user_id == user_id]
-        if state is not None:
-            criteria.append(memories.c.state == MemoryState(state).value)
-        if cursor is not None:
-            after, after_id = decode_cursor(cursor)
-            criteria.append(
-                sa.or_(
-                    memories.c.created_at > after,
-                    sa.and_(memories.c.created_at == after, memories.c.id > after_id),
-                )
-            )
         async with unavailable_on_outage("list_memories"), self._engine.connect() as conn:
-            stmt = (
-                sa.select(*queries.MEMORY_COLUMNS)
-                .where(*criteria)
-                .order_by(memories.c.created_at, memories.c.id)
-                .limit(limit + 1)
-            )
-            page = [row_memory(row) for row in (await conn.execute(stmt)).mappings()]
-        if len(page) <= limit:
-            return page, None
-        page = page[:limit]
-        return page, encode_cursor(page[-1].created_at, page[-1].id)
+            return await queries.list_page(conn, tenant_id, user_id, state, min(limit, queries.MAX_PAGE), cursor)
 
     # -- recall (sinks.sql.recall_queries): scope and currency in every query ------------------------
 

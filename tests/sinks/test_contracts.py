@@ -13,12 +13,14 @@ from pathlib import Path
 import pytest
 
 from sinks import admin, contracts, maintenance
+from sinks.portability import ExportReads, ExportSource
 from sinks.recall import RecallStore
 from sinks.reindex import PointSource
 from sinks.sql import SqlMemoryStore
 from sinks.sql.admin import AdminStore
 from sinks.sql.intake import SqlIntake
 from sinks.sql.maintenance import MaintenanceStore
+from sinks.sql.snapshot import SqlExportSnapshot
 from sinks.sql.vector_outbox import SqlVectorOutbox
 from sinks.sql.webhooks import WebhookDeliveries
 from sinks.vector_outbox import VectorOutbox
@@ -54,6 +56,7 @@ def test_the_sql_sides_over_the_stores_engine_implement_theirs() -> None:
     assert isinstance(WebhookDeliveries(store._engine), contracts.WebhookQueue)
     assert isinstance(AdminStore.of(store), admin.Administration)
     assert isinstance(SqlVectorOutbox.of(store), VectorOutbox)
+    assert isinstance(store, ExportSource) and isinstance(SqlExportSnapshot(None), ExportReads)
 
 
 #: Every contract a store-side caller may hold: each method is declared by exactly one of them.
@@ -65,6 +68,8 @@ EVERY_CONTRACT = [
     admin.Administration,
     VectorOutbox,
     PointSource,
+    ExportSource,
+    ExportReads,
 ]
 
 
