@@ -51,8 +51,9 @@ REINDEX_HELP = """\
 Rebuild the vector index (embedded Qdrant under --data-dir, or BELIEFSTREAM_QDRANT_URL) from
 the SQL authority: one point per memory and episode with an embedding, payloads as SQL says,
 every other point deleted. With --verify, compare instead and print every point that is
-`missing` (a row without its point), `extra` (a point no row owns) or `stale` (its payload
-differs from SQL: state, type, scope, scores), then heal them; --dry-run only reports.
+`missing` (a row without its point), `extra` (a point no row owns), `stale` (its payload
+differs from SQL: state, type, scope, scores) or `stale_vector` (its vector is not the
+embedding SQL holds, by cosine within float16 rounding), then heal them; --dry-run only reports.
 
 Exit status: 0 when the index matches SQL at the end (nothing found, or healed); 1 when
 --dry-run found problems; 2 on an error. The embedded index has one owner: stop
@@ -182,14 +183,16 @@ def cmd_reindex(args: argparse.Namespace, settings: Settings) -> int:
                 await index.close()
 
     report = asyncio.run(main())
-    for label, ids in (("missing", report.missing), ("extra", report.extra), ("stale", report.stale)):
+    found_ids = (("missing", report.missing), ("extra", report.extra), ("stale", report.stale),
+                 ("stale_vector", report.stale_vector))
+    for label, ids in found_ids:
         for point_id in ids:
             print(f"{label} {point_id}")
     if not args.verify:
         print(f"rebuilt: {report.written:,} points written from SQL, {report.deleted:,} extra points deleted")
         return 0
     found = (f"{report.expected:,} points expected, {report.stored:,} stored: {len(report.missing):,} missing, "
-             f"{len(report.extra):,} extra, {len(report.stale):,} stale")
+             f"{len(report.extra):,} extra, {len(report.stale):,} stale, {len(report.stale_vector):,} stale_vector")
     if report.healed:
         print(f"{found}; healed ({report.written:,} written, {report.deleted:,} deleted)")
     else:

@@ -98,6 +98,17 @@ class TransferStoreMixin:
             rows = (await conn.execute(stmt)).mappings().all()
         return [_point(kind, row) for row in rows]
 
+    async def point_ids(self, kind: str, after: str | None, limit: int) -> list[str]:
+        """One page, by id, of the ids of the `kind` rows that have an embedding (what `vector_points`
+        pages through, without reading the embeddings)."""
+        table, join = _source(kind)
+        key = memory_embeddings.c.memory_id if kind == MEMORY_KIND else episode_embeddings.c.episode_id
+        stmt = sa.select(table.c.id).select_from(table.join(join, key == table.c.id)).order_by(table.c.id).limit(limit)
+        if after is not None:
+            stmt = stmt.where(table.c.id > after)
+        async with unavailable_on_outage("point_ids"), self._engine.connect() as conn:
+            return list((await conn.scalars(stmt)).all())
+
     async def vector_points_of(self, ids: Sequence[str]) -> list[VectorPoint]:
         """The points SQL says these ids (memories or episodes) must have; ids without one are left out."""
         found: list[VectorPoint] = []
