@@ -3,11 +3,13 @@
 Run: .venv/bin/python bench/portability.py [--users 200] [--per-user 25] [--sql-url URL]
 
 The source is written through `SqlMemoryStore.write` (one turn per memory and episode; some
-slots are stated twice, so superseded history travels too), with random unit vectors. Then: the export (lines/s), the
-import into an empty store with the real model (rows/s, and the share of it spent embedding), a
-second import (nothing to do), a rebuild of an embedded Edge index from SQL, a clean verify, and a
-verify that heals 1 % of points deleted, 1 % made stale and 1 % extra. Without --sql-url both
-stores are SQLite files in a temporary directory; with one, the target is a second database
+slots are stated twice, so superseded history travels too), with random unit vectors. Then: the
+export (lines/s), the import into an empty store with the real model (rows/s, and the share of it
+spent embedding), a second import (nothing to do), a rebuild of an embedded Edge index from SQL, a
+clean verify (once timed, once under `tracemalloc` for what it holds per point and per page row),
+and a verify that heals 1 % of points deleted, 1 % made stale and 1 % extra. Each step prints its
+wall time and the process's CPU time (steadier on a loaded machine). Without --sql-url both stores
+are SQLite files in a temporary directory; with one, the target is a second database
 named after it with the suffix `_copy` (created and dropped here).
 """
 
@@ -19,6 +21,7 @@ import os
 import sys
 import tempfile
 import time
+import tracemalloc
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -33,9 +36,9 @@ from agents.portability import import_records, read_records  # noqa: E402
 from beliefs.records import JobState, Memory, Role, Turn, job_id_for, memory_id_for  # noqa: E402
 from beliefs.write_plan import TurnOutcome  # noqa: E402
 from sinks.base import VectorPoint  # noqa: E402
-from sinks.portability import export_users  # noqa: E402
+from sinks.portability import export  # noqa: E402
 from sinks.reach import EVERY_AGENT  # noqa: E402
-from sinks.reindex import rebuild, verify  # noqa: E402
+from sinks.reindex import PAGE, rebuild, verify  # noqa: E402
 from sinks.sql.store import SqlMemoryStore  # noqa: E402
 from sinks.vectors.edge import EdgeVectorIndex  # noqa: E402
 
@@ -80,7 +83,7 @@ def outcomes(user: int, per_user: int, rng: np.random.Generator) -> list[TurnOut
 
 
 async def lines_of(store: SqlMemoryStore) -> list[str]:
-    return [line async for line in export_users(store, await store.tenants_and_users(TENANT), EVERY_AGENT)]
+    return [line async for line in export(store, EVERY_AGENT, TENANT)]
 
 
 async def run(args: argparse.Namespace, workdir: Path) -> None:
@@ -95,10 +98,10 @@ async def run(args: argparse.Namespace, workdir: Path) -> None:
     try:
         for user in range(args.users):
             await source.write(outcomes(user, args.per_user, rng))
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         lines = await lines_of(source)
         exported = time.perf_counter() - start
-        report("export", len(lines) - 1, exported, "lines")
+        report("export", len(lines) - 1, exported, "lines", f"cpu {time.process_time() - cpu:.2f} s")
 
         embedder = TimedEmbedder()
         start = time.perf_counter()
@@ -116,6 +119,7 @@ async def run(args: argparse.Namespace, workdir: Path) -> None:
         try:
             await timed_index("reindex (rebuild)", rebuild(target, index))
             await timed_index("reindex --verify (clean)", verify(target, index))
+            await traced_verify(target, index)
             await damage(target, index, rng)
             await timed_index("reindex --verify (3 % damaged, healed)", verify(target, index))
         finally:
@@ -128,11 +132,31 @@ async def run(args: argparse.Namespace, workdir: Path) -> None:
 
 
 async def timed_index(label: str, work) -> None:
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     result = await work
     seconds = time.perf_counter() - start
     report(label, result.expected, seconds, "points",
-           f"{len(result.missing)} missing, {len(result.extra)} extra, {len(result.stale)} stale")  # fmt: skip
+           f"cpu {time.process_time() - cpu:.2f} s; {len(result.missing)} missing, {len(result.extra)} extra, "
+           f"{len(result.stale)} stale, {len(result.stale_vector)} stale_vector")  # fmt: skip
+
+
+async def traced_verify(store: SqlMemoryStore, index: EdgeVectorIndex) -> None:
+    """What a clean verification itself holds at its peak (Python allocations only: the embedded
+    index's own memory is not counted), at two page sizes, split into what it holds per expected
+    point and per row of a page (the page's vectors, stored and SQL's); tracing slows it down."""
+    peaks: dict[int, int] = {}
+    for page in (PAGE, PAGE // 10):
+        tracemalloc.start()
+        try:
+            result = await verify(store, index, page=page)
+            peaks[page] = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    per_row = (peaks[PAGE] - peaks[PAGE // 10]) / (PAGE - PAGE // 10)
+    per_point = (peaks[PAGE // 10] - per_row * (PAGE // 10)) / max(1, result.expected)
+    print(f"{'reindex --verify (clean, traced)':42s} {result.expected:>8,} {'points':13s} peak "
+          f"{peaks[PAGE] / 2**20:.1f} MiB at a page of {PAGE}, {peaks[PAGE // 10] / 2**20:.1f} MiB at {PAGE // 10}: "
+          f"{per_point:,.0f} bytes a point, {per_row:,.0f} a page row", flush=True)  # fmt: skip
 
 
 async def damage(store: SqlMemoryStore, index: EdgeVectorIndex, rng: np.random.Generator) -> None:

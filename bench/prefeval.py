@@ -38,6 +38,7 @@ from sidecar.recall.models import RecallRequest
 from sidecar.recall.service import RecallService
 from sinks.base import VectorPoint, vector_payload
 from sinks.sql.store import SqlMemoryStore
+from sinks.sql.vector_outbox import SqlVectorOutbox
 from sinks.vectors.edge import EdgeVectorIndex
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "prefeval"
@@ -100,9 +101,9 @@ async def write(
         )
     for start in range(0, len(outcomes), 256):
         await store.write(outcomes[start : start + 256])
-    pending = await store.pending_vectors(limit=1_000_000)
+    pending = await SqlVectorOutbox.of(store).pending_vectors(limit=1_000_000)
     await index.write([VectorPoint(p.memory.id, p.embedding, vector_payload(p.memory)) for p in pending])
-    await store.mark_vectors_synced([p.memory.id for p in pending])
+    await SqlVectorOutbox.of(store).mark_vectors_synced([p.memory.id for p in pending])
     return made
 
 

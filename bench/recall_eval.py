@@ -41,6 +41,7 @@ from sidecar.auth import Principal  # noqa: E402
 from sidecar.recall.models import RecallRequest  # noqa: E402
 from sidecar.recall.service import RecallService  # noqa: E402
 from sinks.base import VectorPoint, vector_payload
+from sinks.sql.vector_outbox import SqlVectorOutbox
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data" / "recall_eval.jsonl"
@@ -201,9 +202,9 @@ async def run_scenario(scenario: Scenario, store, index, embedder, service: Reca
         for m, v in zip(memories, vectors, strict=True)
     ]  # fmt: skip
     await store.write(outcomes)
-    pending = [p for p in await store.pending_vectors(limit=100_000) if p.memory.tenant_id == tenant]
+    pending = [p for p in await SqlVectorOutbox.of(store).pending_vectors(limit=100_000) if p.memory.tenant_id == tenant]
     await index.write([VectorPoint(p.memory.id, p.embedding, vector_payload(p.memory)) for p in pending])
-    await store.mark_vectors_synced([p.memory.id for p in pending])
+    await SqlVectorOutbox.of(store).mark_vectors_synced([p.memory.id for p in pending])
     request = RecallRequest.model_validate({"user_id": "u1", **scenario.request})
     result = await service.recall(Principal(tenant, None, key_id="eval"), request)
     return Outcome(scenario, [keys.get(m.id, m.id) for m in result.memories], len(result.conflicts))

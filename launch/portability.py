@@ -32,7 +32,8 @@ Write users' belief states as JSON lines: a header line, then per user every mem
 every state (supersession chains, citations, confidence, importance, timestamps, agent and
 visibility), every contradiction loop and every episode. The same format as GET /v1/users/{user_id}/export. Reads
 BELIEFSTREAM_SQL_URL (default: the SQLite file under --data-dir), every agent's private rows
-included. Embeddings are not exported: `beliefstream import` recomputes them.
+included, as one snapshot: a write committed while the export runs is not in the file.
+Embeddings are not exported: `beliefstream import` recomputes them.
 
   beliefstream export --tenant acme --user u-42 --out u-42.jsonl
   beliefstream export --out everything.jsonl          # every tenant and user"""
@@ -50,8 +51,9 @@ REINDEX_HELP = """\
 Rebuild the vector index (embedded Qdrant under --data-dir, or BELIEFSTREAM_QDRANT_URL) from
 the SQL authority: one point per memory and episode with an embedding, payloads as SQL says,
 every other point deleted. With --verify, compare instead and print every point that is
-`missing` (a row without its point), `extra` (a point no row owns) or `stale` (its payload
-differs from SQL: state, type, scope, scores), then heal them; --dry-run only reports.
+`missing` (a row without its point), `extra` (a point no row owns), `stale` (its payload
+differs from SQL: state, type, scope, scores) or `stale_vector` (its vector is not the
+embedding SQL holds, by cosine within float16 rounding), then heal them; --dry-run only reports.
 
 Exit status: 0 when the index matches SQL at the end (nothing found, or healed); 1 when
 --dry-run found problems; 2 on an error. The embedded index has one owner: stop
@@ -102,15 +104,13 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
     from sinks.reach import EVERY_AGENT
 
     async def main(out: TextIO) -> tuple[int, dict[str, int]]:
-        async with _opened_store(settings) as store:
-            owners = await store.tenants_and_users(args.tenant)
-            if args.user is not None:
-                owners = [(t, u) for t, u in owners if u == args.user]
-                if not owners:
-                    where = f"tenant {args.tenant!r}" if args.tenant else "any tenant"
-                    raise BeliefstreamError(f"no memories or episodes of user {args.user!r} in {where}")
+        async with _opened_store(settings) as store, store.export_snapshot() as snapshot:
+            owners = await snapshot.owners(args.tenant, args.user)
+            if args.user is not None and not owners:
+                where = f"tenant {args.tenant!r}" if args.tenant else "any tenant"
+                raise BeliefstreamError(f"no memories or episodes of user {args.user!r} in {where}")
             kinds = dict.fromkeys(LINE_STARTS, 0)
-            async for line in export_users(store, owners, EVERY_AGENT):
+            async for line in export_users(snapshot, owners, EVERY_AGENT):
                 out.write(line + "\n")
                 for kind, start in LINE_STARTS.items():
                     kinds[kind] += line.startswith(start)
@@ -183,14 +183,16 @@ def cmd_reindex(args: argparse.Namespace, settings: Settings) -> int:
                 await index.close()
 
     report = asyncio.run(main())
-    for label, ids in (("missing", report.missing), ("extra", report.extra), ("stale", report.stale)):
+    found_ids = (("missing", report.missing), ("extra", report.extra), ("stale", report.stale),
+                 ("stale_vector", report.stale_vector))
+    for label, ids in found_ids:
         for point_id in ids:
             print(f"{label} {point_id}")
     if not args.verify:
         print(f"rebuilt: {report.written:,} points written from SQL, {report.deleted:,} extra points deleted")
         return 0
     found = (f"{report.expected:,} points expected, {report.stored:,} stored: {len(report.missing):,} missing, "
-             f"{len(report.extra):,} extra, {len(report.stale):,} stale")
+             f"{len(report.extra):,} extra, {len(report.stale):,} stale, {len(report.stale_vector):,} stale_vector")
     if report.healed:
         print(f"{found}; healed ({report.written:,} written, {report.deleted:,} deleted)")
     else:

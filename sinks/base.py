@@ -87,7 +87,13 @@ class Sink(Protocol):
 
 
 @runtime_checkable
-class VectorIndex(Sink, Protocol):
+class Pingable(Protocol):
+    async def ping(self) -> bool:
+        """Whether it answers now (readiness: the store, the index, the broker); never raises."""
+
+
+@runtime_checkable
+class VectorIndex(Sink, Pingable, Protocol):
     """The vector side: Qdrant Edge embedded, or a Qdrant server through qdrant-client."""
 
     async def write(self, points: Sequence[VectorPoint]) -> None:
@@ -101,8 +107,6 @@ class VectorIndex(Sink, Protocol):
     async def search(self, vector: Sequence[float], scope: VectorFilter, limit: int) -> list[VectorHit]: ...
 
     async def count(self, tenant_id: str | None = None) -> int: ...
-
-    async def ping(self) -> bool: ...
 
 
 def vector_payload(memory: Memory) -> dict:

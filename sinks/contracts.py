@@ -17,14 +17,8 @@ from beliefs.contested import ContestedSlot
 from beliefs.episodes import Episode, EpisodeState
 from beliefs.records import Job, Memory, MemoryState, Turn
 from beliefs.write_plan import TurnOutcome
-from sinks.base import ErasureReport, PendingEvent, Sink, WriteResult
+from sinks.base import ErasureReport, PendingEvent, Pingable, Sink, WriteResult
 from sinks.reach import EVERY_AGENT, Reach
-
-
-@runtime_checkable
-class Pingable(Protocol):
-    async def ping(self) -> bool:
-        """Whether the store answers now (readiness); never raises."""
 
 
 @runtime_checkable

@@ -7,23 +7,25 @@ travel), the user's contradiction loops (`"kind": "contested"`: the pair, its va
 resolution), then the episodes in the order they were said (`"kind": "episode"`). The last line
 counts the records (`{"kind": "end", "records": N}`), so a file cut short (a dropped connection, a
 full disk) is told from a complete one. Embeddings are not exported: the importer recomputes them.
-The output is deterministic, so two exports of the same state are byte-identical. Reads page through
-the store and filter by `Reach`: another agent's private rows leave only for a caller that may read
-them.
+The output is deterministic, so two exports of the same state are byte-identical. An export reads
+one snapshot of the store (`ExportSource.export_snapshot`), a page at a time: a write committed while
+it runs is not in the file, which is the state of one moment. Rows are filtered by `Reach`: another
+agent's private rows leave only for a caller that may read them.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Iterable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from pydantic import TypeAdapter, ValidationError
 
 from beliefs.contested import ContestedSlot
-from beliefs.episodes import Episode, EpisodeState
-from beliefs.records import Memory, MemoryState, Visibility
+from beliefs.episodes import Episode
+from beliefs.records import Memory, Visibility
 from sinks.errors import ExportFormatError
 from sinks.reach import Reach
 
@@ -44,18 +46,31 @@ Record = Memory | ContestedSlot | Episode
 
 
 @runtime_checkable
-class ExportSource(Protocol):
-    """The reads an export pages through (`SqlMemoryStore` has them)."""
+class ExportReads(Protocol):
+    """The reads of one export, every one against the same snapshot of the store (pages included)."""
 
-    async def list_memories(
-        self, tenant_id: str, user_id: str, state: MemoryState | None, limit: int, cursor: str | None
-    ) -> tuple[list[Memory], str | None]: ...
+    async def owners(self, tenant_id: str | None = None, user_id: str | None = None) -> list[tuple[str, str]]:
+        """Every (tenant, user) with a memory or an episode, in order; of one tenant or user if given."""
 
-    async def list_episodes(
-        self, tenant_id: str, user_id: str, state: EpisodeState | None, limit: int, cursor: str | None
-    ) -> tuple[list[Episode], str | None]: ...
+    async def memory_page(
+        self, tenant_id: str, user_id: str, cursor: str | None, limit: int
+    ) -> tuple[list[Memory], str | None]:
+        """One page of the user's memories (every state) in creation order, and the next cursor."""
+
+    async def episode_page(
+        self, tenant_id: str, user_id: str, cursor: str | None, limit: int
+    ) -> tuple[list[Episode], str | None]:
+        """One page of the user's episodes (every state) in the order said, and the next cursor."""
 
     async def contested_of(self, tenant_id: str, user_id: str, reach: Reach) -> list[ContestedSlot]: ...
+
+
+@runtime_checkable
+class ExportSource(Protocol):
+    """A store an export reads from (`SqlMemoryStore` is one)."""
+
+    def export_snapshot(self) -> AbstractAsyncContextManager[ExportReads]:
+        """One consistent snapshot for the whole export: a write committed while it is open is not seen."""
 
 
 @dataclass(frozen=True)
@@ -97,33 +112,43 @@ def episode_private_to(episode: Episode) -> str | None:
     return (episode.agent_id or "") if episode.visibility is Visibility.AGENT else None
 
 
+async def export(
+    source: ExportSource, reach: Reach, tenant_id: str | None = None, user_id: str | None = None
+) -> AsyncIterator[str]:
+    """A whole export of the users (of one tenant, one user id) read from one snapshot, line by line."""
+    async with source.export_snapshot() as snapshot:
+        owners = await snapshot.owners(tenant_id, user_id)
+        async for line in export_users(snapshot, owners, reach):
+            yield line
+
+
 async def export_users(
-    store: ExportSource, owners: Iterable[tuple[str, str]], reach: Reach
+    snapshot: ExportReads, owners: Iterable[tuple[str, str]], reach: Reach
 ) -> AsyncIterator[str]:
     """A whole export, line by line (each without its newline): the header, each (tenant, user), the end."""
     yield header_line()
     records = 0
     for tenant_id, user_id in owners:
-        async for line in export_user(store, tenant_id, user_id, reach):
+        async for line in export_user(snapshot, tenant_id, user_id, reach):
             records += 1
             yield line
     yield end_line(records)
 
 
-async def export_user(store: ExportSource, tenant_id: str, user_id: str, reach: Reach) -> AsyncIterator[str]:
+async def export_user(snapshot: ExportReads, tenant_id: str, user_id: str, reach: Reach) -> AsyncIterator[str]:
     """The lines (no header, each without its newline) of one user's memories, contested pairs, episodes."""
     cursor: str | None = None
     while True:
-        memories, cursor = await store.list_memories(tenant_id, user_id, state=None, limit=PAGE, cursor=cursor)
+        memories, cursor = await snapshot.memory_page(tenant_id, user_id, cursor, PAGE)
         for memory in memories:
             if reach.sees(memory.private_to):
                 yield memory_line(memory)
         if cursor is None:
             break
-    for slot in await store.contested_of(tenant_id, user_id, reach):
+    for slot in await snapshot.contested_of(tenant_id, user_id, reach):
         yield contested_line(slot)
     while True:
-        episodes, cursor = await store.list_episodes(tenant_id, user_id, state=None, limit=PAGE, cursor=cursor)
+        episodes, cursor = await snapshot.episode_page(tenant_id, user_id, cursor, PAGE)
         for episode in episodes:
             if reach.sees(episode_private_to(episode)):
                 yield episode_line(episode)

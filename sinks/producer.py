@@ -10,6 +10,7 @@ from typing import Protocol
 from aiokafka import AIOKafkaProducer
 from aiokafka.errors import KafkaError
 
+from sinks.base import Pingable
 from sinks.errors import SinkUnavailableError
 
 
@@ -21,13 +22,12 @@ class OutRecord:
     headers: tuple[tuple[str, bytes], ...] | None = None  # e.g. the W3C trace context of a retained turn
 
 
-class RecordProducer(Protocol):
+class RecordProducer(Pingable, Protocol):
+    """A producer whose `ping` says whether the broker is reachable."""
+
     async def send_many(self, records: Sequence[OutRecord]) -> None:
         """Send every record and return once the broker acknowledged all of them, or raise
         `SinkUnavailableError`."""
-
-    async def ping(self) -> bool:
-        """Is the broker reachable? Never raises."""
 
 
 class KafkaRecordProducer:

@@ -1,7 +1,8 @@
 """`GET /v1/users/{user_id}/export`: the user's belief state as JSON lines (`sinks.portability`).
 
 The tenant is the key's; reading needs `recall`, like every read of memories. The answer streams
-while the store is paged through, so a large user is never held in memory: a header line, every
+while the store is paged through, so a large user is never held in memory, all from one snapshot
+(a write committed during the response is not in it): a header line, every
 memory with its history (all states), the user's contradiction loops, every episode, and an end line
 counting them (a response cut short mid-stream still answered 200: the end line tells). Another
 agent's private rows are left out unless the key may read them (an agent-bound key sees its own, a
@@ -16,7 +17,7 @@ from fastapi.responses import StreamingResponse
 
 from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
 from sidecar.schemas import ERROR_RESPONSES
-from sinks.portability import ExportSource, export_users
+from sinks.portability import ExportSource, export
 
 MEDIA_TYPE = "application/x-ndjson"
 #: Bytes gathered before a write to the connection.
@@ -44,7 +45,7 @@ def export_routes(authenticate: ApiKeyAuthenticator, store: ExportSource) -> API
         `memory`, `contested`, `episode`), the last line `{"kind": "end", "records": N}` (a file
         without it was cut short). Load it elsewhere with `beliefstream import`."""
         principal.require(Capability.RECALL, "exporting a user")
-        lines = export_users(store, [(principal.tenant_id, user_id)], principal.reach)
+        lines = export(store, principal.reach, principal.tenant_id, user_id)
         return StreamingResponse(_newline_ended(lines), media_type=MEDIA_TYPE)
 
     return router

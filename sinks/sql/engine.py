@@ -89,6 +89,20 @@ async def write_transaction(engine: AsyncEngine) -> AsyncIterator[AsyncConnectio
 
 
 @asynccontextmanager
+async def read_snapshot(engine: AsyncEngine) -> AsyncIterator[AsyncConnection]:
+    """A read-only transaction whose statements all see one committed state, whatever commits meanwhile.
+
+    PostgreSQL: REPEATABLE READ (the snapshot is taken at its first statement). SQLite: a deferred
+    transaction, whose first read fixes its view of the WAL; writers go on, unseen by it.
+    """
+    async with engine.connect() as conn:
+        if engine.dialect.name == "postgresql":
+            await conn.execution_options(isolation_level="REPEATABLE READ", postgresql_readonly=True)
+        async with conn.begin():
+            yield conn
+
+
+@asynccontextmanager
 async def unavailable_on_outage(what: str) -> AsyncIterator[None]:
     """Turn a driver's connection failure into `SinkUnavailableError`; other errors pass through."""
     try:

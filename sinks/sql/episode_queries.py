@@ -18,8 +18,6 @@ from beliefs.records import as_utc
 from sinks.sql import projection, queries
 from sinks.sql.convert import (
     EPISODE_FIELDS,
-    decode_cursor,
-    encode_cursor,
     episode_embedding_row,
     episode_row,
     row_episode,
@@ -57,18 +55,6 @@ def pending_vectors_statement(limit: int) -> sa.Select:
     )
 
 
-async def mark_synced(conn: AsyncConnection, versioned: Sequence[dict[str, Any]], unversioned: Sequence[str]) -> None:
-    """Clear the dirty flag: by (`b_id`, `b_version`) where a version was handed out, else by id."""
-    clean = projection.SYNCED
-    if versioned:
-        stmt = sa.update(episodes).where(
-            episodes.c.id == sa.bindparam("b_id"), episodes.c.vector_version == sa.bindparam("b_version")
-        )
-        await conn.execute(stmt.values(clean), list(versioned))
-    for part in chunked(list(unversioned)):
-        await conn.execute(sa.update(episodes).where(episodes.c.id.in_(part)).values(clean))
-
-
 async def episodes_where(conn: AsyncConnection, *criteria: Any) -> list[Episode]:
     stmt = sa.select(*EPISODE_COLUMNS).where(*criteria)
     return [row_episode(row) for row in (await conn.execute(stmt)).mappings()]
@@ -99,20 +85,11 @@ async def list_page(
     cursor: str | None,
 ) -> tuple[list[Episode], str | None]:
     """One page in (said_at, id) order and the cursor of the next (None on the last)."""
-    criteria = [episodes.c.tenant_id == tenant_id, episodes.c.user_id == user_id]
+    stmt = sa.select(*EPISODE_COLUMNS).where(episodes.c.tenant_id == tenant_id, episodes.c.user_id == user_id)
     if state is not None:
-        criteria.append(episodes.c.state == EpisodeState(state).value)
-    if cursor is not None:
-        after, after_id = decode_cursor(cursor)
-        criteria.append(
-            sa.or_(episodes.c.said_at > after, sa.and_(episodes.c.said_at == after, episodes.c.id > after_id))
-        )
-    stmt = sa.select(*EPISODE_COLUMNS).where(*criteria).order_by(episodes.c.said_at, episodes.c.id).limit(limit + 1)
-    page = [row_episode(row) for row in (await conn.execute(stmt)).mappings()]
-    if len(page) <= limit:
-        return page, None
-    page = page[:limit]
-    return page, encode_cursor(page[-1].said_at, page[-1].id)
+        stmt = stmt.where(episodes.c.state == EpisodeState(state).value)
+    keys = (episodes.c.said_at, episodes.c.id)
+    return await queries.keyset_page(conn, stmt, keys, limit, cursor, row_episode, lambda e: (e.said_at, e.id))
 
 
 async def delete(conn: AsyncConnection, ids: Sequence[str]) -> None:

@@ -1,4 +1,4 @@
-"""The episode side of `SqlMemoryStore`: outbox, reads, revocation, and recall's episode reads.
+"""The episode side of `SqlMemoryStore`: reads, revocation, and recall's episode reads.
 
 A mixin over the store's engine, reader and events topic, so that episodes share the memories'
 transactions and connection pool while `store.py` keeps to the belief state. Writing episodes
@@ -12,10 +12,8 @@ from datetime import datetime
 
 from beliefs.episodes import Episode, EpisodeEvent, EpisodeState
 from beliefs.records import EventKind, utcnow
-from sinks.base import PendingEpisodeVector
 from sinks.recall import Currency, KeywordHit, RecallScope
 from sinks.sql import episode_queries, governance, queries
-from sinks.sql.convert import decode_embedding, row_episode
 from sinks.sql.engine import unavailable_on_outage, write_transaction
 from sinks.sql.errors import InvalidRequestError
 from sinks.sql.tables import episodes
@@ -26,30 +24,6 @@ MAX_EPISODE_PAGE = 1000
 
 class EpisodeStoreMixin:
     """Episode methods of `SqlMemoryStore` (which provides `_engine`, `_reader`, `events_topic`)."""
-
-    _episode_versions: dict[str, int]
-
-    # -- the vector outbox --------------------------------------------------------------------------
-
-    async def pending_episode_vectors(self, limit: int = 1000) -> list[PendingEpisodeVector]:
-        async with unavailable_on_outage("pending_episode_vectors"), self._engine.connect() as conn:
-            rows = (await conn.execute(episode_queries.pending_vectors_statement(limit))).mappings().all()
-        pending = []
-        for row in rows:
-            self._episode_versions[row["id"]] = row["vector_version"]
-            pending.append(PendingEpisodeVector(row_episode(row), decode_embedding(row["embedding"])))
-        return pending
-
-    async def mark_episode_vectors_synced(self, episode_ids: Sequence[str]) -> None:
-        """Clear the dirty flag, unless the row changed again since it was handed out."""
-        if not episode_ids:
-            return
-        versions = self._episode_versions
-        versioned = [{"b_id": i, "b_version": versions.pop(i)} for i in episode_ids if i in versions]
-        handled = {row["b_id"] for row in versioned}
-        unversioned = [i for i in episode_ids if i not in handled]
-        async with unavailable_on_outage("mark_episode_vectors_synced"), write_transaction(self._engine) as conn:
-            await episode_queries.mark_synced(conn, versioned, unversioned)
 
     # -- reads and governance, scoped by tenant -----------------------------------------------------
 

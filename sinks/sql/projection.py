@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -48,6 +49,21 @@ async def bury(conn: AsyncConnection, point_ids: Sequence[str]) -> None:
     rows = [{"point_id": point_id, "created_at": at} for point_id in point_ids]
     for start in range(0, len(rows), CHUNK):
         await conn.execute(sa.insert(vector_tombstones), rows[start : start + CHUNK])
+
+
+async def mark_synced(
+    conn: AsyncConnection, table: sa.Table, versioned: Sequence[dict[str, Any]], unversioned: Sequence[str]
+) -> None:
+    """Clear `table`'s dirty flags: by (`b_id`, `b_version`) where a version was handed out (a row
+    changed since stays owed), else by id."""
+    if versioned:
+        stmt = sa.update(table).where(
+            table.c.id == sa.bindparam("b_id"), table.c.vector_version == sa.bindparam("b_version")
+        )
+        await conn.execute(stmt.values(SYNCED), list(versioned))
+    for start in range(0, len(unversioned), CHUNK):
+        part = list(unversioned[start : start + CHUNK])
+        await conn.execute(sa.update(table).where(table.c.id.in_(part)).values(SYNCED))
 
 
 async def tombstones(conn: AsyncConnection, limit: int) -> list[tuple[int, str]]:

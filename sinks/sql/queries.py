@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from datetime import datetime
 from functools import lru_cache
 from typing import Any, TypeVar
 
@@ -10,12 +11,19 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from beliefs.records import JobState, Memory, Visibility
+from beliefs.records import JobState, Memory, MemoryState, Visibility
 from beliefs.write_plan import KnownJob, SlotKey, TextKey
 from sinks.maintenance import Users
 from sinks.reach import Reach
 from sinks.sql import projection
-from sinks.sql.convert import MUTABLE_FIELDS, embedding_row, memory_row, row_memory
+from sinks.sql.convert import (
+    MUTABLE_FIELDS,
+    decode_cursor,
+    embedding_row,
+    encode_cursor,
+    memory_row,
+    row_memory,
+)
 from sinks.sql.tables import (
     has_embedding,
     jobs,
@@ -29,6 +37,7 @@ from sinks.sql.tables import (
 MAX_PAGE = 1000
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 #: Rows per IN list or VALUES batch: far below every driver's bound-parameter limit.
 CHUNK = 250
@@ -236,3 +245,35 @@ async def insert_jobs_if_absent(conn: AsyncConnection, rows: Sequence[dict[str, 
 async def memories_where(conn: AsyncConnection, *criteria: Any, order: Iterable[Any] = ()) -> list[Memory]:
     stmt = sa.select(*MEMORY_COLUMNS).where(*criteria).order_by(*order)
     return [row_memory(row) for row in (await conn.execute(stmt)).mappings()]
+
+
+async def keyset_page(
+    conn: AsyncConnection,
+    stmt: sa.Select,
+    keys: tuple[sa.ColumnElement[datetime], sa.ColumnElement[str]],
+    limit: int,
+    cursor: str | None,
+    build: Callable[[Mapping[str, Any]], R],
+    key_of: Callable[[R], tuple[datetime, str]],
+) -> tuple[list[R], str | None]:
+    """One page of `stmt` in (`keys`) order after `cursor`, and the cursor of the next (None on the last)."""
+    at, id_ = keys
+    if cursor is not None:
+        after, after_id = decode_cursor(cursor)
+        stmt = stmt.where(sa.or_(at > after, sa.and_(at == after, id_ > after_id)))
+    page = [build(row) for row in (await conn.execute(stmt.order_by(at, id_).limit(limit + 1))).mappings()]
+    if len(page) <= limit:
+        return page, None
+    page = page[:limit]
+    return page, encode_cursor(*key_of(page[-1]))
+
+
+async def list_page(
+    conn: AsyncConnection, tenant_id: str, user_id: str, state: MemoryState | None, limit: int, cursor: str | None
+) -> tuple[list[Memory], str | None]:
+    """One page of a user's memories in (created_at, id) order and the cursor of the next."""
+    stmt = sa.select(*MEMORY_COLUMNS).where(memories.c.tenant_id == tenant_id, memories.c.user_id == user_id)
+    if state is not None:
+        stmt = stmt.where(memories.c.state == MemoryState(state).value)
+    keys = (memories.c.created_at, memories.c.id)
+    return await keyset_page(conn, stmt, keys, limit, cursor, row_memory, lambda m: (m.created_at, m.id))

@@ -20,7 +20,7 @@ from beliefs import loops
 from beliefs.erasure import split_erased
 from beliefs.records import Job, JobState, Memory, MemoryState, RecallAudit, Turn, utcnow
 from beliefs.write_plan import BeliefView, TurnOutcome, WritePlan, plan_write, slot_key, text_key
-from sinks.base import ErasureReport, PendingEvent, PendingVector, WriteResult
+from sinks.base import ErasureReport, PendingEvent, WriteResult
 from sinks.recall import Currency, KeywordHit, OpenContest, RecallScope
 from sinks.sql import (
     contested_queries,
@@ -28,20 +28,15 @@ from sinks.sql import (
     erasure_guard,
     governance,
     intake,
-    projection,
     queries,
     recall_queries,
     webhooks,
 )
 from sinks.sql.contested_store import ContestedStoreMixin
 from sinks.sql.convert import (
-    decode_cursor,
-    decode_embedding,
-    encode_cursor,
     job_row,
     memory_changes,
     row_job,
-    row_memory,
 )
 from sinks.sql.engine import create_engine, sqlite_path, unavailable_on_outage, write_transaction
 from sinks.sql.episode_store import EpisodeStoreMixin
@@ -59,7 +54,8 @@ MAX_HISTORY = 1000
 
 class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin):
     """Every store contract (`sinks.contracts.MemoryStore`, `sinks.recall.RecallStore`) on
-    SQLAlchemy's async engine; the manage phase's go through `MaintenanceStore.of(store)`."""
+    SQLAlchemy's async engine; the manage phase's go through `MaintenanceStore.of(store)`, the vector
+    outbox's through `SqlVectorOutbox.of(store)`."""
 
     def __init__(
         self,
@@ -79,8 +75,6 @@ class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin)
         self.loop_window_days = loop_window_days
         self._engine = create_engine(url)
         self._reader = RecallReader(url, self._engine, readers=sqlite_read_threads)  # recall's reads
-        self._vector_versions: dict[str, int] = {}  # handed out by pending_vectors, checked when marked
-        self._episode_versions: dict[str, int] = {}  # the same, for pending_episode_vectors
 
     async def setup(self) -> None:
         """Create the database file's directory and migrate the schema to head."""
@@ -200,46 +194,7 @@ class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin)
         async with unavailable_on_outage("enqueue_jobs"), write_transaction(self._engine) as conn:
             await intake.accept(conn, [job_row(job) for job in jobs_], turns, utcnow())
 
-    # -- the vector and event outboxes --------------------------------------------------------------
-
-    async def pending_vectors(self, limit: int = 1000) -> list[PendingVector]:
-        stmt = (
-            queries.select_with_embeddings(memories.c.vector_version)
-            .where(memories.c.vector_dirty == sa.true())
-            .order_by(memories.c.created_at, memories.c.id)
-            .limit(limit)
-        )
-        async with unavailable_on_outage("pending_vectors"), self._engine.connect() as conn:
-            rows = (await conn.execute(stmt)).mappings().all()
-        pending = []
-        for row in rows:
-            self._vector_versions[row["id"]] = row["vector_version"]
-            pending.append(
-                PendingVector(memory=row_memory(row), embedding=decode_embedding(row["embedding"]))
-            )
-        return pending
-
-    async def mark_vectors_synced(self, memory_ids: Sequence[str]) -> None:
-        """Clear the dirty flag, unless the row changed again since `pending_vectors` handed it out."""
-        if not memory_ids:
-            return
-        versioned = [
-            {"b_id": i, "b_version": self._vector_versions.pop(i)}
-            for i in memory_ids
-            if i in self._vector_versions
-        ]
-        handled = {row["b_id"] for row in versioned}
-        unversioned = [i for i in memory_ids if i not in handled]
-        clean = projection.SYNCED
-        async with unavailable_on_outage("mark_vectors_synced"), write_transaction(self._engine) as conn:
-            if versioned:
-                stmt = sa.update(memories).where(
-                    memories.c.id == sa.bindparam("b_id"),
-                    memories.c.vector_version == sa.bindparam("b_version"),
-                )
-                await conn.execute(stmt.values(clean), versioned)
-            for part in queries.chunked(unversioned):
-                await conn.execute(sa.update(memories).where(memories.c.id.in_(part)).values(clean))
+    # -- the event outbox (the vector outbox is `sinks.sql.vector_outbox.SqlVectorOutbox`) ------------
 
     async def pending_events(self, limit: int = 1000) -> list[PendingEvent]:
         stmt = (
@@ -303,30 +258,8 @@ class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin)
         """One page of a user's memories in (created_at, id) order, and the cursor of the next."""
         if limit < 1:
             raise InvalidRequestError(f"limit must be at least 1, got {limit}")
-        limit = min(limit, queries.MAX_PAGE)
-        criteria = [memories.c.tenant_id == tenant_id, memories.c.user_id == user_id]
-        if state is not None:
-            criteria.append(memories.c.state == MemoryState(state).value)
-        if cursor is not None:
-            after, after_id = decode_cursor(cursor)
-            criteria.append(
-                sa.or_(
-                    memories.c.created_at > after,
-                    sa.and_(memories.c.created_at == after, memories.c.id > after_id),
-                )
-            )
         async with unavailable_on_outage("list_memories"), self._engine.connect() as conn:
-            stmt = (
-                sa.select(*queries.MEMORY_COLUMNS)
-                .where(*criteria)
-                .order_by(memories.c.created_at, memories.c.id)
-                .limit(limit + 1)
-            )
-            page = [row_memory(row) for row in (await conn.execute(stmt)).mappings()]
-        if len(page) <= limit:
-            return page, None
-        page = page[:limit]
-        return page, encode_cursor(page[-1].created_at, page[-1].id)
+            return await queries.list_page(conn, tenant_id, user_id, state, min(limit, queries.MAX_PAGE), cursor)
 
     # -- recall (sinks.sql.recall_queries): scope and currency in every query ------------------------
 

@@ -3,14 +3,16 @@
 `import_user` writes one user's imported rows (memories, episodes, contested pairs) in one
 transaction through the store's own `_apply` (rows, outbox events and vector bookkeeping exactly as
 a write), after `beliefs.import_plan` has reconciled the user's current beliefs against the
-target's. `vector_points` pages through every row that has a vector point to keep (memories and
+target's. `export_snapshot` holds the export's reads in one transaction (`sinks.sql.snapshot`).
+`vector_points` pages through every row that has a vector point to keep (memories and
 episodes with an embedding), each with the payload SQL says its point must carry: what `beliefstream
 reindex` compares the index against.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager
 
 import sqlalchemy as sa
 
@@ -20,13 +22,12 @@ from beliefs.import_plan import Embedding, ImportCounts, plan_import
 from beliefs.records import Memory, utcnow
 from beliefs.write_plan import BeliefView, slot_key, text_key
 from sinks.base import EPISODE_KIND, MEMORY_KIND, VectorPoint, episode_payload, vector_payload
-from sinks.reach import Reach
-from sinks.sql import queries
-from sinks.sql.contested_queries import row_slot
+from sinks.sql import queries, snapshot
 from sinks.sql.convert import decode_embedding, row_episode, row_memory
-from sinks.sql.engine import unavailable_on_outage, write_transaction
+from sinks.sql.engine import read_snapshot, unavailable_on_outage, write_transaction
 from sinks.sql.episode_queries import EPISODE_COLUMNS
 from sinks.sql.errors import InvalidRequestError
+from sinks.sql.snapshot import SqlExportSnapshot
 from sinks.sql.tables import contested_slots, episode_embeddings, episodes, memories, memory_embeddings
 
 #: Point kinds in the order `vector_points` walks them.
@@ -74,30 +75,18 @@ class TransferStoreMixin:
                 found |= await _existing_ids(conn, table, tenant_id, ids)
         return found
 
-    async def contested_of(self, tenant_id: str, user_id: str, reach: Reach) -> list[ContestedSlot]:
-        """Every contradiction loop of the user (open or resolved) within `reach`, oldest first."""
-        stmt = (
-            sa.select(contested_slots)
-            .where(
-                contested_slots.c.tenant_id == tenant_id,
-                contested_slots.c.user_id == user_id,
-                *queries.within_reach(contested_slots, reach),
-            )
-            .order_by(contested_slots.c.opened_at, contested_slots.c.id)
-        )
-        async with unavailable_on_outage("contested_of"), self._engine.connect() as conn:
-            return [row_slot(row) for row in (await conn.execute(stmt)).mappings()]
+    @asynccontextmanager
+    async def export_snapshot(self) -> AsyncIterator[SqlExportSnapshot]:
+        """The export's reads, all in one read transaction: a write committed meanwhile is not seen."""
+        async with AsyncExitStack() as stack:
+            async with unavailable_on_outage("export"):  # opening it; not what the caller does with it
+                conn = await stack.enter_async_context(read_snapshot(self._engine))
+            yield SqlExportSnapshot(conn)
 
     async def tenants_and_users(self, tenant_id: str | None = None) -> list[tuple[str, str]]:
         """Every (tenant, user) with a memory or an episode, in order; of one tenant if given."""
-        pairs: set[tuple[str, str]] = set()
         async with unavailable_on_outage("tenants_and_users"), self._engine.connect() as conn:
-            for table in (memories, episodes):
-                stmt = sa.select(table.c.tenant_id, table.c.user_id).distinct()
-                if tenant_id is not None:
-                    stmt = stmt.where(table.c.tenant_id == tenant_id)
-                pairs |= {(row.tenant_id, row.user_id) for row in await conn.execute(stmt)}
-        return sorted(pairs)
+            return await snapshot.owners(conn, tenant_id)
 
     async def vector_points(self, kind: str, after: str | None, limit: int) -> list[VectorPoint]:
         """One page, by id, of the `kind` rows (memory or episode) that have an embedding, as points."""
@@ -108,6 +97,17 @@ class TransferStoreMixin:
         async with unavailable_on_outage("vector_points"), self._engine.connect() as conn:
             rows = (await conn.execute(stmt)).mappings().all()
         return [_point(kind, row) for row in rows]
+
+    async def point_ids(self, kind: str, after: str | None, limit: int) -> list[str]:
+        """One page, by id, of the ids of the `kind` rows that have an embedding (what `vector_points`
+        pages through, without reading the embeddings)."""
+        table, join = _source(kind)
+        key = memory_embeddings.c.memory_id if kind == MEMORY_KIND else episode_embeddings.c.episode_id
+        stmt = sa.select(table.c.id).select_from(table.join(join, key == table.c.id)).order_by(table.c.id).limit(limit)
+        if after is not None:
+            stmt = stmt.where(table.c.id > after)
+        async with unavailable_on_outage("point_ids"), self._engine.connect() as conn:
+            return list((await conn.scalars(stmt)).all())
 
     async def vector_points_of(self, ids: Sequence[str]) -> list[VectorPoint]:
         """The points SQL says these ids (memories or episodes) must have; ids without one are left out."""

@@ -132,10 +132,16 @@ class EdgeVectorIndex:
         request = edge.CountRequest(exact=True, filter=filters.tenant_filter(tenant_id, edge))
         return await self._with_shard(lambda shard: shard.count(request))
 
-    async def scroll(self, offset: str | None, limit: int) -> tuple[list[VectorPoint], str | None]:
-        """One page of stored points in point-id order (payload, no vector), and the next page's offset."""
+    async def scroll(
+        self, offset: str | None, limit: int, with_vectors: bool = False
+    ) -> tuple[list[VectorPoint], str | None]:
+        """One page of stored points in point-id order (payload; the vector as stored if asked), and the
+        next page's offset."""
         request = edge.ScrollRequest(
-            offset=None if offset is None else uuid.UUID(offset), limit=limit, with_payload=True, with_vector=False
+            offset=None if offset is None else uuid.UUID(offset),
+            limit=limit,
+            with_payload=True,
+            with_vector=with_vectors,
         )
         records, following = await self._with_shard(lambda shard: shard.scroll(request))
         return [filters.to_stored(r) for r in records], None if following is None else str(following)

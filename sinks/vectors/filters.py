@@ -67,10 +67,12 @@ def to_hit(point: Any) -> VectorHit:
 
 
 def to_stored(point: Any) -> VectorPoint:
-    """A scrolled point of either client as the memory (or episode) id it was written with and its
-    payload without that id; the vector is not read."""
+    """A scrolled point of either client as the memory (or episode) id it was written with, its
+    vector as stored (empty when not read) and its payload without that id."""
     payload = dict(point.payload or {})
-    return VectorPoint(id=str(payload.pop(MEMORY_ID_KEY, None) or point.id), vector=(), payload=payload)
+    vector = point.vector  # read once: Edge builds the list at each read
+    vector = vector if isinstance(vector, list) else ()
+    return VectorPoint(id=str(payload.pop(MEMORY_ID_KEY, None) or point.id), vector=vector, payload=payload)
 
 
 def scope_filter(scope: VectorFilter, models: ModuleType) -> Any:

@@ -135,11 +135,14 @@ class QdrantServerIndex:
         )
         return result.count
 
-    async def scroll(self, offset: str | None, limit: int) -> tuple[list[VectorPoint], str | None]:
-        """One page of stored points in point-id order (payload, no vector), and the next page's offset."""
+    async def scroll(
+        self, offset: str | None, limit: int, with_vectors: bool = False
+    ) -> tuple[list[VectorPoint], str | None]:
+        """One page of stored points in point-id order (payload; the vector as stored if asked), and the
+        next page's offset."""
         records, following = await self._guarded(
             lambda client: client.scroll(
-                self.collection, offset=offset, limit=limit, with_payload=True, with_vectors=False
+                self.collection, offset=offset, limit=limit, with_payload=True, with_vectors=with_vectors
             )
         )
         return [filters.to_stored(r) for r in records], None if following is None else str(following)

@@ -18,7 +18,7 @@ from beliefs.records import MemoryState, Visibility
 from sidecar.auth import Principal
 from sidecar.recall.models import RecallRequest
 from sidecar.recall.service import RecallService
-from sinks.portability import end_line, export_users
+from sinks.portability import end_line, export
 from sinks.reach import EVERY_AGENT, SHARED_ONLY
 from sinks.reindex import rebuild, verify
 from sinks.sql.store import SqlMemoryStore
@@ -59,7 +59,7 @@ async def written(pipeline, tenant: str) -> SqlMemoryStore:
 
 
 async def exported(store: SqlMemoryStore, tenant: str, reach=EVERY_AGENT) -> list[str]:
-    return [line async for line in export_users(store, [(tenant, USER)], reach)]
+    return [line async for line in export(store, reach, tenant, USER)]
 
 
 async def test_export_import_export_is_identical_and_a_second_import_adds_nothing(pipeline, second_store, tenant):

@@ -131,14 +131,62 @@ def _settings_env_names() -> set[str]:
     return {f"BELIEFSTREAM_{name.upper()}" for name in Settings.model_fields}
 
 
-def test_every_variable_the_deployments_set_is_a_setting() -> None:
-    known = _settings_env_names() | {"ANTHROPIC_API_KEY"}
-    config = next(doc for doc in render_chart() if doc["kind"] == "ConfigMap")
-    secret = next(doc for doc in render_chart() if doc["kind"] == "Secret")
+def _otel_env_names() -> set[str]:
+    """The variables the OpenTelemetry SDK reads (its own list of them)."""
+    import opentelemetry.environment_variables as api_names
+    import opentelemetry.sdk.environment_variables as sdk_names
+
+    return {v for module in (api_names, sdk_names) for k, v in vars(module).items() if k.startswith("OTEL_")}
+
+
+def chart_env(kind: str) -> dict[str, dict[str, str]]:
+    """What each Deployment's container gets: the ConfigMap, the Secret, then its own `env` (which wins)."""
+    documents = render_chart()
+    config = next(doc for doc in documents if doc["kind"] == "ConfigMap")["data"]
+    secret = next(doc for doc in documents if doc["kind"] == "Secret")["stringData"]
+    return {
+        doc["metadata"]["name"]: {**config, **secret, **{e["name"]: e["value"] for e in container.get("env", [])}}
+        for doc in documents
+        if doc["kind"] == kind
+        for container in doc["spec"]["template"]["spec"]["containers"]
+    }
+
+
+def compose_env() -> dict[str, dict[str, str]]:
+    """Each beliefstream service's environment in the compose file, defaults of `${VAR:-default}` taken."""
     compose = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())
-    compose_env = compose["x-beliefstream"]["environment"]
-    for name in [*config["data"], *secret["stringData"], *compose_env]:
-        assert name in known, f"{name} is not a beliefstream setting"
+    default = re.compile(r"\$\{[A-Z_]+:-([^}]*)\}")
+    return {
+        name: {key: default.sub(r"\1", str(value)) for key, value in service["environment"].items()}
+        for name, service in compose["services"].items()
+        if service.get("image") == compose["x-beliefstream"]["image"]
+    }
+
+
+def test_every_variable_the_deployments_set_is_a_setting() -> None:
+    known = _settings_env_names() | {"ANTHROPIC_API_KEY"} | _otel_env_names()
+    environments = [*chart_env("Deployment").values(), *compose_env().values()]
+    assert len(environments) == 2 + 4  # the chart's worker and sidecar; compose's migrate, two workers, sidecar
+    for environment in environments:
+        for name in environment:
+            assert name in known, f"{name} is not a beliefstream setting nor an OpenTelemetry variable"
+
+
+def test_tracing_is_off_unless_switched_on_and_then_its_exporter_settings_work() -> None:
+    from streams.tracing import configure_tracing, disable_tracing, tracing_enabled
+
+    environments = {**chart_env("Deployment"), **compose_env()}
+    for name, environment in environments.items():
+        assert Settings(tracing=environment["BELIEFSTREAM_TRACING"]).tracing == "off", name
+        assert environment["OTEL_EXPORTER_OTLP_ENDPOINT"].endswith(":4318"), name  # OTLP over HTTP
+    services = {environment.get("OTEL_SERVICE_NAME") for environment in environments.values()}
+    assert {"beliefstream-worker", "beliefstream-sidecar"} <= services  # one service name per kind of process
+    for environment in environments.values():
+        try:
+            configure_tracing(environ=environment)  # as a process started with BELIEFSTREAM_TRACING=on
+            assert tracing_enabled()
+        finally:
+            disable_tracing()
 
 
 def test_compose_runs_real_commands_with_two_workers() -> None:

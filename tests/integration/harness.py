@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from aiokafka import AIOKafkaConsumer
 
 from launch.runtime import Clients, open_clients, run_worker
+from sinks.sql.vector_outbox import SqlVectorOutbox
 from streams.publish import publish_records
 from streams.settings import Settings
 
@@ -94,7 +95,7 @@ async def sinks_drained(store) -> bool:
     moments later, so tests that look at the index or the topic wait for this first.
     """
     return (
-        await store.pending_vectors() == []
-        and await store.pending_episode_vectors() == []
+        await SqlVectorOutbox.of(store).pending_vectors() == []
+        and await SqlVectorOutbox.of(store).pending_episode_vectors() == []
         and await store.pending_events() == []
     )

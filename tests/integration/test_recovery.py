@@ -12,6 +12,7 @@ from integration.harness import publish, read_topic, running_worker, wait_for
 from beliefs.records import JobState, MemoryState, job_id_for
 from sinks.base import VectorPoint
 from sinks.errors import SinkUnavailableError
+from sinks.sql.vector_outbox import SqlVectorOutbox
 
 pytestmark = pytest.mark.integration
 
@@ -83,7 +84,7 @@ async def test_a_vector_outage_is_retried_until_it_clears(settings, tenant):
             episodes, _ = await store.list_episodes(tenant, "u-7")
             points = await flaky["index"].inner.count(tenant)
             indexed = points == len(active) + len(episodes) and len(active) >= len(turns) == len(episodes)
-            return indexed and await store.pending_vectors() == [] and await store.pending_episode_vectors() == []
+            return indexed and await SqlVectorOutbox.of(store).pending_vectors() == [] and await SqlVectorOutbox.of(store).pending_episode_vectors() == []
 
         await wait_for(vectors_caught_up, what="the vector index to catch up after the outage")
         assert flaky["index"].attempts >= 4  # three failures, then success
@@ -102,8 +103,8 @@ async def test_a_crash_after_the_sql_commit_replays_without_duplicates(settings,
         await wait_for(lambda: all_done(first.clients.store, turns), what="the SQL commit before the crash")
         committed, _ = await first.clients.store.list_memories(tenant, "u-7", state=None)
         kept, _ = await first.clients.store.list_episodes(tenant, "u-7", state=None)
-        assert len(await first.clients.store.pending_vectors()) == len(committed)
-        assert len(await first.clients.store.pending_episode_vectors()) == len(kept) == len(turns)
+        assert len(await SqlVectorOutbox.of(first.clients.store).pending_vectors()) == len(committed)
+        assert len(await SqlVectorOutbox.of(first.clients.store).pending_episode_vectors()) == len(kept) == len(turns)
 
     # second worker, same consumer group: the uncommitted batch is delivered again
     async with running_worker(settings) as second:
@@ -127,7 +128,7 @@ async def test_a_crash_after_the_sql_commit_replays_without_duplicates(settings,
         assert {e.id for e in kept} < {e.id for e in episodes_after} and len(episodes_after) == len(kept) + 1
 
         async def outbox_empty() -> bool:  # the marker's points are written after its SQL commit
-            return await store.pending_vectors() == [] and await store.pending_episode_vectors() == []
+            return await SqlVectorOutbox.of(store).pending_vectors() == [] and await SqlVectorOutbox.of(store).pending_episode_vectors() == []
 
         await wait_for(outbox_empty, what="the vector outbox to drain")
 

@@ -13,6 +13,7 @@ import pytest
 
 from beliefs.records import MemoryState
 from launch.cli import main
+from sinks.base import VectorPoint
 from sinks.sql.store import SqlMemoryStore
 from sinks.vectors.edge import EdgeVectorIndex
 from tests.sinks.episode_builders import kept
@@ -78,27 +79,29 @@ def test_reindex_builds_the_index_then_verify_finds_and_heals_damage(dirs, tmp_p
     assert main(["reindex", "--data-dir", str(source)]) == 0
     assert "rebuilt: 7 points written from SQL, 0 extra points deleted" in capsys.readouterr().out
     assert main(["reindex", "--verify", "--data-dir", str(source)]) == 0
-    assert "0 missing, 0 extra, 0 stale" in capsys.readouterr().out
-    gone = asyncio.run(damage(source / "vectors"))
+    assert "0 missing, 0 extra, 0 stale, 0 stale_vector" in capsys.readouterr().out
+    gone, zeroed = asyncio.run(damage(source / "vectors"))
 
     assert main(["reindex", "--verify", "--dry-run", "--data-dir", str(source)]) == 1
     out = capsys.readouterr().out
-    assert f"missing {gone}" in out and "nothing changed (--dry-run)" in out
+    assert f"missing {gone}" in out and f"stale_vector {zeroed}" in out and "nothing changed (--dry-run)" in out
     assert main(["reindex", "--verify", "--data-dir", str(source)]) == 0
-    assert "1 missing, 0 extra, 0 stale; healed (1 written, 0 deleted)" in capsys.readouterr().out
+    assert "1 missing, 0 extra, 0 stale, 1 stale_vector; healed (2 written, 0 deleted)" in capsys.readouterr().out
     assert main(["reindex", "--verify", "--data-dir", str(source)]) == 0
-    assert "0 missing, 0 extra, 0 stale" in capsys.readouterr().out
+    assert "0 missing, 0 extra, 0 stale, 0 stale_vector" in capsys.readouterr().out
 
 
-async def damage(path: Path) -> str:
+async def damage(path: Path) -> tuple[str, str]:
+    """One point deleted, another's vector zeroed (its payload kept): the ids of both."""
     index = EdgeVectorIndex(path)
     await index.setup()
     try:
-        points, _ = await index.scroll(None, 1)
+        points, _ = await index.scroll(None, 2, with_vectors=True)
         await index.delete([points[0].id])
+        await index.write([VectorPoint(points[1].id, [0.0] * len(points[1].vector), points[1].payload)])
     finally:
         await index.close()
-    return points[0].id
+    return points[0].id, points[1].id
 
 
 @pytest.mark.parametrize(

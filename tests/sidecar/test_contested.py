@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from beliefs.records import MemoryState
+from sinks.sql.vector_outbox import SqlVectorOutbox
 from tests.sidecar.bodies import ACME, OTHER, active_hits, editor
 from tests.sidecar.conftest import make_memory, outcome_of
 
@@ -49,7 +50,7 @@ async def test_resolve_by_context_stores_indexed_meta_memories(governed, store, 
     assert contested == []
     hits = await active_hits(edge_vectors, minilm, "which editor does the user prefer?")
     assert set(hits) == {m["id"] for m in metas.values()}
-    assert not [p for p in await store.pending_vectors() if p.memory.id in set(hits)]
+    assert not [p for p in await SqlVectorOutbox.of(store).pending_vectors() if p.memory.id in set(hits)]
 
     again = await governed.post(f"/v1/contested/{loop}/resolve", json={"value": "vim"}, headers=ACME)
     assert again.status_code == 409

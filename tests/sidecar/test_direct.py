@@ -9,6 +9,7 @@ import sqlalchemy as sa
 
 from beliefs.records import Memory, MemoryState, Trust, Visibility
 from sinks.sql.tables import jobs, outbox
+from sinks.sql.vector_outbox import SqlVectorOutbox
 from tests.sidecar.bodies import ACME, BOT, BOT_MANAGER, OTHER, active_hits, editor
 
 
@@ -29,7 +30,7 @@ async def test_insert_answers_201_with_the_stored_record_and_indexes_it(
     assert record.source_turn_ids == ["t-1"]
     assert record.half_life_days == 365  # the attribute registry's half-life, as on the write path
     assert await active_hits(edge_vectors, minilm, "which editor does the user like?") == [record.id]
-    assert not [p for p in await store.pending_vectors() if p.memory.id == record.id]  # synced
+    assert not [p for p in await SqlVectorOutbox.of(store).pending_vectors() if p.memory.id == record.id]  # synced
 
 
 async def test_insert_writes_no_job_and_a_created_event(governed, store):

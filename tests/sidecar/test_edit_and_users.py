@@ -14,6 +14,7 @@ from beliefs.records import MemoryState, Trust
 from sidecar.app import create_app
 from sinks.sql.admin import AdminStore
 from sinks.sql.tables import outbox
+from sinks.sql.vector_outbox import SqlVectorOutbox
 from tests.sidecar.bodies import ACME, BOT, BOT_MANAGER, OTHER, active_hits, editor
 
 
@@ -59,7 +60,7 @@ async def test_an_edit_is_a_new_version_that_supersedes_the_old(admin_http, stor
     ]
     # the vectors follow: the new text is found, the old point is no longer active
     assert await active_hits(edge_vectors, minilm, "which editor does the user like?") == [new["id"]]
-    assert not [p for p in await store.pending_vectors() if p.memory.id in (old["id"], new["id"])]
+    assert not [p for p in await SqlVectorOutbox.of(store).pending_vectors() if p.memory.id in (old["id"], new["id"])]
 
 
 async def test_a_retried_edit_answers_the_same_version_and_writes_nothing_more(admin_http, store):

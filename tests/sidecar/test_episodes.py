@@ -10,6 +10,7 @@ from beliefs.episodes import episode_id_for
 from beliefs.records import job_id_for
 from sinks.base import VectorFilter, VectorPoint, episode_payload
 from sinks.sql.tables import outbox
+from sinks.sql.vector_outbox import SqlVectorOutbox
 from tests.sidecar.bodies import ACME, BOT, OTHER
 from tests.sinks.episode_builders import kept, said
 
@@ -23,7 +24,7 @@ async def seed(store, vectors, minilm, *turns) -> list[str]:
     result = await store.write(outcomes)
     by_id = {o.episode.id: o.episode_embedding for o in outcomes}
     await vectors.write([VectorPoint(e.id, by_id[e.id], episode_payload(e)) for e in result.episodes])
-    await store.mark_episode_vectors_synced([e.id for e in result.episodes])
+    await SqlVectorOutbox.of(store).mark_episode_vectors_synced([e.id for e in result.episodes])
     return [episode_id_for(t.tenant_id, t.turn_id) for t in turns]
 
 

@@ -8,6 +8,7 @@ import sqlalchemy as sa
 
 from beliefs.records import MemoryState
 from sinks.sql.tables import outbox
+from sinks.sql.vector_outbox import SqlVectorOutbox
 from tests.sidecar.bodies import ACME, BOT, BOT_MANAGER, OTHER, active_hits, editor
 
 
@@ -40,7 +41,7 @@ async def test_revoke_answers_the_revoked_memory_and_recall_loses_it(governed, s
     assert listed.json()["memories"] == []
     [event] = await revoked_events(store)
     assert (event["memory_id"], event["tenant_id"], event["user_id"]) == (memory["id"], "acme", "u-1")
-    assert not [p for p in await store.pending_vectors() if p.memory.id == memory["id"]]
+    assert not [p for p in await SqlVectorOutbox.of(store).pending_vectors() if p.memory.id == memory["id"]]
 
 
 async def test_revoking_twice_answers_the_same_and_writes_one_event(governed, store):

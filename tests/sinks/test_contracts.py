@@ -13,11 +13,14 @@ from pathlib import Path
 import pytest
 
 from sinks import admin, contracts, maintenance
+from sinks.portability import ExportReads, ExportSource
 from sinks.recall import RecallStore
+from sinks.reindex import PointSource
 from sinks.sql import SqlMemoryStore
 from sinks.sql.admin import AdminStore
 from sinks.sql.intake import SqlIntake
 from sinks.sql.maintenance import MaintenanceStore
+from sinks.sql.snapshot import SqlExportSnapshot
 from sinks.sql.vector_outbox import SqlVectorOutbox
 from sinks.sql.webhooks import WebhookDeliveries
 from sinks.vector_outbox import VectorOutbox
@@ -53,6 +56,49 @@ def test_the_sql_sides_over_the_stores_engine_implement_theirs() -> None:
     assert isinstance(WebhookDeliveries(store._engine), contracts.WebhookQueue)
     assert isinstance(AdminStore.of(store), admin.Administration)
     assert isinstance(SqlVectorOutbox.of(store), VectorOutbox)
+    assert isinstance(store, ExportSource) and isinstance(SqlExportSnapshot(None), ExportReads)
+
+
+#: Every contract a store-side caller may hold: each method is declared by exactly one of them.
+EVERY_CONTRACT = [
+    *STORE_CONTRACTS,
+    *MAINTENANCE_CONTRACTS,
+    contracts.IntakeQueue,
+    contracts.WebhookQueue,
+    admin.Administration,
+    VectorOutbox,
+    PointSource,
+    ExportSource,
+    ExportReads,
+]
+
+
+def declared(protocol: type) -> set[str]:
+    """The methods a protocol declares itself (not those it inherits)."""
+    return {name for name, value in vars(protocol).items() if callable(value) and not name.startswith("_")}
+
+
+def test_no_contract_repeats_another_contracts_method() -> None:
+    owners: dict[str, list[str]] = {}
+    for protocol in EVERY_CONTRACT:
+        for name in declared(protocol):
+            owners.setdefault(name, []).append(protocol.__name__)
+    assert {name: found for name, found in owners.items() if len(found) > 1} == {}
+
+
+def test_the_vector_outbox_is_not_part_of_the_whole_store() -> None:
+    """The projector's reads and marks live on `SqlVectorOutbox` only: neither the whole-store
+    protocol nor the SQL store carries them, so nothing reaches the outbox around its contract."""
+    outbox = declared(VectorOutbox)
+    assert outbox == {
+        "pending_vectors", "mark_vectors_synced", "pending_episode_vectors", "mark_episode_vectors_synced",
+        "tombstones", "clear_tombstones", "backlog",
+    }  # fmt: skip
+    whole = {name for protocol in contracts.MemoryStore.__mro__ for name in declared(protocol)}
+    store = SqlMemoryStore("sqlite+aiosqlite://")
+    assert not outbox & whole
+    assert not outbox & set(dir(store))
+    assert SqlVectorOutbox.of(store) is SqlVectorOutbox.of(store)  # one outbox: handed-out versions are kept
 
 
 def sources(*packages: str) -> list[Path]:

@@ -19,6 +19,7 @@ from sinks.sql.convert import encode_embedding, memory_row
 from sinks.sql.engine import create_engine
 from sinks.sql.migrate import alembic_config, upgrade
 from sinks.sql.tables import contested_slots, include_name, jobs, memories, metadata, recall_audit
+from sinks.sql.vector_outbox import SqlVectorOutbox
 from tests.sidecar.recall.seeding import NOW, mem
 
 VERSION_TABLE = "beliefstream_alembic_version"
@@ -136,7 +137,7 @@ async def test_0004_moves_embeddings_out_of_memories_and_keeps_keyword_search(is
 
     store = SqlMemoryStore(isolated_sql_url)
     try:
-        pending = {p.memory.id: p.embedding for p in await store.pending_vectors(limit=100_000)}
+        pending = {p.memory.id: p.embedding for p in await SqlVectorOutbox.of(store).pending_vectors(limit=100_000)}
         hits = await store.keyword_candidates(RecallScope(tenant, "u1"), CURRENT, ["kayak"], 10)
     finally:
         await store.close()

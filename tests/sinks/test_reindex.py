@@ -10,10 +10,11 @@ import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from sinks.base import VectorPoint
-from sinks.reindex import PointSource, ScrollableIndex, rebuild, verify
+from sinks.reindex import PointSource, ScrollableIndex, rebuild, same_vector, verify
 from sinks.sql import SqlMemoryStore
 from sinks.vectors import EdgeVectorIndex, QdrantServerIndex
 from tests.sinks.episode_builders import kept
@@ -84,6 +85,40 @@ async def test_verify_reports_missing_extra_and_stale_points_heals_them_then_fin
     assert report.healed and (report.written, report.deleted) == (2, 1)
     assert (await verify(store, index)).problems == 0
     assert await index.count() == 6
+
+
+async def test_verify_finds_a_stale_or_zeroed_vector_behind_a_right_payload_and_heals_it(store, index, tenant):
+    ids = await seeded(store, tenant)
+    await rebuild(store, index)
+    stored = {p.id: p for p in (await index.scroll(None, 100, with_vectors=True))[0]}
+    said = {p.id: p.vector for p in await store.vector_points_of(ids)}
+    rounded, reembedded, zeroed = ids[0], ids[2], ids[5]
+    near = [0.5, -0.2, 1.0]  # another text's embedding: within a degree or two of SQL's, payload untouched
+    assert 1 - np.dot(near, said[reembedded]) / np.linalg.norm(near) / np.linalg.norm(said[reembedded]) < 1e-3
+    await index.write([
+        VectorPoint(rounded, (3 * np.asarray(said[rounded], np.float16)).tolist(), stored[rounded].payload),
+        VectorPoint(reembedded, near, stored[reembedded].payload),
+        VectorPoint(zeroed, [0.0] * DIM, stored[zeroed].payload),
+    ])  # fmt: skip
+
+    report = await verify(store, index, page=2)
+
+    assert sorted(report.stale_vector) == sorted([reembedded, zeroed])
+    assert (report.missing, report.extra, report.stale) == ([], [], [])  # the payloads all agree
+    assert report.healed and report.written == 2
+    assert (await verify(store, index)).problems == 0
+    healed = {p.id: p.vector for p in (await index.scroll(None, 100, with_vectors=True))[0]}
+    assert same_vector(said[zeroed], healed[zeroed]) and same_vector(said[reembedded], healed[reembedded])
+
+
+def test_a_vector_is_the_same_through_normalising_and_float16_and_not_another_direction():
+    rng = np.random.default_rng(3)
+    said = rng.standard_normal(384)
+    stored = (said / np.linalg.norm(said)).astype(np.float16)
+    assert same_vector(said, stored) and same_vector([0.0, 0.0], [0.0, 0.0])
+    other = said + rng.standard_normal(384) * 0.02  # cosine about 0.9998: another text, close by
+    assert not same_vector(said, other)
+    assert not same_vector(said, np.zeros(384)) and not same_vector(said, said[:100])
 
 
 async def test_verify_without_healing_only_reports(store, index, tenant):

@@ -12,6 +12,7 @@ from beliefs.records import JobState, Role, Trust, job_id_for
 from sinks.recall import Currency, RecallScope
 from sinks.sql import SqlMemoryStore
 from sinks.sql.tables import episode_embeddings, episodes, outbox
+from sinks.sql.vector_outbox import SqlVectorOutbox
 from tests.sinks.episode_builders import T0, VECTOR, kept, said
 from tests.sinks.store_builders import EVENTS, mem
 
@@ -49,10 +50,10 @@ async def test_a_kept_turn_is_written_with_its_memories_embedding_and_event(stor
     job = await store.get_job(tenant, job_id_for(tenant, turn.turn_id))
     assert (job.state, job.memory_ids, job.episode_id) == (JobState.DONE, [memory.id], stored.id)
     assert await outbox_kinds(store, tenant) == ["created", "episode_created"]
-    pending = [p for p in await store.pending_episode_vectors(limit=100_000) if p.episode.tenant_id == tenant]
+    pending = [p for p in await SqlVectorOutbox.of(store).pending_episode_vectors(limit=100_000) if p.episode.tenant_id == tenant]
     assert [(p.episode.id, p.embedding) for p in pending] == [(stored.id, VECTOR)]
-    await store.mark_episode_vectors_synced([stored.id])
-    assert stored.id not in {p.episode.id for p in await store.pending_episode_vectors(limit=100_000)}
+    await SqlVectorOutbox.of(store).mark_episode_vectors_synced([stored.id])
+    assert stored.id not in {p.episode.id for p in await SqlVectorOutbox.of(store).pending_episode_vectors(limit=100_000)}
 
 
 async def test_a_turn_without_memories_still_leaves_an_episode(store: SqlMemoryStore, tenant: str) -> None:
@@ -153,14 +154,14 @@ async def test_revoking_an_episode_is_idempotent_and_marks_its_point(store: SqlM
     turn = said(tenant, "I'd rather not talk about my old job.")
     await store.write([kept(turn)])
     episode_id = episode_id_for(tenant, turn.turn_id)
-    await store.mark_episode_vectors_synced([episode_id])
+    await SqlVectorOutbox.of(store).mark_episode_vectors_synced([episode_id])
 
     first = await store.revoke_episode(tenant, episode_id, NOW)
     second = await store.revoke_episode(tenant, episode_id, NOW + timedelta(hours=1))
 
     assert first == second and first.state is EpisodeState.REVOKED and first.revoked_at == NOW
     assert await outbox_kinds(store, tenant) == ["episode_created", "episode_revoked"]
-    pending = {p.episode.id: p.episode for p in await store.pending_episode_vectors(limit=100_000)}
+    pending = {p.episode.id: p.episode for p in await SqlVectorOutbox.of(store).pending_episode_vectors(limit=100_000)}
     assert pending[episode_id].state is EpisodeState.REVOKED
     assert await store.revoke_episode("another-tenant", episode_id, NOW) is None
 

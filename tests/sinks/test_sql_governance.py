@@ -21,6 +21,7 @@ from sinks.base import ErasureReport
 from sinks.contracts import MemoryStore
 from sinks.sql import SqlMemoryStore
 from sinks.sql.tables import jobs, memories, memory_embeddings, outbox
+from sinks.sql.vector_outbox import SqlVectorOutbox
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 VECTOR = [0.5, -0.25, 1.0]
@@ -83,7 +84,7 @@ async def test_insert_memory_stores_it_with_an_event_and_no_job(store: SqlMemory
     assert result.changed == [] and result.jobs == []
     assert await store.get_memory(tenant, memory.id) == memory
     assert [(e.kind, e.memory_id) for e in result.events] == [(EventKind.CREATED, memory.id)]
-    [pending] = [p for p in await store.pending_vectors() if p.memory.id == memory.id]
+    [pending] = [p for p in await SqlVectorOutbox.of(store).pending_vectors() if p.memory.id == memory.id]
     assert pending.embedding == VECTOR
     async with store._engine.connect() as conn:
         count = await conn.scalar(
@@ -150,7 +151,7 @@ async def test_a_weak_direct_memory_never_overturns_a_belief(store: SqlMemorySto
 async def test_revoke_closes_the_memory_and_writes_one_event(store: SqlMemoryStore, tenant: str) -> None:
     memory = meeting(tenant, "morning")
     await store.insert_memory(memory, VECTOR)
-    await store.mark_vectors_synced([memory.id])
+    await SqlVectorOutbox.of(store).mark_vectors_synced([memory.id])
     at = T0 + timedelta(days=2)
 
     revoked = await store.revoke(tenant, memory.id, at)
@@ -261,7 +262,7 @@ async def test_erase_user_deletes_memories_jobs_and_events(store: SqlMemoryStore
     assert await store.get_memory(tenant, theirs.id) == theirs
     assert await store.get_job(tenant, job_id_for(tenant, "t-3")) is not None
     assert await store.get_memory(f"{tenant}-other", elsewhere.id) == elsewhere
-    assert not {p.memory.id for p in await store.pending_vectors(limit=100_000)} & set(report.memory_ids)
+    assert not {p.memory.id for p in await SqlVectorOutbox.of(store).pending_vectors(limit=100_000)} & set(report.memory_ids)
     async with store._engine.connect() as conn:
         kept = set((await conn.scalars(sa.select(memory_embeddings.c.memory_id))).all())
     assert not kept & set(report.memory_ids)  # the embeddings go with the rows

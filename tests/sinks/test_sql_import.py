@@ -9,7 +9,7 @@ import pytest
 
 from agents.portability import ImportTarget, import_records, read_records
 from sinks import portability
-from sinks.portability import ExportSource, export_users
+from sinks.portability import ExportSource, export
 from sinks.reach import EVERY_AGENT
 from sinks.sql import SqlMemoryStore
 from tests.sinks.episode_builders import kept
@@ -26,7 +26,7 @@ class ConstantEmbedder:
 
 
 async def lines_of(store: SqlMemoryStore, tenant: str) -> list[str]:
-    return [line async for line in export_users(store, await store.tenants_and_users(tenant), EVERY_AGENT)]
+    return [line async for line in export(store, EVERY_AGENT, tenant)]
 
 
 async def test_a_contradiction_loop_and_its_history_come_back_as_they_were(store, second_store, tenant):

@@ -22,6 +22,7 @@ from beliefs.write_plan import TurnOutcome
 from sinks.contracts import MemoryStore
 from sinks.errors import SinkUnavailableError
 from sinks.sql import InvalidCursorError, InvalidOutcomeError, InvalidRequestError, SqlMemoryStore
+from sinks.sql.vector_outbox import SqlVectorOutbox
 from tests.conftest import unique_tenant
 from tests.sinks.store_builders import EVENTS, T0, active_values, done, mem, said, turn
 
@@ -72,7 +73,7 @@ async def test_every_field_round_trips(store: SqlMemoryStore) -> None:
     assert stored == memory
     assert stored.created_at.tzinfo == UTC and stored.expires_at.tzinfo == UTC
     assert stored.created_at.microsecond == 123456
-    [pending] = [p for p in await store.pending_vectors() if p.memory.id == memory.id]
+    [pending] = [p for p in await SqlVectorOutbox.of(store).pending_vectors() if p.memory.id == memory.id]
     assert pending.memory == memory
     assert pending.embedding[:3] == [0.5, -1.25, 3.0]
     assert pending.embedding[3] == pytest.approx(0.1, rel=1e-7)
@@ -102,15 +103,15 @@ async def test_vector_dirty_lifecycle(store: SqlMemoryStore) -> None:
     def mine(pending):
         return [p.memory.id for p in pending if p.memory.tenant_id == tenant]
 
-    assert mine(await store.pending_vectors()) == [memory_id]
-    await store.mark_vectors_synced([memory_id])
-    assert mine(await store.pending_vectors()) == []
+    assert mine(await SqlVectorOutbox.of(store).pending_vectors()) == [memory_id]
+    await SqlVectorOutbox.of(store).mark_vectors_synced([memory_id])
+    assert mine(await SqlVectorOutbox.of(store).pending_vectors()) == []
 
     await store.write([said(tenant, "morning", confidence=0.95)])  # confirm: payload changed
-    assert mine(await store.pending_vectors()) == [memory_id]
+    assert mine(await SqlVectorOutbox.of(store).pending_vectors()) == [memory_id]
     await store.write([said(tenant, "afternoon")])  # changed again after it was handed out
-    await store.mark_vectors_synced([memory_id])
-    pending = [p for p in await store.pending_vectors() if p.memory.id == memory_id]
+    await SqlVectorOutbox.of(store).mark_vectors_synced([memory_id])
+    pending = [p for p in await SqlVectorOutbox.of(store).pending_vectors() if p.memory.id == memory_id]
     assert [p.memory.state for p in pending] == [MemoryState.SUPERSEDED]
 
 

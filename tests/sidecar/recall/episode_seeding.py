@@ -11,6 +11,7 @@ from beliefs.episodes import Episode, episode_id_for
 from beliefs.records import JobState, Memory, Role, Trust, Turn, Visibility, job_id_for
 from beliefs.write_plan import TurnOutcome
 from sinks.base import VectorPoint, episode_payload, vector_payload
+from sinks.sql.vector_outbox import SqlVectorOutbox
 from tests.sidecar.recall.seeding import NOW
 
 _turns = itertools.count(1)
@@ -82,9 +83,9 @@ async def seed_said(world, episode: Episode, memories: Sequence[Memory] = ()) ->
     )
     await world.store.write([outcome])
     tenant = episode.tenant_id
-    pending = [p for p in await world.store.pending_vectors(limit=100_000) if p.memory.tenant_id == tenant]
+    pending = [p for p in await SqlVectorOutbox.of(world.store).pending_vectors(limit=100_000) if p.memory.tenant_id == tenant]
     await world.index.write([VectorPoint(p.memory.id, p.embedding, vector_payload(p.memory)) for p in pending])
-    await world.store.mark_vectors_synced([p.memory.id for p in pending])
-    said_pending = [p for p in await world.store.pending_episode_vectors(limit=100_000) if p.episode.tenant_id == tenant]
+    await SqlVectorOutbox.of(world.store).mark_vectors_synced([p.memory.id for p in pending])
+    said_pending = [p for p in await SqlVectorOutbox.of(world.store).pending_episode_vectors(limit=100_000) if p.episode.tenant_id == tenant]
     await world.index.write([VectorPoint(p.episode.id, p.embedding, episode_payload(p.episode)) for p in said_pending])
-    await world.store.mark_episode_vectors_synced([p.episode.id for p in said_pending])
+    await SqlVectorOutbox.of(world.store).mark_episode_vectors_synced([p.episode.id for p in said_pending])

@@ -16,6 +16,7 @@ from beliefs.records import Memory, MemoryType, memory_id_for
 from beliefs.write_plan import TurnOutcome
 from sinks.base import VectorPoint, vector_payload
 from sinks.sql.store import SqlMemoryStore
+from sinks.sql.vector_outbox import SqlVectorOutbox
 from sinks.vectors.edge import EdgeVectorIndex
 from tests.sidecar.conftest import outcome_of
 
@@ -63,6 +64,6 @@ async def sync_vectors(store: SqlMemoryStore, index: EdgeVectorIndex, tenants: s
 
     The PostgreSQL test database is shared: index only what this test wrote (its tenants).
     """
-    pending = [p for p in await store.pending_vectors(limit=100_000) if p.memory.tenant_id in tenants]
+    pending = [p for p in await SqlVectorOutbox.of(store).pending_vectors(limit=100_000) if p.memory.tenant_id in tenants]
     await index.write([VectorPoint(p.memory.id, p.embedding, vector_payload(p.memory)) for p in pending])
-    await store.mark_vectors_synced([p.memory.id for p in pending])
+    await SqlVectorOutbox.of(store).mark_vectors_synced([p.memory.id for p in pending])
