@@ -477,14 +477,15 @@ class Batch:
     points: list[VectorPoint]
 
 
+def _scope_payload(row: dict) -> dict:
+    """The payload keys every point carries (scope and state), from a row."""
+    keys = ("tenant_id", "user_id", "visibility", "state")
+    return {key: row[key] for key in keys} | {"agent_id": row["agent_id"] or ""}
+
+
 def _payload(row: dict) -> dict:
     """`sinks.base.vector_payload` of the row, without building a `Memory` per row."""
-    return {
-        "tenant_id": row["tenant_id"],
-        "user_id": row["user_id"],
-        "agent_id": row["agent_id"] or "",
-        "visibility": row["visibility"],
-        "state": row["state"],
+    return _scope_payload(row) | {
         "type": row["type"],
         "topic": row["topic"],
         "profile": bool(row["profile"]),
@@ -498,12 +499,7 @@ def _payload(row: dict) -> dict:
 
 def _episode_payload(row: dict) -> dict:
     """`sinks.base.episode_payload` of the row."""
-    return {
-        "tenant_id": row["tenant_id"],
-        "user_id": row["user_id"],
-        "agent_id": row["agent_id"] or "",
-        "visibility": row["visibility"],
-        "state": row["state"],
+    return _scope_payload(row) | {
         "kind": EPISODE_KIND,
         "role": row["role"],
         "trust": row["trust"],
