@@ -1,13 +1,18 @@
 """Recall latency and throughput on the embedded defaults (SQLite + FTS5, Qdrant Edge, ONNX MiniLM).
 
-Run: .venv/bin/python bench/recall.py [--sizes 10000,100000,1000000] [--users 10000] [--queries 1000]
-     [--concurrency 1,32] [--data-dir bench/data]
+Run: .venv/bin/python bench/recall.py [--sizes 10000,100000,1000000] [--episode-share 0.5] [--users 10000]
+     [--queries 1000] [--concurrency 1,32] [--data-dir .beliefstream/bench-recall]
 
-Datasets (`bench/recall_data.py`) are built once per size under --data-dir and reused. Every recall
-is `RecallService.recall` end to end as the sidecar calls it, query embedding included, with the
+A size counts stored items: memories plus episodes (`--episode-share` of them episodes). Datasets
+(`bench/recall_data.py`) are built once per size under --data-dir and reused. Every recall is
+`RecallService.recall` end to end as the sidecar calls it, query embedding included, with the
 production wiring (audit log and access counts flushed in the background). Clients are asyncio
 tasks in one process, as the sidecar serves them. Stage times come from thin timing wrappers around
 the store, the vector index and the embedder (a call's wall time, queueing included).
+
+Measured in the same run beside recall, per concurrency: the query model alone (the same queries
+and clients through `QueryEmbedder`), and the bare dense path (query embedding, then one vector
+search of the user's memories over the same shard, as many candidates as recall asks for).
 """
 
 from __future__ import annotations
@@ -32,9 +37,10 @@ from bench import recall_data  # noqa: E402
 from sidecar.auth import Principal  # noqa: E402
 from sidecar.recall.access import AccessRecorder  # noqa: E402
 from sidecar.recall.audit import AuditLog  # noqa: E402
+from sidecar.recall.config import BALANCED  # noqa: E402
 from sidecar.recall.models import RecallRequest  # noqa: E402
 from sidecar.recall.query_embed import QueryEmbedder  # noqa: E402
-from sidecar.recall.service import RecallService  # noqa: E402
+from sidecar.recall.service import RecallService, resolve_scope  # noqa: E402
 from sinks.sql.store import SqlMemoryStore  # noqa: E402
 from sinks.vectors.edge import EdgeVectorIndex  # noqa: E402
 from streams.gc_tuning import tune_for_throughput  # noqa: E402
@@ -49,6 +55,9 @@ STAGES = {
     "keyword": ("store", "keyword_candidates"),
     "pinned": ("store", "pinned_memories"),
     "hydrate": ("store", "hydrate"),
+    "episode_keyword": ("store", "episode_keyword_candidates"),
+    "hydrate_episodes": ("store", "hydrate_episodes"),
+    "neighbours": ("store", "episode_neighbours"),
 }
 
 
@@ -108,16 +117,16 @@ def load() -> str:
     return open("/proc/loadavg").read().split()[0] if os.path.exists("/proc/loadavg") else "?"
 
 
-async def pool_vectors(data_dir: Path, embedder) -> tuple[list, np.ndarray]:
-    pool = recall_data.template_pool(random.Random(3))
-    cache = data_dir / f"pool-v{recall_data.VERSION}-{len(pool)}.npy"
+async def pool_vectors(data_dir: Path, embedder, pool: list, name: str = "pool") -> np.ndarray:
+    """The real embeddings of the pool's distinct texts, cached under `data_dir`."""
+    cache = data_dir / f"{name}-v{recall_data.VERSION}-{len(pool)}.npy"
     if cache.exists():
-        return pool, np.load(cache)
+        return np.load(cache)
     started = time.perf_counter()
     vectors = embedder.embed([text for _, text in pool])
     save(cache, lambda path: np.save(path, vectors))
-    print(f"embedded {len(pool):,} template texts for real in {time.perf_counter() - started:.1f} s")
-    return pool, vectors
+    print(f"embedded {len(pool):,} template texts ({name}) for real in {time.perf_counter() - started:.1f} s")
+    return vectors
 
 
 async def run_clients(call, requests: list[tuple[Principal, RecallRequest]], clients: int):
@@ -144,6 +153,26 @@ async def query_embedding_ceiling(embedder, requests: list[tuple[Principal, Reca
     queries = QueryEmbedder(embedder, cache_size=0)
     _, _, wall, cpu = await run_clients(lambda _, request: queries.embed(request.query), requests, clients)
     return {"recalls_per_s": len(requests) / wall, "cpu_ms_per_query": cpu / len(requests) * 1000}
+
+
+async def bare_dense(embedder, index, requests: list[tuple[Principal, RecallRequest]], clients: int) -> dict:
+    """The bare dense path of the same queries and clients: the query embedding (`QueryEmbedder`, its
+    cache as recall's) and one vector search of the user's memories, as many candidates as recall's
+    memory search asks for; nothing else."""
+    queries = QueryEmbedder(embedder)
+
+    async def call(principal: Principal, request: RecallRequest):
+        scope = resolve_scope(principal, request)
+        vector = await queries.embed(request.query)
+        return await index.search(vector, scope.vector_filter(), BALANCED.candidate_limit(request.limit))
+
+    latencies, _, wall, cpu = await run_clients(call, requests, clients)
+    return {
+        "p50_ms": pct(latencies, 50),
+        "p99_ms": pct(latencies, 99),
+        "per_s": len(requests) / wall,
+        "cpu_ms": cpu / len(requests) * 1000,
+    }
 
 
 def requests_for(users: list[tuple[str, str]], n: int, seed: int) -> list[tuple[Principal, RecallRequest]]:
@@ -176,7 +205,7 @@ async def measure(directory: Path, users: int, embedder, args) -> dict:
     original = service_module.select, service_module.to_result
     service_module.select, service_module.to_result = timed_select(times)
     user_list = recall_data.user_ids(users)
-    out: dict = {"load_before": load()}
+    out: dict = {"load_before": load(), "dataset": json.loads((directory / "complete.json").read_text())}
     await service.start()
     tune_for_throughput()  # as `run_sidecar` does
     try:
@@ -188,6 +217,7 @@ async def measure(directory: Path, users: int, embedder, args) -> dict:
             returned = [len(result.memories) for result in results]
             out[f"clients_{clients}"] = {
                 "query_embedding_only": await query_embedding_ceiling(embedder, requests, clients),
+                "bare_dense": await bare_dense(embedder, index, requests, clients),
                 "cpu_ms_per_recall": cpu / len(latencies) * 1000,
                 "cores_busy": cpu / wall,
                 "n": len(latencies),
@@ -197,6 +227,7 @@ async def measure(directory: Path, users: int, embedder, args) -> dict:
                 "max_ms": max(latencies),
                 "recalls_per_s": len(latencies) / wall,
                 "mean_returned": sum(returned) / len(returned),
+                "mean_quotes": sum(sum(1 for m in r.memories if m.type == "episode") for r in results) / len(results),
                 "stages": {
                     stage: {"calls": len(v), "p50_ms": pct(v, 50), "p99_ms": pct(v, 99), "mean_ms": float(np.mean(v))}
                     for stage, v in times.items()
@@ -213,17 +244,24 @@ async def measure(directory: Path, users: int, embedder, args) -> dict:
 
 
 def report(size: int, result: dict, concurrency: list[int]) -> None:
-    print(f"\n== {size:,} memories (load {result['load_before']} → {result['load_after']})")
+    meta = result["dataset"]
     print(
-        f"{'clients':>7} {'p50':>8} {'p95':>8} {'p99':>8} {'max':>8} {'recalls/s':>10} {'returned':>9} "
-        f"{'CPU/recall':>11} {'cores':>6} {'embed-only/s':>13}"
+        f"\n== {size:,} items: {meta['memories']:,} memories + {meta['episodes']:,} episodes "
+        f"(load {result['load_before']} → {result['load_after']})"
+    )
+    print(
+        f"{'clients':>7} {'p50':>8} {'p95':>8} {'p99':>8} {'max':>8} {'recalls/s':>10} {'returned':>9} {'quotes':>7} "
+        f"{'CPU/recall':>11} {'cores':>6} {'embed-only/s':>13} {'bare p50':>9} {'bare/s':>7} {'p50 ratio':>10} "
+        f"{'/s ratio':>9}"
     )
     for clients in concurrency:
         r = result[f"clients_{clients}"]
+        bare, alone = r["bare_dense"], r["query_embedding_only"]["recalls_per_s"]
         print(
             f"{clients:>7} {r['p50_ms']:>7.1f}m {r['p95_ms']:>7.1f}m {r['p99_ms']:>7.1f}m {r['max_ms']:>7.1f}m "
-            f"{r['recalls_per_s']:>10.0f} {r['mean_returned']:>9.1f} {r['cpu_ms_per_recall']:>9.1f}ms "
-            f"{r['cores_busy']:>6.2f} {r['query_embedding_only']['recalls_per_s']:>13.0f}"
+            f"{r['recalls_per_s']:>10.0f} {r['mean_returned']:>9.1f} {r['mean_quotes']:>7.1f} "
+            f"{r['cpu_ms_per_recall']:>9.1f}ms {r['cores_busy']:>6.2f} {alone:>13.0f} {bare['p50_ms']:>8.1f}m "
+            f"{bare['per_s']:>7.0f} {r['p50_ms'] / bare['p50_ms']:>9.2f}x {r['recalls_per_s'] / alone:>9.2f}"
         )
     for clients in concurrency:
         stages = result[f"clients_{clients}"]["stages"]
@@ -236,6 +274,9 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10000,100000,1000000")
     parser.add_argument("--users", type=int, default=10_000)
+    parser.add_argument(
+        "--episode-share", type=float, default=0.5, help="share of each size's items that are episodes (0 ≤ s < 1)"
+    )
     parser.add_argument("--queries", type=int, default=1000)
     parser.add_argument("--concurrency", default="1,32")
     parser.add_argument("--data-dir", type=Path, default=DATA_DIR)
@@ -244,16 +285,32 @@ async def main() -> None:
     args = parser.parse_args()
     args.concurrency = [int(c) for c in args.concurrency.split(",")]
     sizes = [int(s) for s in args.sizes.split(",")]
+    try:
+        recall_data.split(1, args.episode_share)
+    except ValueError as exc:
+        raise SystemExit(f"--episode-share: {exc}") from None
     embedder = load_default_embedder()
-    pool, vectors = await pool_vectors(args.data_dir, embedder)
+    pool = recall_data.template_pool(random.Random(3))
+    vectors = await pool_vectors(args.data_dir, embedder, pool)
+    episode_texts = recall_data.episode_pool(random.Random(4))
+    episode_vectors = await pool_vectors(args.data_dir, embedder, episode_texts, "episode-pool")
     results = {"label": args.label, "at": time.strftime("%Y-%m-%dT%H:%M:%S"), "sizes": {}}
     for size in sizes:
-        directory = recall_data.dataset_dir(args.data_dir, size, args.users)
+        directory = recall_data.dataset_dir(args.data_dir, size, args.users, args.episode_share)
         if not (directory / "complete.json").exists():
             if directory.exists():
                 raise SystemExit(f"{directory} is an incomplete build: remove it and run again")
-            print(f"building {size:,} memories for {args.users:,} users under {directory}")
-            await recall_data.build(directory, size, args.users, pool, vectors)
+            print(f"building {size:,} items ({args.episode_share:.0%} episodes) for {args.users:,} users under {directory}")
+            await recall_data.build(
+                directory,
+                size,
+                args.users,
+                pool,
+                vectors,
+                episode_share=args.episode_share,
+                episode_texts=episode_texts,
+                episode_vectors=episode_vectors,
+            )
         if args.build_only:
             continue
         result = await measure(directory, args.users, embedder, args)

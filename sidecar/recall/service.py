@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -184,9 +184,10 @@ class RecallService:
         )
         said_episodes = [e for e in said_episodes if filters.said_within(e, request)]
         hydrated += await self._invented_slot_mates(scope, currency, hydrated)
+        current = {m.id: m for m in (*hydrated, *pinned, *safety)}  # current at a stricter floor than quotes ask
         hydrated, pinned = filters.narrowed(request, hydrated, [*pinned, *safety])
         selection = select(request, config, now, scope, signals, hydrated, pinned, contests)
-        quotes = await self._quotes(request, config, now, scope, said, episode_signals, said_episodes)
+        quotes = await self._quotes(request, config, now, scope, said, episode_signals, said_episodes, current)
         quotes = quotes.without_sensitive(selection.suppressed)
         merged = merge(selection, quotes.entries, request.budget_tokens, request.limit)
         kept = replace(merged.selection, suppressed=[*merged.selection.suppressed, *quotes.suppressed])
@@ -237,11 +238,13 @@ class RecallService:
         said: Currency,
         signals: dict[str, Signals],
         episodes: list[Episode],
+        known: Mapping[str, Memory],
     ) -> Quotes:
-        """Score the hydrated episodes against the beliefs they produced; add their neighbours."""
+        """Score the hydrated episodes against the beliefs they produced; add their neighbours.
+        `known`: memories this recall already read as current (at its confidence floor)."""
         if not episodes:
             return Quotes(EpisodeVerdicts([], [], []), frozenset(), None)
-        current = await self._current_beliefs(scope, now, episodes)
+        current = await self._current_beliefs(scope, now, episodes, known=known)
         named = named_speakers(request.query, (e.speaker for e in episodes))
         window = time_window(request.query, request.dates_relative_to or now)
         verdicts = judge_episodes(
@@ -265,15 +268,23 @@ class RecallService:
         return Quotes(verdicts, named, window)
 
     async def _current_beliefs(
-        self, scope: RecallScope, now: datetime, episodes: Sequence[Episode], checked: Collection[str] = ()
+        self,
+        scope: RecallScope,
+        now: datetime,
+        episodes: Sequence[Episode],
+        checked: Collection[str] = (),
+        known: Mapping[str, Memory] | None = None,
     ) -> dict[str, Memory]:
         """The still-current beliefs (not superseded, revoked, expired) the episodes produced, by id;
-        those in `checked` are not read again."""
+        those in `checked` are not read again, those in `known` (current at a floor at least as
+        strict, read by this recall) are taken from there."""
         linked = [i for i in _linked(episodes) if i not in checked]
-        if not linked:
-            return {}
+        found = {i: known[i] for i in linked if known and i in known}
+        missing = [i for i in linked if i not in found]
+        if not missing:
+            return found
         any_confidence = Currency(now=now, confidence_floor=0.0)
-        return {m.id: m for m in await self._store.hydrate(scope, any_confidence, linked, ())}
+        return found | {m.id: m for m in await self._store.hydrate(scope, any_confidence, missing, ())}
 
     async def _dense(
         self, query: str, scope: RecallScope, limit: int, degraded: list[str], quoting: bool

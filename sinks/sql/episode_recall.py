@@ -140,9 +140,8 @@ def neighbours_plan(
         return None
     if window < 0:
         raise ValueError(f"window must be >= 0, got {window}")
-    params = scope_params(scope, currency) | {"window": window}
-    params |= {f"seed{index}": seed for index, seed in enumerate(ids)}
-    return _neighbours_statement(len(ids), *_shape(scope, currency)), params
+    params = scope_params(scope, currency) | {"window": window, "seeds": list(dict.fromkeys(ids))}
+    return _neighbours_statement(*_shape(scope, currency)), params
 
 
 def neighbours_of(ids: Sequence[str]):
@@ -152,58 +151,57 @@ def neighbours_of(ids: Sequence[str]):
         seeds: set[str] = set()
         around: dict[str, dict[str, Episode]] = {}
         for row in result.mappings():
-            seed = ids[row["seed"]]
+            seed = row["seed"]
             if row["id"] == seed:
                 seeds.add(seed)
             else:
                 around.setdefault(seed, {})[row["id"]] = row_episode(row)
         return {
             seed: sorted(around.get(seed, {}).values(), key=lambda e: (e.said_at, e.turn_id))
-            for seed in ids
+            for seed in dict.fromkeys(ids)
             if seed in seeds
         }
 
     return convert
 
 
-@lru_cache(maxsize=128)
-def _neighbours_statement(seeds: int, with_agent: bool, include_untrusted: bool) -> sa.CompoundSelect:
-    """Per seed: the seed itself, the `:window` episodes before it and the `:window` after it."""
+@lru_cache(maxsize=8)
+def _neighbours_statement(with_agent: bool, include_untrusted: bool) -> sa.CompoundSelect:
+    """The seeds (`:seeds`, each in scope and current), then per seed the `:window` episodes before
+    it and the `:window` after it in its session, in (said_at, turn_id) order; rows name their seed.
+
+    One shape whatever the number of seeds (an expanding IN, and per side a correlated subquery
+    with its own LIMIT, a range seek on `ix_episodes_session`): a statement per seed count cost
+    more to build and compile than to run, on the event loop (`docs/benchmarks.md`, recall at 1M
+    with episodes).
+    """
     window = sa.bindparam("window", type_=sa.Integer)
-    parts: list[sa.Select] = []
-    for index in range(seeds):
-        seed, near = episodes.alias(f"s{index}"), episodes.alias(f"n{index}")
-        seed_id = seed.c.id == sa.bindparam(f"seed{index}")
-        label = sa.literal(index, sa.Integer).label("seed")
+    seeds = sa.bindparam("seeds", expanding=True)
+    seed = episodes.alias("s")
+    in_seeds = [seed.c.id.in_(seeds), *_filtered(seed, with_agent, include_untrusted)]
+    parts: list[sa.Select] = [
+        sa.select(*(seed.c[f] for f in EPISODE_FIELDS), seed.c.id.label("seed")).where(*in_seeds)
+    ]
+    for earlier in (True, False):
+        near, other = episodes.alias("n"), episodes.alias("m")
+        key, seed_key = sa.tuple_(other.c.said_at, other.c.turn_id), sa.tuple_(seed.c.said_at, seed.c.turn_id)
+        order = sa.desc if earlier else sa.asc
+        around = (
+            sa.select(other.c.id)
+            .where(
+                other.c.tenant_id == seed.c.tenant_id,
+                other.c.user_id == seed.c.user_id,
+                other.c.session_id.is_not_distinct_from(seed.c.session_id),
+                key < seed_key if earlier else key > seed_key,
+                *_filtered(other, with_agent, include_untrusted),
+            )
+            .order_by(order(other.c.said_at), order(other.c.turn_id))
+            .limit(window)
+            .correlate(seed)
+        )
         parts.append(
-            sa.select(*(seed.c[f] for f in EPISODE_FIELDS), label).where(
-                seed_id, *_filtered(seed, with_agent, include_untrusted)
-            )
+            sa.select(*(near.c[f] for f in EPISODE_FIELDS), seed.c.id.label("seed"))
+            .select_from(seed.join(near, near.c.id.in_(around)))
+            .where(*in_seeds)
         )
-        same_session = sa.and_(
-            near.c.tenant_id == seed.c.tenant_id,
-            near.c.user_id == seed.c.user_id,
-            near.c.session_id.is_not_distinct_from(seed.c.session_id),
-        )
-        earlier = sa.or_(
-            near.c.said_at < seed.c.said_at,
-            sa.and_(near.c.said_at == seed.c.said_at, near.c.turn_id < seed.c.turn_id),
-        )
-        later = sa.or_(
-            near.c.said_at > seed.c.said_at,
-            sa.and_(near.c.said_at == seed.c.said_at, near.c.turn_id > seed.c.turn_id),
-        )
-        for side, order in ((earlier, sa.desc), (later, sa.asc)):
-            parts.append(
-                sa.select(*(near.c[f] for f in EPISODE_FIELDS), label)
-                .select_from(seed.join(near, same_session))
-                .where(
-                    seed_id,
-                    side,
-                    *_filtered(seed, with_agent, include_untrusted),
-                    *_filtered(near, with_agent, include_untrusted),
-                )
-                .order_by(order(near.c.said_at), order(near.c.turn_id))
-                .limit(window)
-            )
-    return sa.union_all(*(sa.select(part.subquery(f"p{i}")) for i, part in enumerate(parts)))
+    return sa.union_all(*parts)

@@ -187,6 +187,33 @@ async def test_neighbours_are_the_session_around_each_hit(store: SqlMemoryStore,
     assert [e.turn_id for e in coach[ids[5]]] == [session[4].turn_id, "t-private"]
 
 
+async def test_neighbours_of_many_seeds_come_from_one_statement_shape(store: SqlMemoryStore, tenant: str) -> None:
+    """Recall asks for the neighbours of up to `limit` hits: every seed count shares one compiled
+    statement (a shape per count was compiled on the event loop the first time it came up), and
+    more seeds than one statement takes still each get their own turns."""
+    turns = [said(tenant, f"Line {i} of a long chat.", minute=i) for i in range(45)]
+    await store.write([kept(t) for t in turns])
+    ids = [episode_id_for(tenant, t.turn_id) for t in turns]
+    scope = RecallScope(tenant, "u1")
+    statements: set[str] = set()
+
+    def capture(conn, cursor, statement, parameters, context, executemany) -> None:
+        if "AS seed" in statement:
+            statements.add(context.compiled.string)
+
+    sa.event.listen(store._reader.sync_engine, "before_cursor_execute", capture)
+    try:
+        few = await store.episode_neighbours(scope, CURRENT, ids[10:12], 1)
+        many = await store.episode_neighbours(scope, CURRENT, ids[::-1], 1)
+    finally:
+        sa.event.remove(store._reader.sync_engine, "before_cursor_execute", capture)
+
+    assert few == {ids[10]: many[ids[10]], ids[11]: many[ids[11]]}
+    assert [e.id for e in many[ids[0]]] == [ids[1]] and [e.id for e in many[ids[44]]] == [ids[43]]
+    assert all([e.id for e in many[ids[i]]] == [ids[i - 1], ids[i + 1]] for i in range(1, 44))
+    assert len(statements) == 1
+
+
 async def test_neighbours_order_by_time_then_turn_id_and_sessionless_turns_group(
     store: SqlMemoryStore, tenant: str
 ) -> None:

@@ -52,6 +52,25 @@ async def test_beliefs_come_first_then_the_quotes(world, tenant) -> None:
     assert result.memories[1].citations == result.memories[0].citations == [turn.turn_id]
 
 
+async def test_a_quoted_turn_whose_belief_this_recall_read_does_not_read_it_again(world, tenant, monkeypatch) -> None:
+    turn = said(tenant, "u1", "I'm allergic to peanuts, so please keep that in mind.", days_ago=3)
+    allergy = mem(tenant, "u1", "User is allergic to peanuts.", importance=0.9, type=MemoryType.FACT,
+                  entity="user", attribute="allergy", value="peanuts")
+    await seed_said(world, turn, with_memories(turn, allergy))
+    reads: list[list[str]] = []
+    hydrate = world.store.hydrate
+
+    async def counted(scope, currency, ids, slot_attributes):
+        reads.append(list(ids))
+        return await hydrate(scope, currency, ids, slot_attributes)
+
+    monkeypatch.setattr(world.store, "hydrate", counted)
+    result = await ask(world, tenant, "peanuts allergy")
+    assert [m.type for m in result.memories] == [MemoryType.FACT, "episode"]
+    assert not result.memories[1].superseded
+    assert reads == [[allergy.id]]  # the quote's belief is known current from the recall's own read
+
+
 async def test_an_episode_whose_belief_was_superseded_is_labelled_or_suppressed(world, tenant) -> None:
     old = said(tenant, "u1", "I live in Berlin.", days_ago=30)
     new = said(tenant, "u1", "I live in Lisbon now.", days_ago=1)
