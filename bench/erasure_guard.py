@@ -4,10 +4,10 @@ per-user advisory lock on PostgreSQL) and with it bypassed, alternating batch by
 and the guard's statements alone, timed in a transaction of their own after every batch.
 
 Run: .venv/bin/python bench/erasure_guard.py [--batches 40] [--batch 256] [--users-per-batch 32]
-     [--receipts 20000] [--sql-url URL]
+     [--receipts 20000] [--sql-url URL] [--no-analyze]
 
 The store holds `--receipts` erasure receipts of other users, so both modes write the same rows
-(that the guard drops what it must is the tests' business). Each batch is new turns (one memory
+(that the guard drops what it must is the tests' business), analysed as autovacuum would soon do. Each batch is new turns (one memory
 and one episode each, random unit vectors). Without --sql-url the store is a SQLite file in a
 temporary directory; with one, a fresh database named after it with the suffix `_guard` (created
 and dropped here).
@@ -22,16 +22,17 @@ import sys
 import tempfile
 import time
 import uuid
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
 import sqlalchemy as sa
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from agents.episode import episode_of  # noqa: E402
-from beliefs.records import JobState, Memory, Role, Turn, job_id_for, memory_id_for  # noqa: E402
+from portability import TENANT, outcomes  # noqa: E402
+
 from beliefs.write_plan import TurnOutcome  # noqa: E402
 from sinks.sql import erasure_guard  # noqa: E402
 from sinks.sql.engine import write_transaction  # noqa: E402
@@ -39,33 +40,13 @@ from sinks.sql.governance import user_digest  # noqa: E402
 from sinks.sql.store import SqlMemoryStore  # noqa: E402
 from sinks.sql.tables import erasure_receipts  # noqa: E402
 
-TENANT = "bench"
-T0 = datetime(2026, 1, 1, tzinfo=UTC)
-
 
 def batch_of(index: int, size: int, users: int, rng: np.random.Generator) -> list[TurnOutcome]:
-    """`size` new turns of `users` users, none of them erased."""
-    found = []
-    for n in range(size):
-        user = f"b{index}-u{n % users}"
-        accepted = T0 + timedelta(seconds=index * size + n)
-        turn = Turn(turn_id=f"b{index}-t{n}", tenant_id=TENANT, user_id=user, role=Role.USER,
-                    text=f"My setting {n} is value {n}.", ts=accepted, accepted_at=accepted)  # fmt: skip
-        memory = Memory(
-            id=memory_id_for(TENANT, turn.turn_id, "0"), tenant_id=TENANT, user_id=user,
-            text=f"User's setting {n} is value {n}.", type="preference", topic="tech", importance=0.6,
-            confidence=0.9, entity="user", attribute=f"setting_{n}", value=f"value {n}",
-            source_turn_ids=[turn.turn_id], evidence=turn.text, created_at=turn.ts, valid_from=turn.ts,
-        )  # fmt: skip
-        vectors = rng.standard_normal((2, 384)).astype(np.float32)
-        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-        episode = episode_of(turn, turn.text, None, turn.ts, 0.0)
-        found.append(TurnOutcome(turn, job_id_for(TENANT, turn.turn_id), JobState.DONE, None, [memory],
-                                 [vectors[0].tolist()], episode, vectors[1].tolist()))  # fmt: skip
-    return found
+    """`size` new turns of `users` users (`bench/portability.py`'s turns), none of them erased."""
+    return [o for user in range(users) for o in outcomes(index * users + user, size // users, rng)]
 
 
-async def seed_receipts(store: SqlMemoryStore, count: int) -> None:
+async def seed_receipts(store: SqlMemoryStore, count: int, analyze: bool) -> None:
     """`count` receipts of users no batch has."""
     erased_at = datetime.now(UTC)
     users = [f"gone-{n}" for n in range(count)]
@@ -77,6 +58,10 @@ async def seed_receipts(store: SqlMemoryStore, count: int) -> None:
     async with write_transaction(store._engine) as conn:
         for start in range(0, len(rows), 1000):
             await conn.execute(sa.insert(erasure_receipts), rows[start : start + 1000])
+    if analyze:  # what autovacuum does soon after a bulk insert; without it the digest is not in the index scan
+        async with store._engine.connect() as conn:
+            await conn.execute(sa.text("ANALYZE erasure_receipts"))
+            await conn.commit()
 
 
 async def _no_erasures(conn, users):
@@ -91,7 +76,7 @@ async def run(args: argparse.Namespace, url: str) -> None:
     seconds: dict[str, list[float]] = {"guarded": [], "bypassed": [], "guard alone": []}
     dropped = 0
     try:
-        await seed_receipts(store, args.receipts)
+        await seed_receipts(store, args.receipts, analyze=not args.no_analyze)
         for index in range(args.batches):
             mode = "guarded" if index % 4 in (0, 3) else "bypassed"  # ABBA pairs
             batch = batch_of(index, args.batch, args.users_per_batch, rng)
@@ -137,6 +122,7 @@ def main() -> None:
     parser.add_argument("--users-per-batch", type=int, default=32)
     parser.add_argument("--receipts", type=int, default=20000)
     parser.add_argument("--sql-url", default=None)
+    parser.add_argument("--no-analyze", action="store_true", help="leave the receipts without planner statistics")
     args = parser.parse_args()
     if args.sql_url is None:
         with tempfile.TemporaryDirectory() as workdir:
