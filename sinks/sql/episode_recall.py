@@ -4,11 +4,15 @@ Keyword search ranks the user's own episodes by BM25 exactly as memories are ran
 (`recall_queries.per_user_bm25`): SQLite matches the FTS5 table `episodes_fts` of migration 0005,
 narrowed to the user by the scope token inside the index; PostgreSQL matches `search_tsv`.
 Neighbours are the episodes around a hit in its session, in (said_at, turn_id) order.
+
+A turn is also found by the words of the turn before or after it (`spread_to_neighbours`): in a
+conversation the answer to a question seldom repeats its words, so the best keyword hits lend a
+share of their score to their neighbours, which join the candidates or rise among them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -16,13 +20,17 @@ import sqlalchemy as sa
 
 from beliefs.episodes import Episode, EpisodeState
 from beliefs.records import Trust
-from sinks.recall import Currency, RecallScope
+from sinks.recall import Currency, KeywordHit, RecallScope
 from sinks.sql.convert import EPISODE_FIELDS, row_episode
 from sinks.sql.recall_queries import _per_word_statement, fts_scope_token, in_scope, search_terms
 from sinks.sql.tables import episodes
 
 #: Seeds per neighbours statement (three parts each; SQLite allows 500 parts in a compound select).
 NEIGHBOUR_SEEDS = 32
+#: Share of a keyword hit's BM25 score its neighbouring turns (one each side, same session) gain.
+NEIGHBOUR_SHARE = 0.7
+#: Best keyword hits whose neighbours gain that share (one adjacency statement of two parts each).
+SPREAD_SEEDS = 16
 
 
 def is_current(table: Any, include_untrusted: bool) -> list[sa.ColumnElement[bool]]:
@@ -102,6 +110,45 @@ def _tsvector_statement(words: int, with_agent: bool, include_untrusted: bool) -
     return _per_word_statement(words, holds_word, count, filters, episodes)
 
 
+def adjacent_plan(scope: RecallScope, currency: Currency, ids: Sequence[str]) -> tuple[Any, dict[str, Any]] | None:
+    """The current episode just before and just after each of `ids` (at most `NEIGHBOUR_SEEDS`) in
+    its session, as (seed, id) rows: ids only, for `spread_to_neighbours`."""
+    if not ids:
+        return None
+    params = scope_params(scope, currency) | {"window": 1}
+    params |= {f"seed{index}": seed for index, seed in enumerate(ids)}
+    return _neighbours_statement(len(ids), *_shape(scope, currency), ids_only=True), params
+
+
+def adjacent_of(ids: Sequence[str]):
+    """What turns adjacency rows into {seed id: its neighbours' ids}."""
+
+    def convert(result: Any) -> dict[str, list[str]]:
+        around: dict[str, list[str]] = {}
+        for row in result.mappings():
+            around.setdefault(ids[row["seed"]], []).append(row["id"])
+        return around
+
+    return convert
+
+
+def spread_to_neighbours(
+    hits: Sequence[KeywordHit], adjacent: Mapping[str, Sequence[str]], share: float, limit: int
+) -> list[KeywordHit]:
+    """Each hit's score plus `share` of its best neighbouring hit's score (among the seeds of
+    `adjacent`); a neighbour that held no query word joins with that share alone. Best first."""
+    score = {hit.id: hit.score for hit in hits}
+    lent: dict[str, float] = {}
+    for seed, neighbours in adjacent.items():
+        for neighbour in neighbours:
+            lent[neighbour] = max(lent.get(neighbour, 0.0), share * score.get(seed, 0.0))
+    for episode_id, extra in lent.items():
+        score[episode_id] = score.get(episode_id, 0.0) + extra
+    spread = [KeywordHit(id=episode_id, score=value) for episode_id, value in score.items() if value > 0]
+    spread.sort(key=lambda hit: (-hit.score, hit.id))
+    return spread[:limit]
+
+
 # -- hydration ------------------------------------------------------------------------------------
 
 
@@ -167,19 +214,24 @@ def neighbours_of(ids: Sequence[str]):
 
 
 @lru_cache(maxsize=128)
-def _neighbours_statement(seeds: int, with_agent: bool, include_untrusted: bool) -> sa.CompoundSelect:
-    """Per seed: the seed itself, the `:window` episodes before it and the `:window` after it."""
+def _neighbours_statement(
+    seeds: int, with_agent: bool, include_untrusted: bool, ids_only: bool = False
+) -> sa.CompoundSelect:
+    """Per seed: the seed itself, the `:window` episodes before it and the `:window` after it;
+    `ids_only`: the neighbours' ids alone, without the seed."""
     window = sa.bindparam("window", type_=sa.Integer)
+    fields = ("id",) if ids_only else EPISODE_FIELDS
     parts: list[sa.Select] = []
     for index in range(seeds):
         seed, near = episodes.alias(f"s{index}"), episodes.alias(f"n{index}")
         seed_id = seed.c.id == sa.bindparam(f"seed{index}")
         label = sa.literal(index, sa.Integer).label("seed")
-        parts.append(
-            sa.select(*(seed.c[f] for f in EPISODE_FIELDS), label).where(
-                seed_id, *_filtered(seed, with_agent, include_untrusted)
+        if not ids_only:
+            parts.append(
+                sa.select(*(seed.c[f] for f in fields), label).where(
+                    seed_id, *_filtered(seed, with_agent, include_untrusted)
+                )
             )
-        )
         same_session = sa.and_(
             near.c.tenant_id == seed.c.tenant_id,
             near.c.user_id == seed.c.user_id,
@@ -195,7 +247,7 @@ def _neighbours_statement(seeds: int, with_agent: bool, include_untrusted: bool)
         )
         for side, order in ((earlier, sa.desc), (later, sa.asc)):
             parts.append(
-                sa.select(*(near.c[f] for f in EPISODE_FIELDS), label)
+                sa.select(*(near.c[f] for f in fields), label)
                 .select_from(seed.join(near, same_session))
                 .where(
                     seed_id,

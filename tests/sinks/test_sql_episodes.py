@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 from datetime import timedelta
 
+import pytest
 import sqlalchemy as sa
 
 from beliefs.episodes import EpisodeState, episode_id_for
 from beliefs.records import JobState, Role, Trust, job_id_for
 from sinks.recall import Currency, RecallScope
-from sinks.sql import SqlMemoryStore
+from sinks.sql import SqlMemoryStore, episode_recall
 from sinks.sql.tables import episode_embeddings, episodes, outbox
 from tests.sinks.episode_builders import T0, VECTOR, kept, said
 from tests.sinks.store_builders import EVENTS, mem
@@ -101,10 +102,31 @@ async def test_keyword_search_ranks_the_users_own_current_episodes(store: SqlMem
     hits = await store.episode_keyword_candidates(RecallScope(tenant, "u1"), CURRENT, ["kayak Douro"], 10)
 
     ids = [hit.id for hit in hits]
-    assert set(ids) == {episode_id_for(tenant, kayak.turn_id), episode_id_for(tenant, both.turn_id)}
+    assert set(ids[:2]) == {episode_id_for(tenant, kayak.turn_id), episode_id_for(tenant, both.turn_id)}
+    assert ids[2:] == [episode_id_for(tenant, other.turn_id)]  # next to `both`: see the test below
     assert all(hit.score > 0 for hit in hits)
     memory_hits = await store.keyword_candidates(RecallScope(tenant, "u1"), CURRENT, ["kayak"], 10)
     assert memory_hits == []  # episodes never appear among memory candidates
+
+
+async def test_a_turn_next_to_a_keyword_hit_is_found_by_that_hits_words(store: SqlMemoryStore, tenant: str) -> None:
+    revoked = said(tenant, "We should plan the northern trip soon.", minute=0)
+    asked = said(tenant, "Did you ever get to see the northern lights?", minute=1)
+    answer = said(tenant, "Yes! Last winter in Tromso, it was unforgettable.", minute=2)
+    after = said(tenant, "Anyway, how is work going?", minute=3)
+    elsewhere = said(tenant, "Nothing much to report today.", session="s2", minute=1)
+    stranger = said(tenant, "Yes, twice.", user="someone-else", minute=2)
+    await store.write([kept(t) for t in (revoked, asked, answer, after, elsewhere, stranger)])
+    await store.revoke_episode(tenant, episode_id_for(tenant, revoked.turn_id), NOW)
+
+    hits = await store.episode_keyword_candidates(RecallScope(tenant, "u1"), CURRENT, ["northern lights"], 10)
+
+    by_id = {hit.id: hit.score for hit in hits}
+    ids = [episode_id_for(tenant, t.turn_id) for t in (asked, answer)]
+    assert [hit.id for hit in hits] == ids  # not the revoked turn, the other session, the other user
+    assert by_id[ids[1]] == pytest.approx(episode_recall.NEIGHBOUR_SHARE * by_id[ids[0]])
+    # the answer lends nothing on: the turn after it holds no query word and is no hit's neighbour
+    assert episode_id_for(tenant, after.turn_id) not in by_id
 
 
 async def test_scope_hides_other_users_tenants_and_other_agents_private_episodes(
