@@ -5,9 +5,9 @@ Keyword search ranks the user's own episodes by BM25 exactly as memories are ran
 narrowed to the user by the scope token inside the index; PostgreSQL matches `search_tsv`.
 Neighbours are the episodes around a hit in its session, in (said_at, turn_id) order.
 
-A turn is also found by the words of the turn before or after it (`spread_to_neighbours`): in a
-conversation the answer to a question seldom repeats its words, so the best keyword hits lend a
-share of their score to their neighbours, which join the candidates or rise among them.
+A turn is also found by the words of the turns just before or after it (`spread_to_neighbours`):
+in a conversation the answer to a question seldom repeats its words, so the best keyword hits lend
+a share of their score to the turns around them, which join the candidates or rise among them.
 """
 
 from __future__ import annotations
@@ -27,9 +27,10 @@ from sinks.sql.tables import episodes
 
 #: Seeds per neighbours statement (three parts each; SQLite allows 500 parts in a compound select).
 NEIGHBOUR_SEEDS = 32
-#: Share of a keyword hit's BM25 score its neighbouring turns (one each side, same session) gain.
-NEIGHBOUR_SHARE = 0.7
-#: Best keyword hits whose neighbours gain that share (one adjacency statement of two parts each).
+#: Shares of a keyword hit's BM25 score lent to the turns around it in its session, by distance
+#: (the next turn each side, then the one after); tuned on LoCoMo conversations 0-1 (docs/benchmarks.md).
+NEIGHBOUR_SHARES: tuple[float, ...] = (0.7, 0.5)
+#: Best keyword hits that lend (one adjacency statement, two parts per hit).
 SPREAD_SEEDS = 16
 
 
@@ -110,38 +111,46 @@ def _tsvector_statement(words: int, with_agent: bool, include_untrusted: bool) -
     return _per_word_statement(words, holds_word, count, filters, episodes)
 
 
-def adjacent_plan(scope: RecallScope, currency: Currency, ids: Sequence[str]) -> tuple[Any, dict[str, Any]] | None:
-    """The current episode just before and just after each of `ids` (at most `NEIGHBOUR_SEEDS`) in
-    its session, as (seed, id) rows: ids only, for `spread_to_neighbours`."""
-    if not ids:
+def adjacent_plan(
+    scope: RecallScope, currency: Currency, ids: Sequence[str], window: int
+) -> tuple[Any, dict[str, Any]] | None:
+    """The current episodes up to `window` before and after each of `ids` (at most
+    `NEIGHBOUR_SEEDS`) in its session, as (seed, id, said_at, turn_id) rows, for `spread_to_neighbours`."""
+    if not ids or window < 1:
         return None
-    params = scope_params(scope, currency) | {"window": 1}
+    params = scope_params(scope, currency) | {"window": window}
     params |= {f"seed{index}": seed for index, seed in enumerate(ids)}
     return _neighbours_statement(len(ids), *_shape(scope, currency), ids_only=True), params
 
 
 def adjacent_of(ids: Sequence[str]):
-    """What turns adjacency rows into {seed id: its neighbours' ids}."""
+    """What turns adjacency rows into {seed id: {neighbour id: its distance in turns}}."""
 
-    def convert(result: Any) -> dict[str, list[str]]:
-        around: dict[str, list[str]] = {}
+    def convert(result: Any) -> dict[str, dict[str, int]]:
+        sides: dict[tuple[int, int], list[Any]] = {}
         for row in result.mappings():
-            around.setdefault(ids[row["seed"]], []).append(row["id"])
+            sides.setdefault((row["seed"], row["side"]), []).append(row)
+        around: dict[str, dict[str, int]] = {}
+        for (seed, side), rows in sides.items():
+            rows.sort(key=lambda r: (r["said_at"], r["turn_id"]), reverse=side < 0)  # nearest first
+            around.setdefault(ids[seed], {}).update({r["id"]: d for d, r in enumerate(rows, start=1)})
         return around
 
     return convert
 
 
 def spread_to_neighbours(
-    hits: Sequence[KeywordHit], adjacent: Mapping[str, Sequence[str]], share: float, limit: int
+    hits: Sequence[KeywordHit], adjacent: Mapping[str, Mapping[str, int]], shares: Sequence[float], limit: int
 ) -> list[KeywordHit]:
-    """Each hit's score plus `share` of its best neighbouring hit's score (among the seeds of
-    `adjacent`); a neighbour that held no query word joins with that share alone. Best first."""
+    """Each hit's score plus the most any seed of `adjacent` lends it: the seed's score times the
+    share of their distance (`shares[0]` next to it, `shares[1]` one further...); a turn that held
+    no query word joins with what it is lent alone. Best first, at most `limit`."""
     score = {hit.id: hit.score for hit in hits}
     lent: dict[str, float] = {}
     for seed, neighbours in adjacent.items():
-        for neighbour in neighbours:
-            lent[neighbour] = max(lent.get(neighbour, 0.0), share * score.get(seed, 0.0))
+        for neighbour, distance in neighbours.items():
+            if distance <= len(shares):
+                lent[neighbour] = max(lent.get(neighbour, 0.0), shares[distance - 1] * score.get(seed, 0.0))
     for episode_id, extra in lent.items():
         score[episode_id] = score.get(episode_id, 0.0) + extra
     spread = [KeywordHit(id=episode_id, score=value) for episode_id, value in score.items() if value > 0]
@@ -220,7 +229,7 @@ def _neighbours_statement(
     """Per seed: the seed itself, the `:window` episodes before it and the `:window` after it;
     `ids_only`: the neighbours' ids alone, without the seed."""
     window = sa.bindparam("window", type_=sa.Integer)
-    fields = ("id",) if ids_only else EPISODE_FIELDS
+    fields = ("id", "said_at", "turn_id") if ids_only else EPISODE_FIELDS
     parts: list[sa.Select] = []
     for index in range(seeds):
         seed, near = episodes.alias(f"s{index}"), episodes.alias(f"n{index}")
@@ -245,13 +254,14 @@ def _neighbours_statement(
             near.c.said_at > seed.c.said_at,
             sa.and_(near.c.said_at == seed.c.said_at, near.c.turn_id > seed.c.turn_id),
         )
-        for side, order in ((earlier, sa.desc), (later, sa.asc)):
+        for towards, order, sign in ((earlier, sa.desc, -1), (later, sa.asc, 1)):
+            labels = [label, sa.literal(sign, sa.Integer).label("side")] if ids_only else [label]
             parts.append(
-                sa.select(*(near.c[f] for f in fields), label)
+                sa.select(*(near.c[f] for f in fields), *labels)
                 .select_from(seed.join(near, same_session))
                 .where(
                     seed_id,
-                    side,
+                    towards,
                     *_filtered(seed, with_agent, include_untrusted),
                     *_filtered(near, with_agent, include_untrusted),
                 )

@@ -101,11 +101,12 @@ class RecallReader:
             return []
         hits = await self._read("episode_keyword_candidates", plan, recall_queries.keyword_converter(limit))
         seeds = [hit.id for hit in hits[: episode_recall.SPREAD_SEEDS]]
-        adjacent = episode_recall.adjacent_plan(scope, currency, seeds)
-        if adjacent is None or episode_recall.NEIGHBOUR_SHARE <= 0:
+        shares = episode_recall.NEIGHBOUR_SHARES
+        adjacent = episode_recall.adjacent_plan(scope, currency, seeds, len(shares))
+        if adjacent is None:
             return hits
         around = await self._read("episode_adjacent", adjacent, episode_recall.adjacent_of(seeds))
-        return episode_recall.spread_to_neighbours(hits, around, episode_recall.NEIGHBOUR_SHARE, limit)
+        return episode_recall.spread_to_neighbours(hits, around, shares, limit)
 
     async def hydrate_episodes(self, scope: RecallScope, currency: Currency, ids: Sequence[str]) -> list[Episode]:
         plan = episode_recall.hydrate_plan(scope, currency, ids)

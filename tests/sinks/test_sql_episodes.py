@@ -109,24 +109,26 @@ async def test_keyword_search_ranks_the_users_own_current_episodes(store: SqlMem
     assert memory_hits == []  # episodes never appear among memory candidates
 
 
-async def test_a_turn_next_to_a_keyword_hit_is_found_by_that_hits_words(store: SqlMemoryStore, tenant: str) -> None:
+async def test_the_turns_around_a_keyword_hit_are_found_by_that_hits_words(store: SqlMemoryStore, tenant: str) -> None:
     revoked = said(tenant, "We should plan the northern trip soon.", minute=0)
-    asked = said(tenant, "Did you ever get to see the northern lights?", minute=1)
-    answer = said(tenant, "Yes! Last winter in Tromso, it was unforgettable.", minute=2)
-    after = said(tenant, "Anyway, how is work going?", minute=3)
-    elsewhere = said(tenant, "Nothing much to report today.", session="s2", minute=1)
-    stranger = said(tenant, "Yes, twice.", user="someone-else", minute=2)
-    await store.write([kept(t) for t in (revoked, asked, answer, after, elsewhere, stranger)])
+    before = said(tenant, "So, tell me about your winter.", minute=1)
+    asked = said(tenant, "Did you ever get to see the northern lights?", minute=2)
+    shares = episode_recall.NEIGHBOUR_SHARES
+    after = [said(tenant, f"Reply number {n}, no word of the question.", minute=2 + n) for n in range(1, len(shares) + 2)]
+    elsewhere = said(tenant, "Nothing much to report today.", session="s2", minute=3)
+    stranger = said(tenant, "Yes, twice.", user="someone-else", minute=3)
+    await store.write([kept(t) for t in (revoked, before, asked, *after, elsewhere, stranger)])
     await store.revoke_episode(tenant, episode_id_for(tenant, revoked.turn_id), NOW)
 
     hits = await store.episode_keyword_candidates(RecallScope(tenant, "u1"), CURRENT, ["northern lights"], 10)
 
+    # the hit, then the turns around it by distance (the one before it and the one after it tie);
+    # not the revoked turn, the other session, the other user, nor the turn beyond the last share
     by_id = {hit.id: hit.score for hit in hits}
-    ids = [episode_id_for(tenant, t.turn_id) for t in (asked, answer)]
-    assert [hit.id for hit in hits] == ids  # not the revoked turn, the other session, the other user
-    assert by_id[ids[1]] == pytest.approx(episode_recall.NEIGHBOUR_SHARE * by_id[ids[0]])
-    # the answer lends nothing on: the turn after it holds no query word and is no hit's neighbour
-    assert episode_id_for(tenant, after.turn_id) not in by_id
+    own = by_id.pop(episode_id_for(tenant, asked.turn_id))
+    lent = [before, *after[: len(shares)]]
+    assert by_id == pytest.approx({episode_id_for(tenant, t.turn_id): s * own for t, s in zip(lent, [shares[0], *shares], strict=True)})
+    assert hits[0].score == own
 
 
 async def test_scope_hides_other_users_tenants_and_other_agents_private_episodes(
