@@ -227,7 +227,7 @@ def _neighbours_statement(
     seeds: int, with_agent: bool, include_untrusted: bool, ids_only: bool = False
 ) -> sa.CompoundSelect:
     """Per seed: the seed itself, the `:window` episodes before it and the `:window` after it;
-    `ids_only`: the neighbours' ids alone, without the seed."""
+    `ids_only`: only each neighbour's id, said_at, turn_id and side (-1 before, 1 after), no seed row."""
     window = sa.bindparam("window", type_=sa.Integer)
     fields = ("id", "said_at", "turn_id") if ids_only else EPISODE_FIELDS
     parts: list[sa.Select] = []
