@@ -112,7 +112,8 @@ class RecallStore(Protocol):
     async def episode_keyword_candidates(
         self, scope: RecallScope, currency: Currency, terms: Sequence[str], limit: int
     ) -> list[KeywordHit]:
-        """BM25 over the user's own current episodes, best first (as `keyword_candidates`)."""
+        """BM25 over the user's own current episodes, best first (as `keyword_candidates`); the turns
+        around the best hits in their session may join with a share of those hits' scores."""
 
     async def hydrate_episodes(self, scope: RecallScope, currency: Currency, ids: Sequence[str]) -> list[Episode]:
         """The current, in-scope episodes among `ids`, in the order of `ids`."""

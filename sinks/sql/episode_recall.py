@@ -4,11 +4,15 @@ Keyword search ranks the user's own episodes by BM25 exactly as memories are ran
 (`recall_queries.per_user_bm25`): SQLite matches the FTS5 table `episodes_fts` of migration 0005,
 narrowed to the user by the scope token inside the index; PostgreSQL matches `search_tsv`.
 Neighbours are the episodes around a hit in its session, in (said_at, turn_id) order.
+
+A turn is also found by the words of the turns just before or after it (`spread_to_neighbours`):
+in a conversation the answer to a question seldom repeats its words, so the best keyword hits lend
+a share of their score to the turns around them, which join the candidates or rise among them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -16,13 +20,18 @@ import sqlalchemy as sa
 
 from beliefs.episodes import Episode, EpisodeState
 from beliefs.records import Trust
-from sinks.recall import Currency, RecallScope
+from sinks.recall import Currency, KeywordHit, RecallScope
 from sinks.sql.convert import EPISODE_FIELDS, row_episode
 from sinks.sql.recall_queries import _per_word_statement, fts_scope_token, in_scope, search_terms
 from sinks.sql.tables import episodes
 
 #: Seeds per neighbours statement (three parts each; SQLite allows 500 parts in a compound select).
 NEIGHBOUR_SEEDS = 32
+#: Shares of a keyword hit's BM25 score lent to the turns around it in its session, by distance
+#: (the next turn each side, then the one after); tuned on LoCoMo conversations 0-1 (docs/benchmarks.md).
+NEIGHBOUR_SHARES: tuple[float, ...] = (0.7, 0.5)
+#: Best keyword hits that lend (one adjacency statement, two parts per hit).
+SPREAD_SEEDS = 16
 
 
 def is_current(table: Any, include_untrusted: bool) -> list[sa.ColumnElement[bool]]:
@@ -102,6 +111,52 @@ def _tsvector_statement(words: int, with_agent: bool, include_untrusted: bool) -
     return _per_word_statement(words, holds_word, count, filters, episodes)
 
 
+def adjacent_plan(
+    scope: RecallScope, currency: Currency, ids: Sequence[str], window: int
+) -> tuple[Any, dict[str, Any]] | None:
+    """The current episodes up to `window` before and after each of `ids` (at most
+    `NEIGHBOUR_SEEDS`) in its session, as (seed, id, said_at, turn_id) rows, for `spread_to_neighbours`."""
+    if not ids or window < 1:
+        return None
+    params = scope_params(scope, currency) | {"window": window, "seeds": list(dict.fromkeys(ids))}
+    return _neighbours_statement(*_shape(scope, currency), ids_only=True), params
+
+
+def adjacent_of(ids: Sequence[str]):
+    """What turns adjacency rows into {seed id: {neighbour id: its distance in turns}}."""
+
+    def convert(result: Any) -> dict[str, dict[str, int]]:
+        sides: dict[tuple[int, int], list[Any]] = {}
+        for row in result.mappings():
+            sides.setdefault((row["seed"], row["side"]), []).append(row)
+        around: dict[str, dict[str, int]] = {}
+        for (seed, side), rows in sides.items():
+            rows.sort(key=lambda r: (r["said_at"], r["turn_id"]), reverse=side < 0)  # nearest first
+            around.setdefault(seed, {}).update({r["id"]: d for d, r in enumerate(rows, start=1)})
+        return around
+
+    return convert
+
+
+def spread_to_neighbours(
+    hits: Sequence[KeywordHit], adjacent: Mapping[str, Mapping[str, int]], shares: Sequence[float], limit: int
+) -> list[KeywordHit]:
+    """Each hit's score plus the most any seed of `adjacent` lends it: the seed's score times the
+    share of their distance (`shares[0]` next to it, `shares[1]` one further...); a turn that held
+    no query word joins with what it is lent alone. Best first, at most `limit`."""
+    score = {hit.id: hit.score for hit in hits}
+    lent: dict[str, float] = {}
+    for seed, neighbours in adjacent.items():
+        for neighbour, distance in neighbours.items():
+            if distance <= len(shares):
+                lent[neighbour] = max(lent.get(neighbour, 0.0), shares[distance - 1] * score.get(seed, 0.0))
+    for episode_id, extra in lent.items():
+        score[episode_id] = score.get(episode_id, 0.0) + extra
+    spread = [KeywordHit(id=episode_id, score=value) for episode_id, value in score.items() if value > 0]
+    spread.sort(key=lambda hit: (-hit.score, hit.id))
+    return spread[:limit]
+
+
 # -- hydration ------------------------------------------------------------------------------------
 
 
@@ -166,9 +221,10 @@ def neighbours_of(ids: Sequence[str]):
 
 
 @lru_cache(maxsize=8)
-def _neighbours_statement(with_agent: bool, include_untrusted: bool) -> sa.CompoundSelect:
+def _neighbours_statement(with_agent: bool, include_untrusted: bool, ids_only: bool = False) -> sa.CompoundSelect:
     """The seeds (`:seeds`, each in scope and current), then per seed the `:window` episodes before
     it and the `:window` after it in its session, in (said_at, turn_id) order; rows name their seed.
+    `ids_only`: only each neighbour's id, said_at, turn_id and side (-1 before, 1 after), no seed row.
 
     One shape whatever the number of seeds (an expanding IN, and per side a correlated subquery
     with its own LIMIT, a range seek on `ix_episodes_session`): a statement per seed count cost
@@ -178,10 +234,11 @@ def _neighbours_statement(with_agent: bool, include_untrusted: bool) -> sa.Compo
     window = sa.bindparam("window", type_=sa.Integer)
     seeds = sa.bindparam("seeds", expanding=True)
     seed = episodes.alias("s")
+    fields = ("id", "said_at", "turn_id") if ids_only else EPISODE_FIELDS
     in_seeds = [seed.c.id.in_(seeds), *_filtered(seed, with_agent, include_untrusted)]
-    parts: list[sa.Select] = [
-        sa.select(*(seed.c[f] for f in EPISODE_FIELDS), seed.c.id.label("seed")).where(*in_seeds)
-    ]
+    parts: list[sa.Select] = []
+    if not ids_only:
+        parts.append(sa.select(*(seed.c[f] for f in fields), seed.c.id.label("seed")).where(*in_seeds))
     for earlier in (True, False):
         near, other = episodes.alias("n"), episodes.alias("m")
         key, seed_key = sa.tuple_(other.c.said_at, other.c.turn_id), sa.tuple_(seed.c.said_at, seed.c.turn_id)
@@ -199,8 +256,9 @@ def _neighbours_statement(with_agent: bool, include_untrusted: bool) -> sa.Compo
             .limit(window)
             .correlate(seed)
         )
+        side = [sa.literal(-1 if earlier else 1, sa.Integer).label("side")] if ids_only else []
         parts.append(
-            sa.select(*(near.c[f] for f in EPISODE_FIELDS), seed.c.id.label("seed"))
+            sa.select(*(near.c[f] for f in fields), seed.c.id.label("seed"), *side)
             .select_from(seed.join(near, near.c.id.in_(around)))
             .where(*in_seeds)
         )

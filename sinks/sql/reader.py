@@ -99,7 +99,14 @@ class RecallReader:
         plan = episode_recall.keyword_plan(self._dialect, scope, currency, terms, limit)
         if plan is None:
             return []
-        return await self._read("episode_keyword_candidates", plan, recall_queries.keyword_converter(limit))
+        hits = await self._read("episode_keyword_candidates", plan, recall_queries.keyword_converter(limit))
+        seeds = [hit.id for hit in hits[: episode_recall.SPREAD_SEEDS]]
+        shares = episode_recall.NEIGHBOUR_SHARES
+        adjacent = episode_recall.adjacent_plan(scope, currency, seeds, len(shares))
+        if adjacent is None:
+            return hits
+        around = await self._read("episode_adjacent", adjacent, episode_recall.adjacent_of(seeds))
+        return episode_recall.spread_to_neighbours(hits, around, shares, limit)
 
     async def hydrate_episodes(self, scope: RecallScope, currency: Currency, ids: Sequence[str]) -> list[Episode]:
         plan = episode_recall.hydrate_plan(scope, currency, ids)

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 from datetime import timedelta
 
+import pytest
 import sqlalchemy as sa
 
 from beliefs.episodes import EpisodeState, episode_id_for
 from beliefs.records import JobState, Role, Trust, job_id_for
 from sinks.recall import Currency, RecallScope
-from sinks.sql import SqlMemoryStore
+from sinks.sql import SqlMemoryStore, episode_recall
 from sinks.sql.tables import episode_embeddings, episodes, outbox
 from sinks.sql.vector_outbox import SqlVectorOutbox
 from tests.sinks.episode_builders import T0, VECTOR, kept, said
@@ -102,10 +103,33 @@ async def test_keyword_search_ranks_the_users_own_current_episodes(store: SqlMem
     hits = await store.episode_keyword_candidates(RecallScope(tenant, "u1"), CURRENT, ["kayak Douro"], 10)
 
     ids = [hit.id for hit in hits]
-    assert set(ids) == {episode_id_for(tenant, kayak.turn_id), episode_id_for(tenant, both.turn_id)}
+    assert set(ids[:2]) == {episode_id_for(tenant, kayak.turn_id), episode_id_for(tenant, both.turn_id)}
+    assert ids[2:] == [episode_id_for(tenant, other.turn_id)]  # next to `both`: see the test below
     assert all(hit.score > 0 for hit in hits)
     memory_hits = await store.keyword_candidates(RecallScope(tenant, "u1"), CURRENT, ["kayak"], 10)
     assert memory_hits == []  # episodes never appear among memory candidates
+
+
+async def test_the_turns_around_a_keyword_hit_are_found_by_that_hits_words(store: SqlMemoryStore, tenant: str) -> None:
+    revoked = said(tenant, "We should plan the northern trip soon.", minute=0)
+    before = said(tenant, "So, tell me about your winter.", minute=1)
+    asked = said(tenant, "Did you ever get to see the northern lights?", minute=2)
+    shares = episode_recall.NEIGHBOUR_SHARES
+    after = [said(tenant, f"Reply number {n}, no word of the question.", minute=2 + n) for n in range(1, len(shares) + 2)]
+    elsewhere = said(tenant, "Nothing much to report today.", session="s2", minute=3)
+    stranger = said(tenant, "Yes, twice.", user="someone-else", minute=3)
+    await store.write([kept(t) for t in (revoked, before, asked, *after, elsewhere, stranger)])
+    await store.revoke_episode(tenant, episode_id_for(tenant, revoked.turn_id), NOW)
+
+    hits = await store.episode_keyword_candidates(RecallScope(tenant, "u1"), CURRENT, ["northern lights"], 10)
+
+    # the hit, then the turns around it by distance (the one before it and the one after it tie);
+    # not the revoked turn, the other session, the other user, nor the turn beyond the last share
+    by_id = {hit.id: hit.score for hit in hits}
+    own = by_id.pop(episode_id_for(tenant, asked.turn_id))
+    lent = [before, *after[: len(shares)]]
+    assert by_id == pytest.approx({episode_id_for(tenant, t.turn_id): s * own for t, s in zip(lent, [shares[0], *shares], strict=True)})
+    assert hits[0].score == own
 
 
 async def test_scope_hides_other_users_tenants_and_other_agents_private_episodes(
