@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
 
 from beliefs.episodes import Episode
 from beliefs.records import Trust
@@ -30,14 +32,12 @@ DEFAULT_SESSIONS = 10_000
 
 def said_line(episode: Episode) -> str:
     """`speaker: text`, or the role's name when the turn names no speaker."""
-    return f"{episode.speaker or episode.role.value}: {episode.text}"
+    return f"{_speaker(episode)}: {episode.text}"
 
 
 def embedded_text(episode: Episode, previous: Episode | None) -> str:
     """The text an episode's vector is embedded from: the previous turn's line, then its own."""
-    if previous is None or previous.trust is Trust.UNTRUSTED:
-        return said_line(episode)
-    return f"{previous.speaker or previous.role.value}: {tail(previous.text)}\n{said_line(episode)}"
+    return _framed(episode, _Said.of(previous) if previous is not None else None)
 
 
 def tail(text: str, chars: int = PREVIOUS_CHARS) -> str:
@@ -49,6 +49,30 @@ def tail(text: str, chars: int = PREVIOUS_CHARS) -> str:
     return "…" + (cut[space + 1 :] if 0 <= space < len(cut) - 1 else cut)
 
 
+def _speaker(episode: Episode) -> str:
+    return episode.speaker or episode.role.value
+
+
+@dataclass(frozen=True)
+class _Said:
+    """What a later turn needs of an episode: its line as context (None: untrusted, it lends none)."""
+
+    id: str
+    said_at: datetime
+    line: str | None
+
+    @classmethod
+    def of(cls, episode: Episode) -> _Said:
+        line = None if episode.trust is Trust.UNTRUSTED else f"{_speaker(episode)}: {tail(episode.text)}"
+        return cls(episode.id, episode.said_at, line)
+
+
+def _framed(episode: Episode, previous: _Said | None) -> str:
+    if previous is None or previous.line is None:
+        return said_line(episode)
+    return f"{previous.line}\n{said_line(episode)}"
+
+
 def _session(episode: Episode) -> tuple[str, str, str] | None:
     if episode.session_id is None:
         return None
@@ -56,14 +80,14 @@ def _session(episode: Episode) -> tuple[str, str, str] | None:
 
 
 class SessionTails:
-    """The last episode of each recent session, in the order episodes were written to it."""
+    """The last episode of each recent session (only what the next turn needs of it: bounded)."""
 
     def __init__(self, sessions: int = DEFAULT_SESSIONS) -> None:
         if sessions < 0:
             raise ValueError(f"sessions must be >= 0, got {sessions}")
         self.sessions = sessions
         # per session: (the episode before the last, the last)
-        self._last: OrderedDict[tuple[str, str, str], tuple[Episode | None, Episode]] = OrderedDict()
+        self._last: OrderedDict[tuple[str, str, str], tuple[_Said | None, _Said]] = OrderedDict()
 
     def texts(self, episodes: Sequence[Episode | None]) -> list[str]:
         """The embedded text of each episode (None skipped), each seeing the one before it in its
@@ -77,14 +101,14 @@ class SessionTails:
             key = _session(episode)
             before, last = self._last.get(key, (None, None)) if key is not None else (None, None)
             if last is not None and last.id == episode.id:
-                out.append(embedded_text(episode, before))
+                out.append(_framed(episode, before))
                 continue
             if last is not None and last.said_at > episode.said_at:
-                out.append(embedded_text(episode, None))
+                out.append(said_line(episode))
                 continue
-            out.append(embedded_text(episode, last))
+            out.append(_framed(episode, last))
             if key is not None and self.sessions:
-                self._last[key] = (last, episode)
+                self._last[key] = (last, _Said.of(episode))
                 self._last.move_to_end(key)
                 while len(self._last) > self.sessions:
                     self._last.popitem(last=False)
