@@ -79,7 +79,8 @@ class WritePipeline:
         self.embedder = embedder
         self.extractor = extractor
         self.producer = producer
-        self.episode_tails = SessionTails()  # the last episode of each session, for the next one's vector
+        # the last episode of each recent session, for the next one's vector
+        self.episode_tails = SessionTails(settings.episode_context_sessions)
         self.stopping = False
 
     # -- the batch ---------------------------------------------------------------------------
