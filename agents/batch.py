@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from agents.decode import Rejection
+from agents.episode_text import SessionTails
 from agents.prepare import PreparedTurn
 from beliefs.episodes import Episode
 from beliefs.records import DeadLetter, Memory, Turn
@@ -61,9 +62,12 @@ class PreparedBatch:
     started: float
 
 
-def embedded_texts(memories: Sequence[list[Memory]], episodes: Sequence[Episode | None]) -> list[str]:
-    """What one model call embeds for a batch: every memory text, then every episode text."""
-    return [m.text for per_turn in memories for m in per_turn] + [e.text for e in episodes if e is not None]
+def embedded_texts(
+    memories: Sequence[list[Memory]], episodes: Sequence[Episode | None], tails: SessionTails
+) -> list[str]:
+    """What one model call embeds for a batch: every memory text, then every episode's embedded
+    text (`agents.episode_text`: with its speaker and the turn before it)."""
+    return [m.text for per_turn in memories for m in per_turn] + tails.texts(episodes)
 
 
 def dead_letter(rejection: Rejection) -> DeadLetter:

@@ -23,6 +23,7 @@ import sqlalchemy.exc as sa_exc
 from agents.batch import BatchReport, PreparedBatch, ReadTurns, batch_attributes, dead_letter, embedded_texts
 from agents.decode import RawTurn, Rejection, decode_turn
 from agents.embed import Embedder
+from agents.episode_text import SessionTails
 from agents.errors import EmbedderUnavailableError
 from agents.extract.base import Extractor
 from agents.metrics import done_timer, ingest_metrics
@@ -85,6 +86,8 @@ class WritePipeline:
         self.embedder = embedder
         self.extractor = extractor
         self.producer = producer
+        # the last episode of each recent session, for the next one's vector
+        self.episode_tails = SessionTails(settings.episode_context_sessions)
         self.stopping = False
 
     # -- the batch ---------------------------------------------------------------------------
@@ -203,8 +206,10 @@ class WritePipeline:
         fresh = [turn for job_id, turn in by_job.items() if job_id not in done]
         return fresh, len(turns) - len(fresh)
 
-    async def _read(self, turns: Sequence[Turn]) -> ReadTurns:
-        """The text steps and extraction, then one embedding call for every memory and episode of the batch."""
+    async def _read(self, turns: Sequence[Turn], tails: SessionTails | None = None) -> ReadTurns:
+        """The text steps and extraction, then one embedding call for every memory and episode of the
+        batch; an episode is embedded with the turn before it in its session (`tails`, by default the
+        worker's)."""
         prepared = [clean_turn(turn, self.settings.strip_patterns) for turn in turns]
         extracting = time.perf_counter()
         claims = await extract_claims(prepared, self.extractor)
@@ -213,7 +218,7 @@ class WritePipeline:
         now = utcnow()
         memories = [memories_from_claims(p.turn, c, now, p.text) for p, c in zip(prepared, claims, strict=True)]
         episodes = [p.episode(now, self.settings.episode_retention_days) for p in prepared]
-        texts = embedded_texts(memories, episodes)
+        texts = embedded_texts(memories, episodes, self.episode_tails if tails is None else tails)
         embedding = None
         if texts:
             embedding = asyncio.ensure_future(self._retrying("embedder", self.embedder.aembed, texts, outages_only=True))
@@ -239,7 +244,8 @@ class WritePipeline:
         poison: list[Rejection] = []
         for turn in turns:
             try:
-                read = await self._read([turn])
+                # alone: a turn that broke the batch must not break its successor through its context
+                read = await self._read([turn], SessionTails(sessions=0))
                 vectors = await read.embedding if read.embedding is not None else []
                 outcomes.extend(self._turn_outcomes(read, vectors))
             except SinkError:

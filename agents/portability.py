@@ -1,7 +1,8 @@
 """Importing an export (`sinks.portability`): parse, embed, and write one user at a time.
 
 Embeddings are not in the file: each memory's and episode's text is embedded again with the
-running model, in one model call per user (as the write path embeds a batch), and the rows are
+running model (an episode with its speaker and the turn before it, as the write path does), in one
+model call per user (as the write path embeds a batch), and the rows are
 written through the store's import (`SqlMemoryStore.import_user`), which reconciles them and
 leaves their vector points for the projector like any write. A user's rows are one transaction,
 up to `MAX_ROWS` rows (a larger user is written in several, each idempotent). Ids are kept, so
@@ -14,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from typing import Protocol, runtime_checkable
 
 from agents.embed import Embedder
+from agents.episode_text import SessionTails
 from beliefs.contested import ContestedSlot
 from beliefs.episodes import Episode
 from beliefs.import_plan import Embedding, ImportCounts
@@ -93,24 +95,35 @@ async def import_records(
 ) -> ImportCounts:
     """Write the records, grouped by consecutive (tenant, user), each group embedded in one call."""
     total = ImportCounts()
+    tails = SessionTails()
     group: list[Record] = []
     for record in records:
         if group and (_owner(group[0]) != _owner(record) or len(group) >= max_rows):
-            total.add(await _write_group(group, store, embedder))
+            total.add(await _write_group(group, store, embedder, tails))
             group = []
         group.append(record)
     if group:
-        total.add(await _write_group(group, store, embedder))
+        total.add(await _write_group(group, store, embedder, tails))
     return total
 
 
-async def _write_group(group: list[Record], store: ImportTarget, embedder: Embedder) -> ImportCounts:
+def _embedded_texts(said: Sequence[Memory | Episode], tails: SessionTails) -> list[str]:
+    """A memory's text; an episode's text as the write path embeds it (`agents.episode_text`), each
+    episode seeing the one said before it in its session."""
+    texts = [r.text for r in said]
+    episodes = sorted((i for i, r in enumerate(said) if isinstance(r, Episode)), key=lambda i: said[i].said_at)
+    for i, text in zip(episodes, tails.texts([said[i] for i in episodes]), strict=True):
+        texts[i] = text
+    return texts
+
+
+async def _write_group(group: list[Record], store: ImportTarget, embedder: Embedder, tails: SessionTails) -> ImportCounts:
     known = await store.known_ids(group[0].tenant_id, [r.id for r in group])
     group = [r for r in group if r.id not in known]  # a repeated import embeds nothing
     if not group:
         return ImportCounts(skipped=len(known))
     said = [r for r in group if isinstance(r, Memory | Episode)]
-    vectors = await embedder.aembed([r.text for r in said]) if said else []
+    vectors = await embedder.aembed(_embedded_texts(said, tails)) if said else []
     memories = [(r, v) for r, v in zip(said, vectors, strict=True) if isinstance(r, Memory)]
     episodes = [(r, v) for r, v in zip(said, vectors, strict=True) if isinstance(r, Episode)]
     counts = await store.import_user(memories, episodes, [r for r in group if isinstance(r, ContestedSlot)])

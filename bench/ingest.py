@@ -35,6 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from locomo import DEFAULT_PATH, locomo_turns  # noqa: E402
 
 from agents.embed import Embedder  # noqa: E402
+from agents.episode_text import SessionTails  # noqa: E402
+from beliefs.episodes import Episode  # noqa: E402
 from launch.runtime import open_clients, run_worker  # noqa: E402
 from streams.broker import EmbeddedBroker  # noqa: E402
 from streams.publish import publish_records  # noqa: E402
@@ -70,6 +72,11 @@ def as_epoch(value: datetime | str) -> float:
     return (value if value.tzinfo else value.replace(tzinfo=UTC)).timestamp()
 
 
+def as_datetime(value: datetime | str) -> datetime:
+    """An aware UTC datetime from what SQL hands back (see `as_epoch`)."""
+    return datetime.fromtimestamp(as_epoch(value), UTC)
+
+
 class Ledger:
     """Read-only SQL views the benchmark needs (job completion, commit times, memory texts by batch)."""
 
@@ -88,22 +95,51 @@ class Ledger:
 
     async def texts_by_batch(self, tenant: str) -> tuple[list[list[str]], int, int]:
         """The texts grouped as the pipeline embedded them, memories then episodes (a batch's rows
-        share `created_at`), with the number of memory and episode texts."""
+        share `created_at`), with the number of memory and episode texts. An episode's embedded
+        text is rebuilt as the pipeline built it (`agents.episode_text`: its speaker and the turn
+        before it in its session), in the order the turns were said."""
         groups: dict[str, list[str]] = {}
         counts = [0, 0]
+        tails = SessionTails()
         async with self.engine.connect() as conn:
             tables = await conn.run_sync(lambda sync: set(inspect(sync).get_table_names()))
-            for index, table in enumerate(t for t in ("memories", "episodes") if t in tables):  # a schema before 0005 has no episodes
-                rows = (
+            memories = (
+                await conn.execute(
+                    text("SELECT created_at, text FROM memories WHERE tenant_id = :t ORDER BY created_at"), {"t": tenant}
+                )
+            ).all()
+            for created_at, row_text in memories:
+                groups.setdefault(str(created_at), []).append(row_text)
+            counts[0] = len(memories)
+            if "episodes" in tables:  # a schema before 0005 has no episodes
+                episodes = (
                     await conn.execute(
-                        text(f"SELECT created_at, text FROM {table} WHERE tenant_id = :t ORDER BY created_at"),
+                        text(
+                            "SELECT created_at, id, user_id, session_id, turn_id, role, speaker, text, said_at, trust "
+                            "FROM episodes WHERE tenant_id = :t ORDER BY created_at, said_at"
+                        ),
                         {"t": tenant},
                     )
                 ).all()
-                for created_at, row_text in rows:
-                    groups.setdefault(str(created_at), []).append(row_text)
-                counts[index] = len(rows)
+                for row in episodes:
+                    said = Episode(
+                        id=row.id, tenant_id=tenant, user_id=row.user_id, session_id=row.session_id,
+                        turn_id=row.turn_id, role=row.role, speaker=row.speaker, text=row.text,
+                        said_at=as_datetime(row.said_at), created_at=as_datetime(row.created_at), trust=row.trust,
+                    )
+                    groups.setdefault(str(row.created_at), []).extend(tails.texts([said]))
+                counts[1] = len(episodes)
         return [groups[key] for key in sorted(groups)], counts[0], counts[1]
+
+    async def said_texts(self, tenant: str) -> list[str]:
+        """Every memory text and every episode's text as said (what embedding the turn alone costs)."""
+        async with self.engine.connect() as conn:
+            tables = await conn.run_sync(lambda sync: set(inspect(sync).get_table_names()))
+            out: list[str] = []
+            for table in (t for t in ("memories", "episodes") if t in tables):
+                rows = await conn.execute(text(f"SELECT text FROM {table} WHERE tenant_id = :t"), {"t": tenant})
+                out += [row_text for (row_text,) in rows]
+            return out
 
     async def close(self) -> None:
         await self.engine.dispose()
@@ -209,6 +245,10 @@ async def run(args: argparse.Namespace) -> dict:
             embed_seconds, embed_cpu_seconds = min(embed_alone(clients.embedder, chunks) for _ in range(3))
             # the same embedder on exactly the calls the pipeline made (one per batch of turns)
             same_calls_seconds, _ = min(embed_alone(clients.embedder, per_batch) for _ in range(3))
+            # the model's work had every episode been embedded from its turn alone (its text as said)
+            said = await ledger.said_texts("locomo")
+            said_chunks = [said[i : i + settings.batch_size] for i in range(0, len(said), settings.batch_size)]
+            _, said_cpu_seconds = min(embed_alone(clients.embedder, said_chunks) for _ in range(3))
         await ledger.close()
 
     turns_per_s = len(turns) / elapsed
@@ -228,6 +268,7 @@ async def run(args: argparse.Namespace) -> dict:
         "embedder_only_texts_per_s": round(embed_per_s, 1),
         "pipeline_cpu_seconds": round(cpu_seconds, 2),  # this process and its model process, not the broker
         "embedder_only_cpu_seconds": round(embed_cpu_seconds, 2),
+        "embedder_only_cpu_seconds_turns_alone": round(said_cpu_seconds, 2),  # episodes without speaker/previous turn
         "ratio_to_embedder_ceiling": round(texts_per_s / embed_per_s, 3),
         "embedder_only_same_calls_texts_per_s": round(len(texts) / same_calls_seconds, 1),
         "ratio_to_same_calls_ceiling": round(texts_per_s / (len(texts) / same_calls_seconds), 3),

@@ -100,7 +100,7 @@ def run_baselines(samples: list[dict], questions: dict[str, list[dict]], k: int,
     from bench.locomo_score import Bm25, Tally, dense_top, local_turn_id
 
     embedder = load_default_embedder()
-    bm25_tally, dense_tally = Tally(), Tally()
+    bm25_tally, dense_tally, framed_tally = Tally(), Tally(), Tally()
     for sample in samples:
         turns = list(sample_turns(sample))
         ids = [[local_turn_id(t["turn_id"])] for t in turns]
@@ -108,12 +108,35 @@ def run_baselines(samples: list[dict], questions: dict[str, list[dict]], k: int,
         asked = questions[sample["sample_id"]]
         bm25 = Bm25(texts)
         turn_vectors = embedder.embed(texts)
+        framed_vectors = embedder.embed(framed_texts(turns))
         query_vectors = embedder.embed([q["question"] for q in asked]) if asked else []
         for q, vector in zip(asked, query_vectors, strict=True):
             bm25_tally.add(q["category"], [ids[i] for i in bm25.top(q["question"], k)], q["evidence"])
             dense_tally.add(q["category"], [ids[i] for i in dense_top(turn_vectors, vector, k)], q["evidence"])
+            framed_tally.add(q["category"], [ids[i] for i in dense_top(framed_vectors, vector, k)], q["evidence"])
         log(f"baselines: {sample['sample_id']} ({len(turns)} turns, {len(asked)} questions)")
-    return {"bm25 (raw turns)": bm25_tally.means(), "dense MiniLM (raw turns)": dense_tally.means()}
+    return {
+        "bm25 (raw turns)": bm25_tally.means(),
+        "dense MiniLM (raw turns)": dense_tally.means(),
+        "dense MiniLM (episode texts: speaker, turn before)": framed_tally.means(),
+    }
+
+
+def framed_texts(turns: list[dict]) -> list[str]:
+    """Each turn as the write path embeds its episode (`agents.episode_text`), in the order said."""
+    from agents.episode_text import SessionTails
+    from beliefs.episodes import Episode
+
+    at = datetime.now(UTC)
+    episodes = [
+        Episode(
+            id=t["turn_id"], tenant_id=t["tenant_id"], user_id=t["user_id"], session_id=t["session_id"],
+            turn_id=t["turn_id"], role=t["role"], speaker=t["metadata"]["speaker"], text=t["text"].strip(),
+            said_at=datetime.fromisoformat(t["ts"]), created_at=at,
+        )
+        for t in turns
+    ]
+    return SessionTails().texts(episodes)
 
 
 # --- beliefstream through HTTP ----------------------------------------------------------------------

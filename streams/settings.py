@@ -77,6 +77,11 @@ class Settings(BaseSettings):
     episode_retention_days: float = Field(
         default=0.0, ge=0, description="days an episode (a turn kept as said) is kept after it was said; 0 = forever"
     )
+    episode_context_sessions: int = Field(
+        default=10_000, ge=0,
+        description="sessions whose last turn a worker remembers, to embed the next episode with it; "
+        "0 = each episode embedded with its speaker only (half the model's work per episode)",
+    )
     sink_retry_initial_s: float = 0.5
     # the intake: accepted turns kept in SQL until processed (sinks/sql/intake.py, launch/reaper.py)
     intake_republish_on_start: bool | None = Field(

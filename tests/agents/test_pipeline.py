@@ -295,3 +295,22 @@ async def test_the_retention_setting_dates_each_episodes_expiry(sinks, tmp_path,
     await pipeline.persist(await pipeline.prepare([raw(tenant, "r", "We spent the weekend in Sintra.")]))
     episode = await store.get_episode(tenant, episode_id_for(tenant, "r"))
     assert episode.expires_at == datetime(2026, 3, 31, 12, tzinfo=UTC)  # 30 days after it was said
+
+
+async def test_a_short_reply_is_found_by_the_question_it_answers(sinks, tmp_path, tenant: str) -> None:
+    """Its vector carries the turn before it in the session (even from an earlier batch); with
+    `episode_context_sessions` 0 it carries its speaker only."""
+    _, vectors = sinks
+    found = {}
+    for sessions in (10_000, 0):
+        pipeline, _ = pipeline_of(sinks, tmp_path, episode_context_sessions=sessions)
+        user = f"ana{sessions}"
+        asked = raw(tenant, f"{user}-q", "So did you finally move to Lisbon?", user=user, role="assistant")
+        await pipeline.persist(await pipeline.prepare([asked]))
+        reply = raw(tenant, f"{user}-r", "Yes, last May.", user=user)
+        await pipeline.persist(await pipeline.prepare([reply]))
+        await pipeline.projector.drain()
+        query = pipeline.embedder.embed(["when did I move to Lisbon?"])[0]
+        hits = await vectors.search(query, RecallScope(tenant, user).vector_filter(kinds=("episode",)), 10)
+        found[sessions] = {hit.id: hit.score for hit in hits}[episode_id_for(tenant, f"{user}-r")]
+    assert found[10_000] > found[0] + 0.2  # alone, "Yes, last May." says nothing about Lisbon
