@@ -3,6 +3,7 @@ sidecar serves them whenever it has the SQL store, with no vector index of its o
 
 from __future__ import annotations
 
+from sinks.sql.vector_outbox import SqlVectorOutbox
 from tests.sidecar.bodies import ACME
 from tests.sidecar.conftest import make_memory, outcome_of
 
@@ -15,7 +16,7 @@ async def test_revoke_and_erase_are_served_without_a_vector_index(client, store)
     revoked = await client.post(f"/v1/memories/{dropped.id}/revoke", headers=ACME)
     assert revoked.status_code == 200, revoked.text
     assert revoked.json()["state"] == "revoked"
-    owed = {p.memory.id: p.memory.state.value for p in await store.pending_vectors()}
+    owed = {p.memory.id: p.memory.state.value for p in await SqlVectorOutbox.of(store).pending_vectors()}
     assert owed[dropped.id] == "revoked"  # the projector of whichever process owns the index follows
 
     unknown = await client.post("/v1/episodes/no-such-episode/revoke", headers=ACME)
