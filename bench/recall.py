@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import sidecar.recall.service as service_module  # noqa: E402
 from agents.embed import load_default_embedder  # noqa: E402
-from bench import recall_data  # noqa: E402
+from bench import recall_data, recall_texts  # noqa: E402
 from sidecar.auth import Principal  # noqa: E402
 from sidecar.recall.access import AccessRecorder  # noqa: E402
 from sidecar.recall.audit import AuditLog  # noqa: E402
@@ -178,7 +178,7 @@ async def bare_dense(embedder, index, requests: list[tuple[Principal, RecallRequ
 def requests_for(users: list[tuple[str, str]], n: int, seed: int) -> list[tuple[Principal, RecallRequest]]:
     rng = random.Random(seed)
     out = []
-    for text in recall_data.questions(rng, n):
+    for text in recall_texts.questions(rng, n):
         tenant, user = rng.choice(users)
         agent = recall_data.AGENT if rng.random() < 0.3 else None
         out.append((Principal(tenant, agent_id=agent, key_id="bench"), RecallRequest(user_id=user, query=text)))
@@ -290,9 +290,9 @@ async def main() -> None:
     except ValueError as exc:
         raise SystemExit(f"--episode-share: {exc}") from None
     embedder = load_default_embedder()
-    pool = recall_data.template_pool(random.Random(3))
+    pool = recall_texts.template_pool(random.Random(3))
     vectors = await pool_vectors(args.data_dir, embedder, pool)
-    episode_texts = recall_data.episode_pool(random.Random(4))
+    episode_texts = recall_texts.episode_pool(random.Random(4))
     episode_vectors = await pool_vectors(args.data_dir, embedder, episode_texts, "episode-pool")
     results = {"label": args.label, "at": time.strftime("%Y-%m-%dT%H:%M:%S"), "sizes": {}}
     for size in sizes:
