@@ -27,6 +27,7 @@ from agents.episode_text import SessionTails
 from agents.errors import EmbedderUnavailableError
 from agents.extract.base import Extractor
 from agents.metrics import done_timer, ingest_metrics
+from agents.overtaken import named_users, split_rejections
 from agents.prepare import clean_turn, extract_claims, memories_from_claims
 from agents.projector import VectorProjector
 from beliefs.records import EventKind, JobState, Turn, job_id_for, utcnow
@@ -122,6 +123,7 @@ class WritePipeline:
             result = await self._write_sql(batch)
             report = batch.report
             self._forget_erased(batch, result)
+            await self._forget_erased_rejections(batch)
             if self.projector is not None:
                 self.projector.wake()
             await self._retrying("events", self._publish_events)
@@ -161,8 +163,9 @@ class WritePipeline:
                 log.error("turn %s of tenant %s refused by the store: %s", outcome.turn.turn_id,
                           outcome.turn.tenant_id, type(exc).__name__)
             detail = f"the store refused the turn: {type(exc).__name__}: {exc}"[:500]
-            raw = RawTurn(value=outcome.turn.model_dump_json().encode(), key=outcome.turn.key.encode())
             turn = outcome.turn
+            accepted = turn.accepted_at.timestamp() if turn.accepted_at is not None else None
+            raw = RawTurn(value=turn.model_dump_json().encode(), key=turn.key.encode(), timestamp=accepted)
             batch.rejections.append(Rejection(raw, "write_error", detail, turn.tenant_id, turn.user_id, turn.turn_id))
             failed = self._failed(turn, "write_error: the store refused this turn; see the DLQ")
             try:
@@ -183,6 +186,18 @@ class WritePipeline:
         tenants = sorted({o.turn.tenant_id for o in batch.outcomes if o.job_id in erased})
         log.info("dropped %d turn(s) accepted before their user's erasure (tenants %s); nothing of them is kept",
                  len(erased), ", ".join(tenants))
+
+    async def _forget_erased_rejections(self, batch: PreparedBatch) -> None:
+        """Rejected records their user's erasure overtook are not dead-lettered (`agents.overtaken`)."""
+        users = named_users(batch.rejections)
+        if not users:
+            return
+        erasures = await self._retrying("sql", self.store.latest_erasures, users)
+        batch.rejections, dropped = split_rejections(batch.rejections, erasures)
+        if dropped:
+            batch.report.erased += len(dropped)
+            log.info("dropped %d rejected record(s) accepted before their user's erasure (tenants %s)",
+                     len(dropped), ", ".join(sorted({r.tenant_id for r in dropped})))
 
     def discard(self, batch: PreparedBatch) -> None:
         """Stop the embedding of a batch that will not be written (the worker is stopping)."""

@@ -15,6 +15,7 @@ from typing import Protocol, runtime_checkable
 
 from beliefs.contested import ContestedSlot
 from beliefs.episodes import Episode, EpisodeState
+from beliefs.erasure import Erasures
 from beliefs.records import Job, Memory, MemoryState, Turn
 from beliefs.write_plan import TurnOutcome
 from sinks.base import ErasureReport, PendingEvent, Pingable, Sink, WriteResult
@@ -30,6 +31,10 @@ class IngestSink(Sink, Protocol):
 
     async def done_job_ids(self, job_ids: Sequence[str]) -> set[str]:
         """Those of `job_ids` already done, skipped or failed: replays skip them before any work."""
+
+    async def latest_erasures(self, users: Sequence[tuple[str, str]]) -> Erasures:
+        """When each of `users` (tenant id, user id) that was ever erased was erased last: a record
+        that could not become a turn is not dead-lettered when its user's erasure overtook it."""
 
 
 @runtime_checkable

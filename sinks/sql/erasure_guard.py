@@ -45,10 +45,12 @@ async def hold_users(conn: AsyncConnection, users: Iterable[User], *, exclusive:
         await conn.execute(_SHARED, {"keys": keys})
 
 
-async def latest_erasures(conn: AsyncConnection, users: Iterable[User]) -> Erasures:
-    """When each of `users` that was ever erased was erased last (the users locked before)."""
+async def latest_erasures(conn: AsyncConnection, users: Iterable[User], *, lock: bool = True) -> Erasures:
+    """When each of `users` that was ever erased was erased last (the users locked first, unless
+    `lock` is off: a check outside a write, such as the dead letters')."""
     users = list(dict.fromkeys(users))
-    await hold_users(conn, users)
+    if lock:
+        await hold_users(conn, users)
     by_tenant: dict[str, dict[str, str]] = {}  # tenant → digest → user: one indexed lookup per tenant
     for tenant_id, user_id in users:
         by_tenant.setdefault(tenant_id, {})[user_digest(tenant_id, user_id)] = user_id

@@ -17,7 +17,7 @@ from datetime import datetime
 import sqlalchemy as sa
 
 from beliefs import loops
-from beliefs.erasure import split_erased
+from beliefs.erasure import Erasures, split_erased
 from beliefs.records import Job, JobState, Memory, MemoryState, RecallAudit, Turn, utcnow
 from beliefs.write_plan import BeliefView, TurnOutcome, WritePlan, plan_write, slot_key, text_key
 from sinks.base import ErasureReport, PendingEvent, WriteResult
@@ -177,6 +177,12 @@ class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin)
             removed = {"episodes": len(episode_ids), "intake_turns": pending}
             report = await governance.erase_user(conn, tenant_id, user_id, utcnow(), key_id, removed)
         return replace(report, episode_ids=episode_ids)
+
+    async def latest_erasures(self, users: Sequence[tuple[str, str]]) -> Erasures:
+        if not users:
+            return {}
+        async with unavailable_on_outage("latest_erasures"), self._engine.connect() as conn:
+            return await erasure_guard.latest_erasures(conn, users, lock=False)
 
     async def done_job_ids(self, job_ids: Sequence[str]) -> set[str]:
         finished = [s.value for s in (JobState.DONE, JobState.SKIPPED, JobState.FAILED)]

@@ -205,6 +205,35 @@ async def test_turns_their_users_erasure_overtook_are_counted_never_kept_nor_dea
     assert events and not [e for e in events if "Lisbon" in e or marker in e]
 
 
+async def test_records_that_never_became_turns_are_not_dead_lettered_after_their_users_erasure(
+    sinks, tmp_path, tenant: str
+) -> None:
+    """A record that fails to decode but names its user keeps the user's words; dead-lettered after
+    the user's erasure, they would outlive it on the DLQ topic. Accepted before: dropped and counted;
+    accepted after (the user came back) or another user's: dead-lettered as ever."""
+    pipeline, producer = pipeline_of(sinks, tmp_path)
+    store, _ = sinks
+    before = (await store.erase_user(tenant, "gone")).erased_at.timestamp() - 1
+    after = before + 3600
+
+    def malformed(turn_id: str, user: str, timestamp: float | None) -> RawTurn:
+        record = raw(tenant, turn_id, f"My passport number is 12345, turn {turn_id}.", user=user, role="narrator")
+        return dataclasses.replace(record, timestamp=timestamp)
+
+    batch = [
+        malformed("m1", "gone", before),
+        malformed("m2", "gone", None),  # no time: it cannot show it came after the erasure
+        malformed("m3", "gone", after),
+        malformed("m4", "stays", before),
+    ]
+
+    report = await pipeline.persist(await pipeline.prepare(batch))
+
+    assert report.erased == 2
+    letters = [DeadLetter.model_validate_json(r.value) for r in producer.on(pipeline.settings.dlq_topic)]
+    assert sorted(json.loads(letter.raw)["turn_id"] for letter in letters) == ["m3", "m4"]
+
+
 async def test_a_discarded_batch_stops_its_embedding_and_writes_nothing(sinks, tmp_path, tenant: str) -> None:
     pipeline, producer = pipeline_of(sinks, tmp_path)
     store, _ = sinks

@@ -1,0 +1,31 @@
+"""Records their user's erasure overtook: what never became a turn is not dead-lettered either.
+
+A record that fails to decode or to be written still names its user when its ids could be read.
+Dead-lettering it after that user was erased would keep the user's words on the DLQ topic, which
+no erasure can reach. So, as for turns (`beliefs.erasure`), a rejected record accepted at or before
+its user's latest erasure (by its record's time; a record with no time counts as before) is dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from agents.decode import Rejection
+from beliefs.erasure import Erasures, erased_after
+
+
+def named_users(rejections: Sequence[Rejection]) -> list[tuple[str, str]]:
+    """The (tenant id, user id) pairs the rejected records name, each once."""
+    return sorted({(r.tenant_id, r.user_id) for r in rejections if r.tenant_id and r.user_id})
+
+
+def split_rejections(
+    rejections: Sequence[Rejection], erasures: Erasures
+) -> tuple[list[Rejection], list[Rejection]]:
+    """(kept, dropped): the records to dead-letter, and those their user's erasure overtook."""
+    kept: list[Rejection] = []
+    dropped: list[Rejection] = []
+    for rejection in rejections:
+        erased_at = erasures.get((rejection.tenant_id, rejection.user_id)) if rejection.user_id else None
+        (dropped if erased_after(rejection.raw.recorded_at, erased_at) else kept).append(rejection)
+    return kept, dropped
