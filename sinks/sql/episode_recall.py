@@ -25,8 +25,6 @@ from sinks.sql.convert import EPISODE_FIELDS, row_episode
 from sinks.sql.recall_queries import _per_word_statement, fts_scope_token, in_scope, search_terms
 from sinks.sql.tables import episodes
 
-#: Seeds per neighbours statement (three parts each; SQLite allows 500 parts in a compound select).
-NEIGHBOUR_SEEDS = 32
 #: Shares of a keyword hit's BM25 score lent to the turns around it in its session, by distance
 #: (the next turn each side, then the one after); tuned on LoCoMo conversations 0-1 (docs/benchmarks.md).
 NEIGHBOUR_SHARES: tuple[float, ...] = (0.7, 0.5)
@@ -114,28 +112,24 @@ def _tsvector_statement(words: int, with_agent: bool, include_untrusted: bool) -
 def adjacent_plan(
     scope: RecallScope, currency: Currency, ids: Sequence[str], window: int
 ) -> tuple[Any, dict[str, Any]] | None:
-    """The current episodes up to `window` before and after each of `ids` (at most
-    `NEIGHBOUR_SEEDS`) in its session, as (seed, id, said_at, turn_id) rows, for `spread_to_neighbours`."""
+    """The current episodes up to `window` before and after each of `ids` in its session, as
+    (seed, id, said_at, turn_id, side) rows, for `spread_to_neighbours`."""
     if not ids or window < 1:
         return None
     params = scope_params(scope, currency) | {"window": window, "seeds": list(dict.fromkeys(ids))}
     return _neighbours_statement(*_shape(scope, currency), ids_only=True), params
 
 
-def adjacent_of(ids: Sequence[str]):
-    """What turns adjacency rows into {seed id: {neighbour id: its distance in turns}}."""
-
-    def convert(result: Any) -> dict[str, dict[str, int]]:
-        sides: dict[tuple[int, int], list[Any]] = {}
-        for row in result.mappings():
-            sides.setdefault((row["seed"], row["side"]), []).append(row)
-        around: dict[str, dict[str, int]] = {}
-        for (seed, side), rows in sides.items():
-            rows.sort(key=lambda r: (r["said_at"], r["turn_id"]), reverse=side < 0)  # nearest first
-            around.setdefault(seed, {}).update({r["id"]: d for d, r in enumerate(rows, start=1)})
-        return around
-
-    return convert
+def adjacent_of(result: Any) -> dict[str, dict[str, int]]:
+    """Adjacency rows as {seed id: {neighbour id: its distance in turns}}."""
+    sides: dict[tuple[str, int], list[Any]] = {}
+    for row in result.mappings():
+        sides.setdefault((row["seed"], row["side"]), []).append(row)
+    around: dict[str, dict[str, int]] = {}
+    for (seed, side), rows in sides.items():
+        rows.sort(key=lambda r: (r["said_at"], r["turn_id"]), reverse=side < 0)  # nearest first
+        around.setdefault(seed, {}).update({r["id"]: d for d, r in enumerate(rows, start=1)})
+    return around
 
 
 def spread_to_neighbours(
@@ -190,7 +184,7 @@ def _hydrate_statement(with_agent: bool, include_untrusted: bool) -> sa.Select:
 def neighbours_plan(
     scope: RecallScope, currency: Currency, ids: Sequence[str], window: int
 ) -> tuple[Any, dict[str, Any]] | None:
-    """The seeds (at most `NEIGHBOUR_SEEDS`) and up to `window` episodes each side, one statement."""
+    """The seeds and up to `window` episodes each side, one statement whatever their number."""
     if not ids:
         return None
     if window < 0:

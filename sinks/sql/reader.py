@@ -105,7 +105,7 @@ class RecallReader:
         adjacent = episode_recall.adjacent_plan(scope, currency, seeds, len(shares))
         if adjacent is None:
             return hits
-        around = await self._read("episode_adjacent", adjacent, episode_recall.adjacent_of(seeds))
+        around = await self._read("episode_adjacent", adjacent, episode_recall.adjacent_of)
         return episode_recall.spread_to_neighbours(hits, around, shares, limit)
 
     async def hydrate_episodes(self, scope: RecallScope, currency: Currency, ids: Sequence[str]) -> list[Episode]:
@@ -117,14 +117,10 @@ class RecallReader:
     async def episode_neighbours(
         self, scope: RecallScope, currency: Currency, ids: Sequence[str], window: int
     ) -> dict[str, list[Episode]]:
-        seeds = list(dict.fromkeys(ids))
-        found: dict[str, list[Episode]] = {}
-        for start in range(0, len(seeds), episode_recall.NEIGHBOUR_SEEDS):
-            part = seeds[start : start + episode_recall.NEIGHBOUR_SEEDS]
-            plan = episode_recall.neighbours_plan(scope, currency, part, window)
-            if plan is not None:
-                found |= await self._read("episode_neighbours", plan, episode_recall.neighbours_of(part))
-        return found
+        plan = episode_recall.neighbours_plan(scope, currency, ids, window)
+        if plan is None:
+            return {}
+        return await self._read("episode_neighbours", plan, episode_recall.neighbours_of(ids))
 
     def close(self) -> None:
         self._closed = True
