@@ -11,21 +11,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from agents.decode import Rejection
-from beliefs.erasure import Erasures, erased_after
+from beliefs.erasure import Erasures, split_overtaken
 
 
 def named_users(rejections: Sequence[Rejection]) -> list[tuple[str, str]]:
     """The (tenant id, user id) pairs the rejected records name, each once."""
-    return sorted({(r.tenant_id, r.user_id) for r in rejections if r.tenant_id and r.user_id})
+    return sorted({user for r in rejections if (user := _user_of(r)) is not None})
 
 
 def split_rejections(
     rejections: Sequence[Rejection], erasures: Erasures
 ) -> tuple[list[Rejection], list[Rejection]]:
     """(kept, dropped): the records to dead-letter, and those their user's erasure overtook."""
-    kept: list[Rejection] = []
-    dropped: list[Rejection] = []
-    for rejection in rejections:
-        erased_at = erasures.get((rejection.tenant_id, rejection.user_id)) if rejection.user_id else None
-        (dropped if erased_after(rejection.raw.recorded_at, erased_at) else kept).append(rejection)
-    return kept, dropped
+    return split_overtaken(rejections, erasures, _user_of, lambda r: r.raw.recorded_at)
+
+
+def _user_of(rejection: Rejection) -> tuple[str, str] | None:
+    if rejection.tenant_id and rejection.user_id:
+        return rejection.tenant_id, rejection.user_id
+    return None

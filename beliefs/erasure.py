@@ -13,11 +13,14 @@ before any erasure: a turn that cannot show it came after is not kept for an era
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
+from typing import TypeVar
 
 from beliefs.records import as_utc
 from beliefs.write_plan import TurnOutcome
+
+T = TypeVar("T")
 
 #: (tenant id, user id) → when that user was last erased.
 Erasures = Mapping[tuple[str, str], datetime]
@@ -38,12 +41,23 @@ def erased_after(accepted_at: datetime | None, erased_at: datetime | None) -> bo
     return as_utc(accepted_at) <= as_utc(erased_at)
 
 
+def split_overtaken(
+    items: Sequence[T], erasures: Erasures, user_of: Callable[[T], tuple[str, str] | None],
+    accepted_of: Callable[[T], datetime | None],
+) -> tuple[list[T], list[T]]:
+    """(kept, dropped): the items whose user (None: unknown) was not erased at or after their
+    acceptance, and those whose user's erasure overtook them."""
+    kept: list[T] = []
+    dropped: list[T] = []
+    for item in items:
+        user = user_of(item)
+        erased_at = erasures.get(user) if user is not None else None
+        (dropped if erased_after(accepted_of(item), erased_at) else kept).append(item)
+    return kept, dropped
+
+
 def split_erased(outcomes: Sequence[TurnOutcome], erasures: Erasures) -> tuple[list[TurnOutcome], list[TurnOutcome]]:
     """(kept, dropped): the outcomes to write, and those of turns their user's erasure overtook."""
-    kept: list[TurnOutcome] = []
-    dropped: list[TurnOutcome] = []
-    for outcome in outcomes:
-        turn = outcome.turn
-        erased_at = erasures.get((turn.tenant_id, turn.user_id))
-        (dropped if erased_after(turn.accepted_at, erased_at) else kept).append(outcome)
-    return kept, dropped
+    return split_overtaken(
+        outcomes, erasures, lambda o: (o.turn.tenant_id, o.turn.user_id), lambda o: o.turn.accepted_at
+    )
