@@ -13,6 +13,8 @@ the store, the vector index and the embedder (a call's wall time, queueing inclu
 Measured in the same run beside recall, per concurrency: the query model alone (the same queries
 and clients through `QueryEmbedder`), and the bare dense path (query embedding, then one vector
 search of the user's memories over the same shard, as many candidates as recall asks for).
+The keyword indexes are merged first, as the worker's hourly maintenance keeps them
+(`agents.keyword_merge`; a no-op once merged).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import sidecar.recall.service as service_module  # noqa: E402
 from agents.embed import load_default_embedder  # noqa: E402
+from agents.keyword_merge import merge_keyword_indexes  # noqa: E402
 from bench import recall_data, recall_texts  # noqa: E402
 from sidecar.auth import Principal  # noqa: E402
 from sidecar.recall.access import AccessRecorder  # noqa: E402
@@ -41,6 +44,7 @@ from sidecar.recall.config import BALANCED  # noqa: E402
 from sidecar.recall.models import RecallRequest  # noqa: E402
 from sidecar.recall.query_embed import QueryEmbedder  # noqa: E402
 from sidecar.recall.service import RecallService, resolve_scope  # noqa: E402
+from sinks.sql.maintenance import MaintenanceStore  # noqa: E402
 from sinks.sql.store import SqlMemoryStore  # noqa: E402
 from sinks.vectors.edge import EdgeVectorIndex  # noqa: E402
 from streams.gc_tuning import tune_for_throughput  # noqa: E402
@@ -188,6 +192,8 @@ def requests_for(users: list[tuple[str, str]], n: int, seed: int) -> list[tuple[
 async def measure(directory: Path, users: int, embedder, args) -> dict:
     store = SqlMemoryStore(f"sqlite+aiosqlite:///{directory / 'memory.db'}")
     await store.setup()
+    for merged in await merge_keyword_indexes(MaintenanceStore.of(store), pages=50):  # as the worker's hourly job
+        print(f"  merged {merged.index}: {merged.segments_before} -> {merged.segments_after} segments")
     index = EdgeVectorIndex(directory / "vectors")
     await index.setup()
     times: dict[str, list[float]] = defaultdict(list)

@@ -13,6 +13,7 @@ import socket
 import faust
 
 from agents.consolidate import Consolidator
+from agents.keyword_merge import merge_keyword_indexes
 from agents.maintenance import Maintenance
 from agents.periodic import Job
 from agents.windowed_jobs import WindowedJobs
@@ -35,9 +36,12 @@ def windowed_jobs(
     return WindowedJobs(app, settings, maintenance, worker_id=f"{socket.gethostname()}:{os.getpid()}")
 
 
-def maintenance_loops(settings: Settings, jobs: WindowedJobs) -> list[tuple[str, float, Job, float]]:
+def maintenance_loops(
+    settings: Settings, jobs: WindowedJobs, store: MaintenanceStore
+) -> list[tuple[str, float, Job, float]]:
     """(name, interval, job, first delay) of the worker's maintenance: closed windows every tick, the
-    decay sweep hourly (a first one a minute in), the consolidation sweep weekly."""
+    decay sweep hourly (a first one a minute in), the consolidation sweep weekly, the keyword
+    indexes' merge hourly."""
     tick = settings.maintenance_tick_s
     return [
         ("windowed maintenance", tick, jobs.close_windows, tick),
@@ -47,5 +51,11 @@ def maintenance_loops(settings: Settings, jobs: WindowedJobs) -> list[tuple[str,
             settings.consolidation_interval_s,
             functools.partial(jobs.sweep, consolidate=True),
             settings.consolidation_interval_s,
+        ),
+        (
+            "keyword index merge",
+            settings.keyword_merge_interval_s,
+            functools.partial(merge_keyword_indexes, store, settings.keyword_merge_pages),
+            settings.keyword_merge_interval_s,
         ),
     ]

@@ -142,7 +142,8 @@ async def run_worker(
         pipeline = WritePipeline(
             settings, clients.store, clients.projector, embedder, clients.extractor, clients.producer
         )
-        windowed = windowed_jobs(app, settings, MaintenanceStore.of(clients.store), clients.consolidator)
+        maintenance_store = MaintenanceStore.of(clients.store)
+        windowed = windowed_jobs(app, settings, maintenance_store, clients.consolidator)
         windowed.register()
         register_ingest_agent(app, topics, pipeline, settings, _measured(on_batch), on_written=windowed.record)
         await pipeline.recover()
@@ -164,7 +165,7 @@ async def run_worker(
         )
         maintenance = [
             asyncio.create_task(run_periodically(interval, job, stop, name=name, initial_delay_s=delay), name=name)
-            for name, interval, job, delay in maintenance_loops(settings, windowed)
+            for name, interval, job, delay in maintenance_loops(settings, windowed, maintenance_store)
         ]
         webhooks = asyncio.create_task(run_webhooks(settings, clients.store, stop), name="webhooks")
         lag = asyncio.create_task(watch_lag(settings, url, stop), name="consumer lag")

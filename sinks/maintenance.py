@@ -1,6 +1,7 @@
-"""The manage phase's contracts: decay (with expiry), episode retention, and consolidation.
+"""The manage phase's contracts: decay (with expiry), episode retention, consolidation, and the
+keyword indexes' merging.
 
-`sinks.sql.maintenance.MaintenanceStore` implements all three over the SQL store's engine; each job
+`sinks.sql.maintenance.MaintenanceStore` implements all four over the SQL store's engine; each job
 is typed with the one it uses. `DecayRows` and `MergeWrite` are what crosses these contracts.
 """
 
@@ -112,3 +113,17 @@ class ConsolidationStore(Protocol):
 
     async def write_merges(self, tenant_id: str, merges: Sequence[MergeWrite]) -> list[MergeWrite]:
         """One transaction: the merges whose originals are all still active; answers those written."""
+
+
+@runtime_checkable
+class KeywordIndexStore(Protocol):
+    """The keyword indexes that keep their segments few by merging, a short write step at a time."""
+
+    def keyword_indexes(self) -> tuple[str, ...]:
+        """The indexes that take merging (none where the database keeps its own)."""
+
+    async def keyword_segments(self, index: str) -> int:
+        """How many segments `index` holds now."""
+
+    async def merge_keyword_index(self, index: str, pages: int, *, first: bool) -> bool:
+        """Merge up to `pages` pages (`first` starts a pass); whether there was anything to merge."""

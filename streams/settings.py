@@ -108,6 +108,12 @@ class Settings(BaseSettings):
         default=30.0, gt=0, description="how often a worker looks for closed windows (and their grace)"
     )
     decay_batch_size: int = Field(default=5000, ge=1)
+    keyword_merge_interval_s: float = Field(
+        default=3600.0, gt=0, description="how often a worker merges the keyword indexes' segments (SQLite FTS5)"
+    )
+    keyword_merge_pages: int = Field(
+        default=50, ge=1, description="pages merged per step; each step is one short write transaction"
+    )
     loop_threshold: int = Field(default=3, ge=2, description="supersessions of one attribute that make a loop")
     loop_window_days: float = Field(default=30.0, gt=0, description="...within this many days")
     consolidation_threshold: float = Field(default=0.85, gt=0, le=1, description="cosine similarity")

@@ -1,8 +1,8 @@
 """`MaintenanceStore`: the manage phase's contracts (`sinks.maintenance`) over the SQL store.
 
 It shares the `SqlMemoryStore`'s engine (one pool, one SQLite lock) but keeps the manage phase's
-statements out of the write path's store: `sinks.sql.decay` and `sinks.sql.consolidation` hold
-them. Every method turns a driver outage into `SinkUnavailableError`, like the store.
+statements out of the write path's store: `sinks.sql.decay`, `sinks.sql.consolidation` and
+`sinks.sql.keyword_index` hold them. Every method turns a driver outage into `SinkUnavailableError`, like the store.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from beliefs.records import Memory, utcnow
 from sinks.maintenance import DecayRows, MergeWrite
 from sinks.reach import EVERY_AGENT, Reach
-from sinks.sql import consolidation, decay, episode_queries
+from sinks.sql import consolidation, decay, episode_queries, keyword_index
 from sinks.sql.engine import unavailable_on_outage, write_transaction
 from sinks.sql.errors import InvalidRequestError
 from sinks.sql.queries import Users
@@ -41,8 +41,8 @@ class DecayWriter:
 
 
 class MaintenanceStore:
-    """`DecayStore`, `EpisodeRetentionStore` and `ConsolidationStore` (`sinks.maintenance`) over an
-    async engine (usually a `SqlMemoryStore`'s)."""
+    """`DecayStore`, `EpisodeRetentionStore`, `ConsolidationStore` and `KeywordIndexStore`
+    (`sinks.maintenance`) over an async engine (usually a `SqlMemoryStore`'s)."""
 
     def __init__(self, engine: AsyncEngine, events_topic: str = "beliefstream.memory.events") -> None:
         self._engine = engine
@@ -122,3 +122,18 @@ class MaintenanceStore:
             return []
         async with unavailable_on_outage("consolidation write"), write_transaction(self._engine) as conn:
             return await consolidation.write_merges(conn, tenant_id, merges, self.events_topic, utcnow())
+
+    # -- keyword index segments ---------------------------------------------------------------------
+
+    def keyword_indexes(self) -> tuple[str, ...]:
+        """The keyword indexes that take merging: SQLite's FTS5 tables; none on PostgreSQL."""
+        return keyword_index.KEYWORD_INDEXES if self._engine.dialect.name == "sqlite" else ()
+
+    async def keyword_segments(self, index: str) -> int:
+        async with unavailable_on_outage("keyword index segments"), self._engine.connect() as conn:
+            return await keyword_index.segments(conn, index)
+
+    async def merge_keyword_index(self, index: str, pages: int, *, first: bool) -> bool:
+        """One merge step in its own short write transaction; whether there was anything to merge."""
+        async with unavailable_on_outage("keyword index merge"), write_transaction(self._engine) as conn:
+            return await keyword_index.merge_step(conn, index, pages, first=first)
