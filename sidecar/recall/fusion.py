@@ -4,12 +4,15 @@ Relevance is a similarity, not a rank: the weighted mean of a candidate's cosine
 (clamped to [0, 1]) and its keyword score over the best keyword score of this query. So the top hit
 of an unrelated query keeps a low relevance, and a candidate both lists found gains on one only one
 found. Ranks are kept for diagnostics.
+
+A belief is at least as relevant as the turn it was drawn from (`grounded`): its text is a
+paraphrase that may lose the words the question uses, while the turn it came from kept them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from sidecar.recall.config import RecallConfig
 from sinks.base import VectorHit
@@ -65,6 +68,26 @@ def fuse(dense: Sequence[VectorHit], keyword: Sequence[KeywordHit], config: Reca
             keyword_score=similar.get(candidate),
         )
     return fused
+
+
+def grounded(signals: Mapping[str, Signals], turn_relevance: Mapping[str, float]) -> dict[str, Signals]:
+    """The beliefs' signals, each relevance raised to that of the best candidate turn that stated the
+    belief (`turn_relevance`: {memory id: relevance}); the ranks and raw scores are left as found."""
+    out: dict[str, Signals] = {}
+    for memory_id, found in signals.items():
+        turn = turn_relevance.get(memory_id, 0.0)
+        out[memory_id] = replace(found, relevance=turn) if turn > found.relevance else found
+    return out
+
+
+def stated_relevance(episodes: Sequence[tuple[Sequence[str], float]]) -> dict[str, float]:
+    """{memory id: the best relevance of a turn that stated it}, from (the turn's memory ids, its
+    relevance) pairs."""
+    best: dict[str, float] = {}
+    for memory_ids, relevance in episodes:
+        for memory_id in memory_ids:
+            best[memory_id] = max(best.get(memory_id, 0.0), relevance)
+    return best
 
 
 def _ranks(ids) -> dict[str, int]:

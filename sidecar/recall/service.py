@@ -7,6 +7,7 @@
     └── embed query → one vector search       ┘
     └── episodes: keyword search, and a second vector search (kind episode) of the same embedding
     fuse (cosine + normalised keyword) → hydrate memories + slot-mates, and episodes (concurrently)
+    a belief is as relevant as the best candidate turn that stated it, if that is more (`grounded`)
     select beliefs (pure: topic, contexts, conflicts, ...); score episodes (their linked beliefs
     read once: superseded ones are labelled), neighbours when asked → one ranking and budget
     → record access and audit (buffered) → result
@@ -36,7 +37,7 @@ from sidecar.recall.audit import AuditSink, query_digest
 from sidecar.recall.config import BALANCED, RecallConfig, preset
 from sidecar.recall.episodes import EpisodeVerdicts, judge_episodes, offer_context
 from sidecar.recall.evidence import episode_item, merge
-from sidecar.recall.fusion import Signals, fuse
+from sidecar.recall.fusion import Signals, fuse, grounded, stated_relevance
 from sidecar.recall.keywords import query_terms
 from sidecar.recall.metrics import measured, recall_metrics
 from sidecar.recall.models import (
@@ -183,6 +184,8 @@ class RecallService:
             self._hydrate_episodes(scope, said, list(episode_signals)),
         )
         said_episodes = [e for e in said_episodes if filters.said_within(e, request)]
+        stated = [(e.memory_ids, episode_signals[e.id].relevance) for e in said_episodes if e.id in episode_signals]
+        signals = grounded(signals, stated_relevance(stated))
         hydrated += await self._invented_slot_mates(scope, currency, hydrated)
         current = {m.id: m for m in (*hydrated, *pinned, *safety)}  # current at a stricter floor than quotes ask
         hydrated, pinned = filters.narrowed(request, hydrated, [*pinned, *safety])

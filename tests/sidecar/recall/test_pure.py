@@ -12,7 +12,7 @@ from sidecar.recall import policy
 from sidecar.recall.budget import edge_order, estimate_tokens, trim
 from sidecar.recall.config import BALANCED, PRECISE, PRESETS, RECENT, RecallConfig, preset
 from sidecar.recall.errors import UnknownPresetError
-from sidecar.recall.fusion import fuse
+from sidecar.recall.fusion import Signals, fuse, grounded, stated_relevance
 from sidecar.recall.keywords import query_terms
 from sidecar.recall.scoring import (
     age_days,
@@ -119,6 +119,16 @@ def test_fusion_rewards_agreement_and_keeps_relevance_a_similarity() -> None:
     assert (fused["b"].dense_rank, fused["b"].keyword_rank, fused["b"].dense_score) == (2, 1, 0.8)
     assert fuse([VectorHit("a", 0.2)], [], BALANCED)["a"].relevance < fuse([VectorHit("a", 0.6)], [], BALANCED)["a"].relevance
     assert fuse([], [], BALANCED) == {}
+
+
+def test_a_belief_is_as_relevant_as_the_best_turn_that_stated_it() -> None:
+    signals = {"a": Signals(0.2, dense_rank=3, dense_score=0.26), "b": Signals(0.7, keyword_rank=1, keyword_score=1.0)}
+    stated = stated_relevance([(["a", "b"], 0.5), (["a"], 0.6), ([], 0.9), (["z"], 0.8)])
+    assert stated == {"a": 0.6, "b": 0.5, "z": 0.8}
+    lifted = grounded(signals, stated)
+    assert lifted["a"] == Signals(0.6, dense_rank=3, dense_score=0.26)  # raised; ranks and scores as found
+    assert lifted["b"] is signals["b"]  # never lowered
+    assert set(lifted) == {"a", "b"}  # a turn's belief the query did not find is not added
 
 
 def test_query_terms_drop_stopwords_and_repeats() -> None:

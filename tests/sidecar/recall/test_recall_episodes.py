@@ -52,6 +52,17 @@ async def test_beliefs_come_first_then_the_quotes(world, tenant) -> None:
     assert result.memories[1].citations == result.memories[0].citations == [turn.turn_id]
 
 
+async def test_a_belief_is_ranked_as_relevant_as_the_turn_it_was_drawn_from(world, tenant) -> None:
+    turn = said(tenant, "u1", "I adopted a grey kitten called Pixel from the shelter.", days_ago=3)
+    pet = mem(tenant, "u1", "User adopted a pet from the shelter.", type=MemoryType.FACT)
+    await seed_said(world, turn, with_memories(turn, pet))
+    result = await ask(world, tenant, "what is the kitten called?")
+    by_id = {m.id: m for m in result.memories}
+    belief, quote = by_id[pet.id], by_id[turn.id]
+    assert belief.sources.keyword_rank is None  # its own words miss the question's
+    assert belief.sources.relevance == quote.sources.relevance > belief.sources.dense_score
+
+
 async def test_a_quoted_turn_whose_belief_this_recall_read_does_not_read_it_again(world, tenant, monkeypatch) -> None:
     turn = said(tenant, "u1", "I'm allergic to peanuts, so please keep that in mind.", days_ago=3)
     allergy = mem(tenant, "u1", "User is allergic to peanuts.", importance=0.9, type=MemoryType.FACT,
