@@ -52,12 +52,12 @@ class CompiledRead:
         compiled = statement.compile(dialect=dialect)
         self.statement = statement
         self._template = compiled.string
-        self._expanding = {name for name, bind in compiled.binds.items() if bind.expanding}
-        self._positions: list[tuple[str, Processor | None, Any]] = []
-        for name in compiled.positiontup or ():
+        self._order = [(name, compiled.binds[name].expanding) for name in compiled.positiontup or ()]
+        self._binds: list[tuple[str, Processor | None, Any, bool]] = []  # each name once
+        for name, expanding in dict.fromkeys(self._order):
             bind = compiled.binds[name]
             default = _REQUIRED if bind.required else bind.effective_value
-            self._positions.append((name, bind.type.dialect_impl(dialect).bind_processor(dialect), default))
+            self._binds.append((name, bind.type.dialect_impl(dialect).bind_processor(dialect), default, expanding))
         self._sql: dict[tuple[int, ...], str] = {}
         self._columns = [
             (index, processor)
@@ -67,21 +67,27 @@ class CompiledRead:
 
     def bind(self, params: Mapping[str, Any]) -> tuple[str, list[Any]]:
         """The SQL text and positional arguments of one execution with `params`."""
-        args: list[Any] = []
+        values: dict[str, Any] = {}
         lengths: dict[str, int] = {}
-        for name, process, default in self._positions:
+        for name, process, default, expanding in self._binds:
             value = params.get(name, default)
             if value is _REQUIRED:
                 raise KeyError(f"a value is required for bind parameter {name!r}")
-            if name in self._expanding:
-                values = list(value)
-                if not values:
+            if expanding:
+                value = list(value)
+                if not value:
                     raise ValueError(f"the IN list {name!r} is empty: the statement would match nothing")
-                lengths[name] = padded_length(len(values))
-                values += [values[-1]] * (lengths[name] - len(values))
-                args += values if process is None else [process(v) for v in values]
+                lengths[name] = padded_length(len(value))
+                value += [value[-1]] * (lengths[name] - len(value))
+                values[name] = value if process is None else [process(v) for v in value]
             else:
-                args.append(value if process is None else process(value))
+                values[name] = value if process is None else process(value)
+        args: list[Any] = []
+        for name, expanding in self._order:
+            if expanding:
+                args += values[name]
+            else:
+                args.append(values[name])
         return self._text(lengths), args
 
     def rows(self, fetched: list[tuple[Any, ...]]) -> list[Any]:
