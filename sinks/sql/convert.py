@@ -83,6 +83,11 @@ def row_memory(row: Mapping[str, Any]) -> Memory:
     return Memory.model_validate({name: row[name] for name in _MEMORY_FIELDS})
 
 
+def memory_of(values: Sequence[Any]) -> Memory:
+    """A memory from a row whose first columns are its fields in order (`Memory.model_fields`)."""
+    return Memory.model_validate(dict(zip(_MEMORY_FIELDS, values)))
+
+
 def episode_row(episode: Episode, embedding: Sequence[float] | None) -> dict[str, Any]:
     """The `episodes` row of an episode; a row with an embedding needs its vector point written."""
     row = episode.model_dump(mode="python")
@@ -101,6 +106,11 @@ def episode_embedding_row(episode_id: str, embedding: Sequence[float]) -> dict[s
 def row_episode(row: Mapping[str, Any]) -> Episode:
     """An episode from its row (extra columns are ignored)."""
     return Episode.model_validate({name: row[name] for name in EPISODE_FIELDS})
+
+
+def episode_of(values: Sequence[Any]) -> Episode:
+    """An episode from a row whose first columns are its fields in order (`EPISODE_FIELDS`)."""
+    return Episode.model_validate(dict(zip(EPISODE_FIELDS, values)))
 
 
 def job_row(job: Job) -> dict[str, Any]:

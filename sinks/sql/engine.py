@@ -9,6 +9,7 @@ transaction that read first could not get without failing at once.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -31,6 +32,8 @@ _OUTAGES: tuple[type[BaseException], ...] = (
     sa_exc.TimeoutError,
     OSError,
     asyncio.TimeoutError,
+    sqlite3.OperationalError,  # recall's reads run on pysqlite itself (`reader`): what SQLAlchemy would wrap
+    sqlite3.InterfaceError,
 )
 try:  # asyncpg raises its own errors for refused or dropped connections
     import asyncpg

@@ -12,7 +12,7 @@ a share of their score to the turns around them, which join the candidates or ri
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -21,7 +21,7 @@ import sqlalchemy as sa
 from beliefs.episodes import Episode, EpisodeState
 from beliefs.records import Trust
 from sinks.recall import Currency, KeywordHit, RecallScope
-from sinks.sql.convert import EPISODE_FIELDS, row_episode
+from sinks.sql.convert import EPISODE_FIELDS, episode_of
 from sinks.sql.recall_queries import _per_word_statement, fts_scope_token, in_scope, search_terms
 from sinks.sql.tables import episodes
 
@@ -30,6 +30,8 @@ from sinks.sql.tables import episodes
 NEIGHBOUR_SHARES: tuple[float, ...] = (0.7, 0.5)
 #: Best keyword hits that lend (one adjacency statement, two parts per hit).
 SPREAD_SEEDS = 16
+
+_SEED = len(EPISODE_FIELDS)  # a neighbour row's column naming its seed, after the episode's fields
 
 
 def is_current(table: Any, include_untrusted: bool) -> list[sa.ColumnElement[bool]]:
@@ -120,15 +122,15 @@ def adjacent_plan(
     return _neighbours_statement(*_shape(scope, currency), ids_only=True), params
 
 
-def adjacent_of(result: Any) -> dict[str, dict[str, int]]:
-    """Adjacency rows as {seed id: {neighbour id: its distance in turns}}."""
-    sides: dict[tuple[str, int], list[Any]] = {}
-    for row in result.mappings():
-        sides.setdefault((row["seed"], row["side"]), []).append(row)
+def adjacent_of(rows: Iterable[Sequence[Any]]) -> dict[str, dict[str, int]]:
+    """Adjacency rows (id, said_at, turn_id, seed, side) as {seed id: {neighbour id: its distance in turns}}."""
+    sides: dict[tuple[str, int], list[tuple[Any, str, str]]] = {}
+    for episode_id, said_at, turn_id, seed, side in rows:
+        sides.setdefault((seed, side), []).append((said_at, turn_id, episode_id))
     around: dict[str, dict[str, int]] = {}
-    for (seed, side), rows in sides.items():
-        rows.sort(key=lambda r: (r["said_at"], r["turn_id"]), reverse=side < 0)  # nearest first
-        around.setdefault(seed, {}).update({r["id"]: d for d, r in enumerate(rows, start=1)})
+    for (seed, side), turns in sides.items():
+        turns.sort(key=lambda t: (t[0], t[1]), reverse=side < 0)  # nearest first
+        around.setdefault(seed, {}).update({t[2]: d for d, t in enumerate(turns, start=1)})
     return around
 
 
@@ -164,9 +166,9 @@ def hydrate_plan(scope: RecallScope, currency: Currency, ids: Sequence[str]) -> 
 def hydrated_in_order(ids: Sequence[str]):
     """What turns hydrate rows into episodes in the order of `ids`."""
 
-    def convert(result: Any) -> list[Episode]:
-        found = {row["id"]: row_episode(row) for row in result.mappings()}
-        return [found[i] for i in dict.fromkeys(ids) if i in found]
+    def convert(rows: Iterable[Sequence[Any]]) -> list[Episode]:
+        found = {row[0]: row for row in rows}  # by id
+        return [episode_of(found[i]) for i in dict.fromkeys(ids) if i in found]
 
     return convert
 
@@ -196,15 +198,15 @@ def neighbours_plan(
 def neighbours_of(ids: Sequence[str]):
     """What turns neighbour rows into {seed id: its neighbours in order}; absent seeds are out of scope."""
 
-    def convert(result: Any) -> dict[str, list[Episode]]:
+    def convert(rows: Iterable[Sequence[Any]]) -> dict[str, list[Episode]]:
         seeds: set[str] = set()
         around: dict[str, dict[str, Episode]] = {}
-        for row in result.mappings():
-            seed = row["seed"]
-            if row["id"] == seed:
+        for row in rows:  # the episode's fields, then its seed
+            seed = row[_SEED]
+            if row[0] == seed:
                 seeds.add(seed)
             else:
-                around.setdefault(seed, {})[row["id"]] = row_episode(row)
+                around.setdefault(seed, {})[row[0]] = episode_of(row)
         return {
             seed: sorted(around.get(seed, {}).values(), key=lambda e: (e.said_at, e.turn_id))
             for seed in dict.fromkeys(ids)

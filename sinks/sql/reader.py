@@ -3,7 +3,8 @@
 Why not the async engine: through it every DBAPI call of aiosqlite is its own trip to the
 connection's thread and back to the event loop (checkout, BEGIN, execute, fetch, cursor close,
 rollback), and on two busy cores each trip waits for the GIL and a core. A SQLite file is therefore
-read through SQLAlchemy's synchronous pysqlite engine: statement, fetch and row conversion in one
+read through pysqlite connections of the reader's own, one per thread that reads, each statement
+compiled once and run on the cursor (`sqlite_reads`): statement, fetch and row conversion in one
 call. WAL lets these reads run beside the writer; `query_only` makes sure they never write.
 
 Where that call runs is `readers`:
@@ -15,19 +16,22 @@ Where that call runs is `readers`:
 - n > 0: on a pool of n threads, so that page-cache misses of a file much larger than memory wait
   beside each other instead of stalling the loop.
 
-PostgreSQL and in-memory SQLite (one shared connection) keep the async engine.
+PostgreSQL and in-memory SQLite (one shared connection) keep the async engine. Either way the
+converters receive the rows as sequences of column values, typed as the columns' types give them.
 """
 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-import sqlalchemy as sa
 from sqlalchemy import event
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
+from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from beliefs.episodes import Episode
@@ -35,31 +39,46 @@ from beliefs.records import Memory
 from sinks.recall import Currency, KeywordHit, OpenContest, RecallScope
 from sinks.sql import episode_recall, recall_queries
 from sinks.sql.engine import is_sqlite, sqlite_path, unavailable_on_outage
+from sinks.sql.sqlite_reads import CompiledRead
 
 T = TypeVar("T")
 
 #: Reader threads for a SQLite file; 0 reads on the event loop (see above).
 READERS = 0
+#: Prepared statements each SQLite connection keeps (recall's statements and their padded IN lengths).
+STATEMENT_CACHE = 256
+
+#: What hears each statement recall runs: its SQL and parameters (tests, tracing).
+StatementListener = Callable[[str, Sequence[Any]], None]
 
 
 class RecallReader:
     def __init__(self, url: str, engine: AsyncEngine, *, readers: int = READERS, busy_timeout_ms: int = 5000):
         self._engine = engine
         self._dialect = engine.dialect.name
-        self._sync: Engine | None = None
+        self._sqlite: _SqliteConnections | None = None
         self._executor: ThreadPoolExecutor | None = None
+        self._listeners: list[StatementListener] = []
         if readers < 0:
             raise ValueError("readers must be 0 (read on the event loop) or more")
         self._closed = False
         if is_sqlite(url) and sqlite_path(url) is not None:
-            self._sync = _sqlite_reader(url, max(readers, 1), busy_timeout_ms)  # one per thread
+            self._sqlite = _SqliteConnections(url, busy_timeout_ms)
             if readers:
                 self._executor = ThreadPoolExecutor(readers, thread_name_prefix="beliefstream-sql-read")
 
-    @property
-    def sync_engine(self) -> Engine:
-        """The engine recall's statements run on (for event listeners, e.g. plan checks in tests)."""
-        return self._sync if self._sync is not None else self._engine.sync_engine
+    def on_statement(self, listener: StatementListener) -> None:
+        """Have `listener(sql, parameters)` called before each statement recall runs.
+
+        On the async engine (PostgreSQL, in-memory SQLite) it hears every statement of that engine.
+        """
+        self._listeners.append(listener)
+        if self._sqlite is None:
+
+            def heard(_conn, _cursor, statement, parameters, _context, _executemany) -> None:
+                listener(statement, parameters)
+
+            event.listen(self._engine.sync_engine, "before_cursor_execute", heard)
 
     async def keyword_candidates(
         self, scope: RecallScope, currency: Currency, terms: Sequence[str], limit: int
@@ -127,14 +146,14 @@ class RecallReader:
         executor, self._executor = self._executor, None
         if executor is not None:
             executor.shutdown(wait=True)
-        if self._sync is not None:
-            self._sync.dispose()
+        if self._sqlite is not None:
+            self._sqlite.close()
 
     async def _read(self, what: str, plan: tuple[Any, dict[str, Any]], convert: Callable[[Any], T]) -> T:
         async with unavailable_on_outage(what):
-            if self._sync is None:
+            if self._sqlite is None:
                 async with self._engine.connect() as conn:
-                    return convert(await conn.execute(*plan))
+                    return convert((await conn.execute(*plan)).all())
             if self._closed:
                 raise RuntimeError("the SQL store is closed")
             if self._executor is None:
@@ -143,28 +162,56 @@ class RecallReader:
             return await asyncio.get_running_loop().run_in_executor(self._executor, self._run, plan, convert)
 
     def _run(self, plan: tuple[Any, dict[str, Any]], convert: Callable[[Any], T]) -> T:
-        assert self._sync is not None
-        with self._sync.connect() as conn:
-            return convert(conn.execute(*plan))
+        assert self._sqlite is not None
+        statement, params = plan
+        compiled = self._sqlite.compiled(statement)
+        sql, args = compiled.bind(params)
+        for listener in self._listeners:
+            listener(sql, args)
+        cursor = self._sqlite.connection().cursor()
+        try:
+            fetched = cursor.execute(sql, args).fetchall()
+        finally:
+            cursor.close()
+        return convert(compiled.rows(fetched))
 
 
-def _sqlite_reader(url: str, size: int, busy_timeout_ms: int) -> Engine:
-    """The same file through pysqlite: a fixed pool, autocommit reads (no BEGIN), never a write."""
-    sync_url = make_url(url).set(drivername="sqlite")
-    engine = sa.create_engine(
-        sync_url,
-        pool_size=size,
-        max_overflow=0,
-        pool_timeout=60,
-        connect_args={"check_same_thread": False},  # pooled: used by whichever reader thread
-    )
+class _SqliteConnections:
+    """A SQLite file's read connections, one per thread that reads, and the statements compiled for them."""
 
-    @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection, _record) -> None:
-        dbapi_connection.isolation_level = None  # each SELECT is its own snapshot; nothing to commit
-        cursor = dbapi_connection.cursor()
-        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
-        cursor.execute("PRAGMA query_only=ON")
-        cursor.close()
+    def __init__(self, url: str, busy_timeout_ms: int) -> None:
+        self._dialect = SQLiteDialect_pysqlite()
+        self._args, self._kwargs = self._dialect.create_connect_args(make_url(url).set(drivername="sqlite"))
+        self._busy_timeout_ms = int(busy_timeout_ms)
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._opened: list[sqlite3.Connection] = []
+        self._compiled: dict[int, CompiledRead] = {}
 
-    return engine
+    def compiled(self, statement: Any) -> CompiledRead:
+        """`statement` compiled once (the cache holds it, so its id names no other statement)."""
+        found = self._compiled.get(id(statement))
+        if found is None or found.statement is not statement:
+            found = self._compiled[id(statement)] = CompiledRead(statement, self._dialect)
+        return found
+
+    def connection(self) -> sqlite3.Connection:
+        """This thread's connection: autocommit reads (each SELECT its own snapshot), never a write."""
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(
+                *self._args, **(self._kwargs | {"check_same_thread": False}), cached_statements=STATEMENT_CACHE
+            )
+            conn.isolation_level = None
+            conn.execute(f"PRAGMA busy_timeout={self._busy_timeout_ms}")
+            conn.execute("PRAGMA query_only=ON")
+            with self._lock:
+                self._opened.append(conn)
+            self._local.conn = conn
+        return conn
+
+    def close(self) -> None:
+        with self._lock:
+            opened, self._opened = self._opened, []
+        for conn in opened:
+            conn.close()

@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from beliefs.records import Memory, MemoryState, RecallAudit, Trust, Visibility
 from sinks.recall import Currency, KeywordHit, OpenContest, RecallScope
-from sinks.sql.convert import row_memory
+from sinks.sql.convert import memory_of
 from sinks.sql.queries import chunked, dialect_insert
 from sinks.sql.tables import PINNED_PREDICATE, contested_slots, memories, recall_audit
 
@@ -97,7 +97,7 @@ def keyword_plan(
     return _fts5_statement(*shape), params
 
 
-def keyword_converter(limit: int) -> Callable[[Iterable[Any]], list[KeywordHit]]:
+def keyword_converter(limit: int) -> Callable[[Iterable[Sequence[Any]]], list[KeywordHit]]:
     """What turns the keyword statement's rows (either backend) into at most `limit` hits, best first."""
     return lambda rows: per_user_bm25(rows, limit)
 
@@ -110,7 +110,7 @@ BM25_B = 0.75
 TERM_ROWS_MAX = 500
 
 
-def per_user_bm25(rows: Iterable[Any], limit: int) -> list[KeywordHit]:
+def per_user_bm25(rows: Iterable[Sequence[Any]], limit: int) -> list[KeywordHit]:
     """Rank the keyword statement's rows by BM25 over the user's own memories, best first.
 
     Rows are (id, term, chars): one per memory and query term it contains, plus one (term -1)
@@ -121,13 +121,13 @@ def per_user_bm25(rows: Iterable[Any], limit: int) -> list[KeywordHit]:
     terms_of: dict[str, list[int]] = {}
     chars_of: dict[str, int] = {}
     holding: dict[int, int] = {}  # term -> how many of the user's current memories hold it
-    for row in rows:
-        if row.term < 0:
-            memories_of_user = row.chars
+    for row_id, term, chars in rows:
+        if term < 0:
+            memories_of_user = chars
             continue
-        terms_of.setdefault(row.id, []).append(row.term)
-        chars_of[row.id] = row.chars or 0
-        holding[row.term] = holding.get(row.term, 0) + 1
+        terms_of.setdefault(row_id, []).append(term)
+        chars_of[row_id] = chars or 0
+        holding[term] = holding.get(term, 0) + 1
     if not terms_of:
         return []
     total = max(memories_of_user, max(holding.values()))
@@ -218,12 +218,12 @@ def hydrate_plan(
     return _hydrate_statement(scope.agent_id is not None, bool(slot_attributes)), params
 
 
-def hydrated(result: Any) -> list[Memory]:
-    """Distinct memories of a hydrate result (a row can be both an id hit and a slot-mate)."""
+def hydrated(rows: Iterable[Sequence[Any]]) -> list[Memory]:
+    """Distinct memories of the hydrate rows (a row can be both an id hit and a slot-mate)."""
     found: dict[str, Memory] = {}
-    for row in result.mappings():
-        if row["id"] not in found:
-            found[row["id"]] = row_memory(row)
+    for row in rows:
+        if row[0] not in found:  # the id
+            found[row[0]] = memory_of(row)
     return list(found.values())
 
 
@@ -263,8 +263,9 @@ def pinned_plan(scope: RecallScope, currency: Currency, limit: int) -> tuple[Any
     return _pinned_statement(scope.agent_id is not None), params
 
 
-def memories_of(result: Any) -> list[Memory]:
-    return [row_memory(row) for row in result.mappings()]
+def memories_of(rows: Iterable[Sequence[Any]]) -> list[Memory]:
+    """Rows of the memory fields in order, as memories."""
+    return [memory_of(row) for row in rows]
 
 
 @lru_cache(maxsize=4)
@@ -307,19 +308,20 @@ def open_contests_plan(scope: RecallScope, currency: Currency, limit: int) -> tu
     return _open_contests_statement(scope.agent_id is not None), params
 
 
-def open_contests_of(result: Any) -> list[OpenContest]:
+def open_contests_of(rows: Iterable[Sequence[Any]]) -> list[OpenContest]:
     """Rows (slot id + memory, slot by slot) grouped into one `OpenContest` per slot, in order."""
-    grouped: dict[str, list[Any]] = {}
-    for row in result.mappings():
-        grouped.setdefault(row["contested_id"], []).append(row)
+    grouped: dict[str, list[Sequence[Any]]] = {}
+    for row in rows:
+        grouped.setdefault(row[0], []).append(row[1:])
+    entity, attribute = _FIELDS.index("entity"), _FIELDS.index("attribute")
     return [
         OpenContest(
             contested_id=contested_id,
-            entity=rows[0]["entity"],
-            attribute=rows[0]["attribute"],
-            memories=tuple(row_memory(row) for row in rows),
+            entity=members[0][entity],
+            attribute=members[0][attribute],
+            memories=tuple(memory_of(member) for member in members),
         )
-        for contested_id, rows in grouped.items()
+        for contested_id, members in grouped.items()
     ]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sqlite3
 import threading
 from datetime import timedelta
 
@@ -178,9 +179,7 @@ async def test_sqlite_recall_reads_run_where_configured_with_the_same_answers(tm
     store = SqlMemoryStore(f"sqlite+aiosqlite:///{(tmp_path / 'r.db').as_posix()}", sqlite_read_threads=threads)
     await store.setup()
     ran_on: set[str] = set()
-    sa.event.listen(
-        store._reader.sync_engine, "before_cursor_execute", lambda *_: ran_on.add(threading.current_thread().name)
-    )
+    store._reader.on_statement(lambda *_: ran_on.add(threading.current_thread().name))
     try:
         name = mem("t", "u1", "The user's name is Ada", profile=True, attribute="name", value="Ada")
         kayak = mem("t", "u1", "Kayaking on weekends")
@@ -209,15 +208,16 @@ async def test_sqlite_plans_use_indexes(tmp_path) -> None:
     store = SqlMemoryStore(f"sqlite+aiosqlite:///{(tmp_path / 'plan.db').as_posix()}")
     await store.setup()
     plans: list[str] = []
+    explain = sqlite3.connect(tmp_path / "plan.db")
 
-    def capture(conn, cursor, statement, parameters, context, executemany) -> None:
+    def capture(statement: str, parameters) -> None:
         if statement.lstrip().upper().startswith("SELECT"):
-            rows = conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {statement}", parameters).all()
+            rows = explain.execute(f"EXPLAIN QUERY PLAN {statement}", parameters).fetchall()
             plans.append(" | ".join(row[-1] for row in rows))
 
     try:
         await write(store, mem("t", "u1", "hello world", attribute="timezone", value="UTC", entity="user"))
-        sa.event.listen(store._reader.sync_engine, "before_cursor_execute", capture)
+        store._reader.on_statement(capture)
         scope = RecallScope("t", "u1", agent_id="a")
         await store.keyword_candidates(scope, CURRENT, ["hello"], 10)
         await store.pinned_memories(scope, CURRENT, 10)
@@ -225,6 +225,7 @@ async def test_sqlite_plans_use_indexes(tmp_path) -> None:
         await store.open_contests(scope, CURRENT, 20)
     finally:
         await store.close()
+        explain.close()
     assert len(plans) == 4
     for plan in plans:
         assert not re.search(r"\bSCAN (memories|m|s|c)\b(?!_fts)", plan), plan

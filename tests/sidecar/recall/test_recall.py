@@ -129,7 +129,7 @@ async def test_candidates_the_query_model_call_starts_before_sql_reads_on_the_lo
     order: list[str] = []
     embed = world.embedder.aembed
     monkeypatch.setattr(world.embedder, "aembed", lambda texts: (order.append("model"), embed(texts))[1])
-    sa.event.listen(world.store._reader.sync_engine, "before_cursor_execute", lambda *_: order.append("sql"))
+    world.store._reader.on_statement(lambda *_: order.append("sql"))
     await ask(world, tenant, "which editor does the user like")
     assert order[0] == "model" and "sql" in order
 
