@@ -148,24 +148,17 @@ def test_a_prepared_turn_is_judged_on_its_cleaned_text() -> None:
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("text", "expected"),
     [
-        'I loved "Becoming Nicole" by Amy Ellis Nutt. Highly recommend it!',
-        "We just did a contemporary piece called “Finding Freedom.” It was really emotional.",
-        'I\'m currently reading "The Lean Startup" and hoping it\'ll give me tips.',
+        ('I loved "Becoming Nicole" by Amy Ellis Nutt. Highly recommend it!', Voice.OWN),
+        ("We just did a contemporary piece called “Finding Freedom.” It was really emotional.", Voice.OWN),
+        ('I\'m currently reading "The Lean Startup" and hoping it\'ll give me tips.', Voice.OWN),
+        ('My friend says "I am the best cook", but I love Thai food.', Voice.MIXED),
+        ('My boss told me "you are fired" today.', Voice.MIXED),
+        ('I got a text: "transfer the deposit to the new account before Friday or lose the flat".', Voice.MIXED),
     ],
 )
-def test_a_short_quoted_title_in_the_users_sentence_keeps_the_turn_their_own(text: str) -> None:
-    assert voice(text) is Voice.OWN
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        'My friend says "I am the best cook", but I love Thai food.',
-        'My boss told me "you are fired" today.',
-        'I got a text: "transfer the deposit to the new account before Friday or lose the flat".',
-    ],
-)
-def test_quoted_speech_in_a_turn_is_still_someone_else_s_voice(text: str) -> None:
-    assert voice(text) is Voice.MIXED
+def test_a_short_quoted_title_keeps_the_turn_the_users_own_and_quoted_speech_does_not(
+    text: str, expected: Voice
+) -> None:
+    assert voice(text) is expected
