@@ -148,6 +148,10 @@ _DOUBLE_QUOTED = re.compile(r"\"[^\"\n]{2,}\"|“[^”]{2,}”|«[^»]{2,}»|„
 _MARKUP = re.compile(r"<([A-Za-z][\w:-]*)\b[^<>]*>.{20,}?</\1\s*>", re.DOTALL)
 _JSON_START = re.compile(r"(?m:^[ \t]*[\[{])")
 _FIRST_PERSON = re.compile(r"\bI\b|(?i:\b(?:me|my|mine|myself)\b)")
+_SECOND_PERSON = re.compile(r"(?i:\b(?:you|your|yours|yourself|u)\b)")
+_OPENING_QUOTES = "\"“«„"
+#: The most words a double-quoted span may hold and still read as a title rather than speech.
+TITLE_WORDS = 6
 _REGION_GATE = re.compile(r"```|~~~|^[ \t]*>|wrote:|forwarded|original message|\"|“|«|„|<[A-Za-z]|^[ \t]*[\[{]|:[ \t]*\n|\?[ \t]*\n",
                           re.IGNORECASE | re.MULTILINE)  # fmt: skip
 
@@ -170,13 +174,14 @@ class Reading:
             return Provenance(Voice.INJECTION, self.injection)
         if self.directive:
             return Provenance(Voice.ABOUT_THE_USER, "a directive about the user in the third person")
-        if not self.regions:
+        regions = tuple(r for r in self.regions if not _a_title(self.text, r))
+        if not regions:
             return OWN
-        covered = sum(end - start for start, end in _union(self.regions))
+        covered = sum(end - start for start, end in _union(regions))
         own_chars = len(self.text.strip()) - covered
-        if own_chars <= 0 or not re.search(r"\w", _outside(self.text, self.regions)):
-            return Provenance(Voice.QUOTED, f"only {self.regions[0][2]} content")
-        return Provenance(Voice.MIXED, f"own words beside {self.regions[0][2]} content")
+        if own_chars <= 0 or not re.search(r"\w", _outside(self.text, regions)):
+            return Provenance(Voice.QUOTED, f"only {regions[0][2]} content")
+        return Provenance(Voice.MIXED, f"own words beside {regions[0][2]} content")
 
     def of_claim(self, evidence: str) -> Provenance:
         """The provenance of a claim, by where its evidence sits in the turn."""
@@ -224,6 +229,20 @@ def _regions(text: str) -> tuple[tuple[int, int, str], ...]:
     found += [(*m.span(), "marked-up") for m in _MARKUP.finditer(text)]
     found += _json_regions(text)
     return tuple(sorted((s, e, k) for s, e, k in found if e > s))
+
+
+def _a_title(text: str, region: tuple[int, int, str]) -> bool:
+    """A short double-quoted name in the user's own sentence (a book, a song, a place: at most
+    `TITLE_WORDS` words, no first or second person), not someone else's voice."""
+    start, end, kind = region
+    inner = text[start + 1 : end - 1]
+    return (
+        kind == "quoted"
+        and text[start] in _OPENING_QUOTES
+        and len(inner.split()) <= TITLE_WORDS
+        and not _FIRST_PERSON.search(inner)
+        and not _SECOND_PERSON.search(inner)
+    )
 
 
 def _json_regions(text: str) -> list[tuple[int, int, str]]:

@@ -40,6 +40,10 @@ class Filler(Generic[T]):
         self.over_limit: list[T] = []
         self.used = 0
 
+    def fits(self, tokens: int) -> bool:
+        """Whether an item of `tokens` would be kept now (nothing recorded)."""
+        return len(self.kept) < self.limit and self.used + tokens <= self.budget_tokens
+
     def offer(self, item: T, tokens: int) -> bool:
         """Keep `item` if the limit and the budget allow; skip (never truncate) it otherwise."""
         if len(self.kept) >= self.limit:

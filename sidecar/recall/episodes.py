@@ -44,7 +44,7 @@ class EpisodeEntry:
     relevance: float
     score: Score
     signals: Signals | None = None
-    context: list[Episode] = field(default_factory=list)  # neighbouring turns included, in order
+    context: list[Episode] = field(default_factory=list)  # neighbouring turns included, the more relevant first
     superseded: bool = False
     neighbours: list[Episode] = field(default_factory=list)  # the turns around it trust allows (candidates)
 

@@ -8,10 +8,11 @@ episodes as a transcript (oldest first); `score` keeps the ranking readable.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from beliefs.episodes import Episode
 from sidecar.recall.budget import Filler, Trimmed, edge_order, estimate_tokens
 from sidecar.recall.episodes import SUPERSEDED_NOTE, EpisodeEntry
 from sidecar.recall.models import CandidateSources, EpisodeTurn, RecalledMemory
@@ -62,20 +63,38 @@ def _fill(ranked: Sequence[Item], budget_tokens: int, limit: int) -> tuple[Trimm
 
     A hit already quoted as a neighbour of a better one is not repeated: (entry, quoting id) pairs.
     Deciding the context here, not before the budget, keeps a turn from vanishing when the hit
-    that would have shown it is cut."""
+    that would have shown it is cut. A quote that does not fit with all its neighbours keeps those
+    that fit, the more relevant first, before it is skipped."""
     filler: Filler[Item] = Filler(budget_tokens, limit)
     repeated: list[tuple[EpisodeEntry, str]] = []
     quoted: dict[str, str] = {}  # episode id -> the kept quote showing it
+    relevance = {item.episode.id: item.score.value for item in ranked if isinstance(item, EpisodeEntry)}
     for item in ranked:
-        if isinstance(item, EpisodeEntry):
-            if item.episode.id in quoted:
-                repeated.append((item, quoted[item.episode.id]))
-                continue
-            item.context = [m for m in item.neighbours if m.id not in quoted]
-        if filler.offer(item, _cost(item)) and isinstance(item, EpisodeEntry):
+        if not isinstance(item, EpisodeEntry):
+            filler.offer(item, _cost(item))
+            continue
+        if item.episode.id in quoted:
+            repeated.append((item, quoted[item.episode.id]))
+            continue
+        if _offer_quote(filler, item, [m for m in item.neighbours if m.id not in quoted], relevance):
             for turn in item.turns():
                 quoted.setdefault(turn.id, item.episode.id)
     return filler.trimmed(), repeated
+
+
+def _offer_quote(
+    filler: Filler[Item], entry: EpisodeEntry, fresh: Sequence[Episode], relevance: Mapping[str, float]
+) -> bool:
+    """Offer `entry` with those of its `fresh` neighbours that fit, taken in order of relevance (a
+    neighbour that is itself a candidate by its score, the others after it in conversation order).
+    `entry.context` keeps that order: the quote cites its own turn, then them."""
+    entry.context = []
+    if filler.fits(entry.tokens()):
+        for neighbour in sorted(fresh, key=lambda m: -relevance.get(m.id, 0.0)):
+            entry.context.append(neighbour)
+            if not filler.fits(entry.tokens()):
+                entry.context.pop()
+    return filler.offer(entry, entry.tokens())
 
 
 def _id(item: Item) -> str:
@@ -103,7 +122,7 @@ def episode_item(entry: EpisodeEntry, diagnostics: bool, now: datetime | None = 
         effective_confidence=round(score.effective_confidence, 4),
         score=round(score.value, 4),
         recall_reason="; ".join(entry.reasons),
-        citations=[turn.turn_id for turn in entry.turns()],
+        citations=[episode.turn_id, *(turn.turn_id for turn in entry.context)],
         valid_from=episode.said_at,
         trust=episode.trust.value,
         source_role=episode.role,

@@ -140,7 +140,10 @@ class RecalledMemory(BaseModel):
     effective_confidence: float
     score: float
     recall_reason: str
-    citations: list[str] = Field(description="the turn ids the memory was learnt from")
+    citations: list[str] = Field(
+        description="the turn ids the memory was learnt from; an episode cites its own turn first, then the "
+        "neighbouring turns of `context`, the more relevant to the query first"
+    )
     valid_from: datetime
     trust: str = Field(default="trusted", description="trusted or caution (untrusted is never recalled)")
     source_role: Role = Field(default=Role.USER, description="who said it")

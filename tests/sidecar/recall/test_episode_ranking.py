@@ -7,7 +7,7 @@ from __future__ import annotations
 from beliefs.records import MemoryType
 from sidecar.recall.config import BALANCED
 from sidecar.recall.episodes import EpisodeEntry, judge_episodes
-from sidecar.recall.evidence import merge
+from sidecar.recall.evidence import episode_item, merge
 from sidecar.recall.fusion import Signals
 from sidecar.recall.scoring import Score
 from sidecar.recall.select import Selection
@@ -58,3 +58,28 @@ def test_a_turn_is_quoted_once_as_the_best_hit_s_neighbour_and_never_lost_to_the
     assert [t.id for t in kept.turns()] == [question.id, answer.id]
     why = dict(merged.selection.suppressed)
     assert why[answer.id] == f"quoted as context of {question.id}" and why[long.id] == "over the token budget"
+
+
+def test_a_quote_too_long_with_its_neighbours_keeps_the_more_relevant_one_that_fits() -> None:
+    asked = said("t", "u1", "Where did you go hiking? " * 8, speaker="Bruno", days_ago=1.002)  # 50 tokens
+    answer = said("t", "u1", "Up the ridge above the lake.", speaker="Ines", days_ago=1.001)  # 7 tokens
+    after = said("t", "u1", "Sounds lovely!", speaker="Bruno", days_ago=1.0)  # 4 tokens
+    first = said("t", "u1", "We adopted a kitten.", speaker="Ines", days_ago=5)  # 5 tokens
+    ranked = [entry(first, 0.9), entry(answer, 0.8, [asked, after]), entry(asked, 0.5)]
+    merged = merge(Selection(chosen=[], conflicts=[]), ranked, budget_tokens=62, limit=5)
+    quote = next(e for e in merged.episodes if e.episode.id == answer.id)
+    assert [t.id for t in quote.context] == [asked.id]  # the neighbour that is itself a hit, not the shorter one
+    merged = merge(Selection(chosen=[], conflicts=[]), ranked, budget_tokens=20, limit=5)
+    quote = next(e for e in merged.episodes if e.episode.id == answer.id)
+    assert [t.id for t in quote.context] == [after.id]  # the one that still fits, rather than no quote
+
+
+def test_a_quote_cites_its_own_turn_first_then_its_neighbours_by_relevance() -> None:
+    asked = said("t", "u1", "What did you name the puppy?", speaker="Bruno", days_ago=1.002)
+    answer = said("t", "u1", "We called her Nala, after the film.", speaker="Ines", days_ago=1.001)
+    after = said("t", "u1", "Such a sweet name!", speaker="Bruno", days_ago=1.0)
+    ranked = [entry(answer, 0.8, [asked, after]), entry(after, 0.3)]
+    [quote] = merge(Selection(chosen=[], conflicts=[]), ranked, budget_tokens=100, limit=5).episodes
+    item = episode_item(quote, diagnostics=False, now=NOW)
+    assert item.citations == [answer.turn_id, after.turn_id, asked.turn_id]
+    assert [t.turn_id for t in item.context] == [asked.turn_id, after.turn_id]  # shown in the order said
