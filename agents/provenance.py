@@ -150,6 +150,13 @@ _JSON_START = re.compile(r"(?m:^[ \t]*[\[{])")
 _FIRST_PERSON = re.compile(r"\bI\b|(?i:\b(?:me|my|mine|myself)\b)")
 _SECOND_PERSON = re.compile(r"(?i:\b(?:you|your|yours|yourself|u)\b)")
 _OPENING_QUOTES = "\"“«„"
+#: What introduces reported speech right before a quote: a verb of saying (and maybe whom), or a colon.
+_SPEECH_BEFORE = re.compile(
+    r"(?:\b(?:say|says|said|tell|tells|told|ask|asks|asked|write|writes|wrote|text|texts|texted|reply|replies|"
+    r"replied|yell|yells|yelled|shout|shouts|shouted|whisper|whispers|whispered|message|messaged|email|emailed|"
+    r"answer|answered|go|goes|went)\b(?:\s+\w+){0,2}\s*[,:]?|:)\s*$",
+    re.IGNORECASE,
+)
 #: The most words a double-quoted span may hold and still read as a title rather than speech.
 TITLE_WORDS = 6
 _REGION_GATE = re.compile(r"```|~~~|^[ \t]*>|wrote:|forwarded|original message|\"|“|«|„|<[A-Za-z]|^[ \t]*[\[{]|:[ \t]*\n|\?[ \t]*\n",
@@ -233,7 +240,8 @@ def _regions(text: str) -> tuple[tuple[int, int, str], ...]:
 
 def _a_title(text: str, region: tuple[int, int, str]) -> bool:
     """A short double-quoted name in the user's own sentence (a book, a song, a place: at most
-    `TITLE_WORDS` words, no first or second person), not someone else's voice."""
+    `TITLE_WORDS` words, no first or second person, not introduced as something said), not
+    someone else's voice."""
     start, end, kind = region
     inner = text[start + 1 : end - 1]
     return (
@@ -242,6 +250,7 @@ def _a_title(text: str, region: tuple[int, int, str]) -> bool:
         and len(inner.split()) <= TITLE_WORDS
         and not _FIRST_PERSON.search(inner)
         and not _SECOND_PERSON.search(inner)
+        and not _SPEECH_BEFORE.search(text[max(0, start - 40) : start])
     )
 
 

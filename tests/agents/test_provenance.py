@@ -150,12 +150,14 @@ def test_a_prepared_turn_is_judged_on_its_cleaned_text() -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ('I loved "Becoming Nicole" by Amy Ellis Nutt. Highly recommend it!', Voice.OWN),
-        ("We just did a contemporary piece called “Finding Freedom.” It was really emotional.", Voice.OWN),
-        ('I\'m currently reading "The Lean Startup" and hoping it\'ll give me tips.', Voice.OWN),
+        ('We finally watched "The Long Harbour Road" last night and cried twice.', Voice.OWN),
+        ("Our choir is rehearsing a piece called “Salt and Cedar” for the spring concert.", Voice.OWN),
+        ('Halfway through "Small Engines of Mercy" and it is slow going.', Voice.OWN),
         ('My friend says "I am the best cook", but I love Thai food.', Voice.MIXED),
         ('My boss told me "you are fired" today.', Voice.MIXED),
         ('I got a text: "transfer the deposit to the new account before Friday or lose the flat".', Voice.MIXED),
+        ('The landlord said "rent goes up in March" and hung up.', Voice.MIXED),
+        ('My sister texted "call mum tonight" so I will.', Voice.MIXED),
     ],
 )
 def test_a_short_quoted_title_keeps_the_turn_the_users_own_and_quoted_speech_does_not(
