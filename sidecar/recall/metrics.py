@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import time
+from collections import Counter as Tally
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, TypeVar
 
@@ -45,8 +46,9 @@ REASONS = (
 )
 
 
+@functools.lru_cache(maxsize=4096)
 def suppression_reason(why: str) -> str:
-    """The bounded label of a suppression's free-text `why`."""
+    """The bounded label of a suppression's free-text `why` (remembered: the same texts recur)."""
     folded = why.casefold()
     return next((label for phrase, label in REASONS if phrase in folded), "other")
 
@@ -72,8 +74,9 @@ class RecallMetrics:
     def observe_result(self, items: int, tokens: int, suppressed: Iterable[tuple[str, str]]) -> None:
         self.items.observe(items)
         self.tokens.observe(tokens)
-        for _, why in suppressed:
-            self.suppressed.labels(suppression_reason(why)).inc()
+        by_reason = Tally(suppression_reason(why) for _, why in suppressed)
+        for reason, count in by_reason.items():
+            self.suppressed.labels(reason).inc(count)
 
 
 @functools.cache
