@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import time
-from collections import Counter as Tally
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, TypeVar
 
@@ -74,7 +73,10 @@ class RecallMetrics:
     def observe_result(self, items: int, tokens: int, suppressed: Iterable[tuple[str, str]]) -> None:
         self.items.observe(items)
         self.tokens.observe(tokens)
-        by_reason = Tally(suppression_reason(why) for _, why in suppressed)
+        by_reason: dict[str, int] = {}
+        for _, why in suppressed:
+            reason = suppression_reason(why)
+            by_reason[reason] = by_reason.get(reason, 0) + 1
         for reason, count in by_reason.items():
             self.suppressed.labels(reason).inc(count)
 
