@@ -6,6 +6,7 @@ Presets are shared and never mutated; a per-request variant is `config.tuned(...
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
@@ -82,6 +83,13 @@ class RecallConfig(BaseModel):
     def tuned(self, **changes: Any) -> RecallConfig:
         """A validated copy with `changes`; this config (maybe a shared preset) is left as it is."""
         return type(self).model_validate(self.model_copy(update=changes).model_dump())
+
+
+@functools.lru_cache(maxsize=64)
+def episode_fusion(config: RecallConfig) -> RecallConfig:
+    """`config` for fusing episode candidates: its `keyword_weight` is `episode_keyword_weight`
+    (remembered per config: a frozen config's copy never changes)."""
+    return config.tuned(keyword_weight=config.episode_keyword_weight)
 
 
 BALANCED = RecallConfig()

@@ -47,9 +47,13 @@ def keyword_similarity(keyword: Sequence[KeywordHit]) -> dict[str, float]:
 
 def relevance(cosine: float | None, keyword: float | None, config: RecallConfig) -> float:
     """The weighted mean of cosine⁺ and keyword similarity (a missing one counts 0), in [0, 1]."""
-    dense_part = config.dense_weight * min(max(cosine or 0.0, 0.0), 1.0)
-    keyword_part = config.keyword_weight * min(max(keyword or 0.0, 0.0), 1.0)
-    return (dense_part + keyword_part) / (config.dense_weight + config.keyword_weight)
+    return _weighted(cosine, keyword, config.dense_weight, config.keyword_weight)
+
+
+def _weighted(cosine: float | None, keyword: float | None, dense_weight: float, keyword_weight: float) -> float:
+    dense_part = dense_weight * min(max(cosine or 0.0, 0.0), 1.0)
+    keyword_part = keyword_weight * min(max(keyword or 0.0, 0.0), 1.0)
+    return (dense_part + keyword_part) / (dense_weight + keyword_weight)
 
 
 def fuse(dense: Sequence[VectorHit], keyword: Sequence[KeywordHit], config: RecallConfig) -> dict[str, Signals]:
@@ -58,14 +62,16 @@ def fuse(dense: Sequence[VectorHit], keyword: Sequence[KeywordHit], config: Reca
     keyword_ranks = _ranks(hit.id for hit in keyword)
     cosine = {hit.id: hit.score for hit in reversed(dense)}  # the first (best) occurrence wins
     similar = keyword_similarity(keyword)
+    weights = (config.dense_weight, config.keyword_weight)
     fused: dict[str, Signals] = {}
     for candidate in dict.fromkeys([*dense_ranks, *keyword_ranks]):
+        dense_score, keyword_score = cosine.get(candidate), similar.get(candidate)
         fused[candidate] = Signals(
-            relevance=relevance(cosine.get(candidate), similar.get(candidate), config),
-            dense_rank=dense_ranks.get(candidate),
-            dense_score=cosine.get(candidate),
-            keyword_rank=keyword_ranks.get(candidate),
-            keyword_score=similar.get(candidate),
+            _weighted(dense_score, keyword_score, *weights),
+            dense_ranks.get(candidate),
+            dense_score,
+            keyword_ranks.get(candidate),
+            keyword_score,
         )
     return fused
 

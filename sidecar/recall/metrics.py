@@ -45,8 +45,9 @@ REASONS = (
 )
 
 
+@functools.lru_cache(maxsize=4096)
 def suppression_reason(why: str) -> str:
-    """The bounded label of a suppression's free-text `why`."""
+    """The bounded label of a suppression's free-text `why` (remembered: the same texts recur)."""
     folded = why.casefold()
     return next((label for phrase, label in REASONS if phrase in folded), "other")
 
@@ -72,8 +73,12 @@ class RecallMetrics:
     def observe_result(self, items: int, tokens: int, suppressed: Iterable[tuple[str, str]]) -> None:
         self.items.observe(items)
         self.tokens.observe(tokens)
+        by_reason: dict[str, int] = {}
         for _, why in suppressed:
-            self.suppressed.labels(suppression_reason(why)).inc()
+            reason = suppression_reason(why)
+            by_reason[reason] = by_reason.get(reason, 0) + 1
+        for reason, count in by_reason.items():
+            self.suppressed.labels(reason).inc(count)
 
 
 @functools.cache

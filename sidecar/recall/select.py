@@ -95,11 +95,15 @@ def select(
     hydrated: Sequence[Memory],
     pinned: Sequence[Memory],
     contests: Sequence[OpenContest] = (),
+    *,
+    domains: frozenset[str] | None = None,
 ) -> Selection:
-    """The recalled block for `request`, one named gate after another (the module docstring's order)."""
+    """The recalled block for `request`, one named gate after another (the module docstring's order).
+    `domains`: the request's (`sensitivity.request_domains`) when the caller has them already."""
     pool, stale = _current_pool([*hydrated, *pinned], scope, now, config)
     action = policy.requested_action(request.action.requested() if request.action else None, request.query)
-    domains = sensitive.request_domains(request.query, action.domain if action else None, request.topic)
+    if domains is None:
+        domains = sensitive.request_domains(request.query, action.domain if action else None, request.topic)
     verdicts = Verdicts()
     _suppress_sensitive(pool, domains, request.include_sensitive, verdicts)
     matched = _admit_eligible(pool, action, domains, request, signals, config, verdicts)

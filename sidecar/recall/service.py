@@ -34,7 +34,7 @@ from sidecar.auth import Capability, Principal
 from sidecar.recall import filters
 from sidecar.recall.access import AccessRecorder
 from sidecar.recall.audit import AuditSink, query_digest
-from sidecar.recall.config import BALANCED, RecallConfig, preset
+from sidecar.recall.config import BALANCED, RecallConfig, episode_fusion, preset
 from sidecar.recall.episodes import EpisodeVerdicts, judge_episodes, offer_context
 from sidecar.recall.evidence import episode_item, merge
 from sidecar.recall.fusion import Signals, fuse, grounded, stated_relevance
@@ -178,7 +178,7 @@ class RecallService:
             self._store.safety_memories(scope, currency, safety_needed(domains), config.pinned_limit),
         )
         signals = fuse(dense, keyword, config)
-        episode_signals = fuse(episode_dense, episode_keyword, config.tuned(keyword_weight=config.episode_keyword_weight))
+        episode_signals = fuse(episode_dense, episode_keyword, episode_fusion(config))
         hydrated, said_episodes = await _all(
             self._store.hydrate(scope, currency, list(signals), SINGLE_VALUED),
             self._hydrate_episodes(scope, said, list(episode_signals)),
@@ -189,7 +189,7 @@ class RecallService:
         hydrated += await self._invented_slot_mates(scope, currency, hydrated)
         current = {m.id: m for m in (*hydrated, *pinned, *safety)}  # current at a stricter floor than quotes ask
         hydrated, pinned = filters.narrowed(request, hydrated, [*pinned, *safety])
-        selection = select(request, config, now, scope, signals, hydrated, pinned, contests)
+        selection = select(request, config, now, scope, signals, hydrated, pinned, contests, domains=domains)
         quotes = await self._quotes(request, config, now, scope, said, episode_signals, said_episodes, current)
         quotes = quotes.without_sensitive(selection.suppressed)
         merged = merge(selection, quotes.entries, request.budget_tokens, request.limit)

@@ -10,6 +10,10 @@ directory says "every id written here is its own point id": an empty shard gets 
 the first write of any other id removes it before the point goes in (so a crash cannot leave a
 wrong marker); a shard without it (older ones included) reads the payload as before.
 
+Searches started in the same event-loop pass (a recall's memory and episode searches, and those of
+concurrent recalls) go to the worker together as one `query_batch`: one thread trip, and Edge plans
+them as one pass; each search gets the hits it would have got alone.
+
 Vectors are stored as float16 in a new shard: half of float32's size, so a large shard stays in the
 page cache beside the SQL store, and on real MiniLM embeddings the top 10 came out in the same order
 as with float32 (`docs/benchmarks.md`, recall session 4). A shard created before keeps the datatype its stored config names: Edge
@@ -59,6 +63,7 @@ class EdgeVectorIndex:
         self._shard: edge.EdgeShard | None = None
         self._executor: ThreadPoolExecutor | None = None
         self._ids_are_points = False  # until setup() has looked for the marker
+        self._queued: list[tuple[edge.QueryRequest, asyncio.Future[list[Any]]]] = []  # searches of this loop pass
 
     async def setup(self) -> None:
         """Open the shard (create it on first use) and make sure the payload indexes exist."""
@@ -125,8 +130,46 @@ class EdgeVectorIndex:
             with_payload=False if self._ids_are_points else [filters.MEMORY_ID_KEY],
             with_vector=False,
         )
-        found = await self._with_shard(lambda shard: shard.query(request))
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[list[Any]] = loop.create_future()
+        self._queued.append((request, answer))
+        if len(self._queued) == 1:  # the first of this loop pass: the others join it
+            loop.call_soon(self._query_queued)
+        found = await answer
         return [filters.to_hit(p) for p in found]
+
+    def _query_queued(self) -> None:
+        """Run the searches queued in one loop pass as one `query_batch`: one trip to the worker
+        thread, one planned pass over the segments. A failing batch fails each of its searches."""
+        queued, self._queued = self._queued, []
+        shard, executor = self._shard, self._executor
+        if shard is None:
+            return _fail(queued, SinkUnavailableError(f"the vector index at {self.path} is not open: call setup() first"))
+        if executor is None:
+            return _fail(queued, SinkUnavailableError(f"the vector index at {self.path} is closed"))
+        batch = edge.QueryBatchRequest([request for request, _ in queued])
+
+        def run() -> list[list[Any]]:
+            try:
+                return shard.query_batch(batch)
+            except Exception as exc:  # qdrant_edge raises bare Exception
+                raise SinkError(f"vector index at {self.path}: {exc}") from exc
+
+        def answer(done: asyncio.Future[list[list[Any]]]) -> None:
+            error = done.exception()
+            for i, (_, future) in enumerate(queued):
+                if future.done():  # its caller gave up
+                    continue
+                if error is not None:
+                    future.set_exception(error)
+                else:
+                    future.set_result(done.result()[i])
+
+        try:
+            trip = asyncio.get_running_loop().run_in_executor(executor, run)
+        except RuntimeError as exc:  # the executor shut down meanwhile
+            return _fail(queued, SinkUnavailableError(f"the vector index at {self.path} is closed: {exc}"))
+        trip.add_done_callback(answer)
 
     async def count(self, tenant_id: str | None = None) -> int:
         request = edge.CountRequest(exact=True, filter=filters.tenant_filter(tenant_id, edge))
@@ -213,6 +256,12 @@ class EdgeVectorIndex:
         if self._executor is None:
             raise SinkUnavailableError(f"the vector index at {self.path} is closed")
         return await asyncio.get_running_loop().run_in_executor(self._executor, fn)
+
+
+def _fail(queued: Sequence[tuple[Any, asyncio.Future[Any]]], error: Exception) -> None:
+    for _, future in queued:
+        if not future.done():
+            future.set_exception(error)
 
 
 def _ensure_payload_indexes(shard: edge.EdgeShard) -> None:

@@ -99,10 +99,11 @@ def scope_filter(scope: VectorFilter, models: ModuleType) -> Any:
         must.append(_match_any(models, "type", scope.types))
     if scope.topics:
         must.append(_match_any(models, "topic", scope.topics))
-    visible = [models.Filter(must_not=[_match(models, "visibility", "agent")])]
-    if scope.agent_ids:
-        visible.append(_match_any(models, "agent_id", scope.agent_ids))
-    must.append(models.Filter(should=visible))
+    private = _match(models, "visibility", "agent")
+    if scope.agent_ids:  # not agent-private, or one of these agents'
+        must.append(models.Filter(should=[models.Filter(must_not=[private]), _match_any(models, "agent_id", scope.agent_ids)]))
+    else:  # the same condition without nesting: Edge takes in a nested filter at several times the cost
+        must_not.append(private)
     return models.Filter(must=must, must_not=must_not or None)
 
 
@@ -137,6 +138,10 @@ def _match(models: ModuleType, key: str, value: str) -> Any:
 
 
 def _match_any(models: ModuleType, key: str, values: Sequence[str]) -> Any:
+    """`key` is one of `values`; a single value is an equality match (the same points, and Edge
+    builds it for a fraction of a list match's cost)."""
+    if len(values) == 1:
+        return _match(models, key, values[0])
     return models.FieldCondition(key=key, match=models.MatchAny(any=[_plain(v) for v in values]))
 
 

@@ -232,6 +232,32 @@ async def test_invalid_input_is_refused(index: VectorIndex) -> None:
         await index.search(unit(1), VectorFilter(tenant_id="", user_id="u-1"), limit=3)
 
 
+async def test_concurrent_searches_get_what_each_gets_alone(index: VectorIndex) -> None:
+    """Searches started together (Edge runs them as one batch) answer each its own scope and limit."""
+    ids = {user: [mid() for _ in range(4)] for user in ("u-1", "u-2")}
+    await index.write(
+        [
+            VectorPoint(i, unit(60 + n), payload(user=user) | ({"kind": "episode"} if n % 2 else {}))
+            for user, user_ids in ids.items()
+            for n, i in enumerate(user_ids)
+        ]
+    )
+    asks = [
+        (unit(60), scope(), 3),
+        (unit(61), scope(kinds=("episode",)), 10),
+        (unit(62), scope(user_id="u-2"), 1),
+        (unit(60), scope(states=()), 3),
+        (unit(63), scope(user_id="u-2", kinds=("memory", "episode")), 10),
+    ]
+    alone = [await index.search(*ask) for ask in asks]
+    together = await asyncio.gather(*(index.search(*ask) for ask in asks))
+    assert [[hit.id for hit in hits] for hits in together] == [[hit.id for hit in hits] for hits in alone]
+    for got, expected in zip(together, alone, strict=True):
+        assert [hit.score for hit in got] == pytest.approx([hit.score for hit in expected], abs=1e-5)
+    assert [len(hits) for hits in alone] == [2, 2, 1, 0, 4]
+    assert {hit.id for hit in alone[1]} == {ids["u-1"][1], ids["u-1"][3]}
+
+
 async def test_real_embeddings_rank_the_paraphrase_first(index: VectorIndex) -> None:
     embedder = load_default_embedder(2, 64)
     texts = ["User is allergic to peanuts.", "User prefers dark mode in the editor.", "User lives in Lisbon."]
@@ -249,6 +275,8 @@ async def test_a_closed_index_refuses_calls(index: VectorIndex) -> None:
     assert not await index.ping()
     with pytest.raises(SinkUnavailableError):
         await index.count()
+    with pytest.raises(SinkUnavailableError):
+        await index.search(unit(1), scope(), limit=3)
 
 
 # -- the embedded Edge shard --------------------------------------------------------------------
