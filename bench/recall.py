@@ -190,7 +190,7 @@ def requests_for(users: list[tuple[str, str]], n: int, seed: int) -> list[tuple[
 
 
 async def measure(directory: Path, users: int, embedder, args) -> dict:
-    store = SqlMemoryStore(f"sqlite+aiosqlite:///{directory / 'memory.db'}")
+    store = SqlMemoryStore(f"sqlite+aiosqlite:///{directory / 'memory.db'}", sqlite_read_threads=args.sqlite_read_threads)
     await store.setup()
     for merged in await merge_keyword_indexes(MaintenanceStore.of(store), pages=50):  # as the worker's hourly job
         print(f"  merged {merged.index}: {merged.segments_before} -> {merged.segments_after} segments")
@@ -287,6 +287,9 @@ async def main() -> None:
     parser.add_argument("--concurrency", default="1,32")
     parser.add_argument("--data-dir", type=Path, default=DATA_DIR)
     parser.add_argument("--build-only", action="store_true", help="build the missing datasets, measure nothing")
+    parser.add_argument(
+        "--sqlite-read-threads", type=int, default=0, help="recall's SQLite reader threads (BELIEFSTREAM_SQLITE_READ_THREADS; 0: on the event loop)"
+    )
     parser.add_argument("--label", default="", help="a note stored with the JSON result")
     args = parser.parse_args()
     args.concurrency = [int(c) for c in args.concurrency.split(",")]
