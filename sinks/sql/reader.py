@@ -47,6 +47,8 @@ T = TypeVar("T")
 READERS = 0
 #: Prepared statements each SQLite connection keeps (recall's statements and their padded IN lengths).
 STATEMENT_CACHE = 256
+#: Statements kept compiled; the builders' own caches may rebuild a statement, so the oldest make way.
+COMPILED_READS = 512
 
 #: What hears each statement recall runs: its SQL and parameters (tests, tracing).
 StatementListener = Callable[[str, Sequence[Any]], None]
@@ -189,10 +191,15 @@ class _SqliteConnections:
         self._compiled: dict[int, CompiledRead] = {}
 
     def compiled(self, statement: Any) -> CompiledRead:
-        """`statement` compiled once (the cache holds it, so its id names no other statement)."""
+        """`statement` compiled once (the cache holds it, so its id names no other statement); at most
+        `COMPILED_READS` are kept, the oldest dropped first (a dropped one is compiled again if it comes back)."""
         found = self._compiled.get(id(statement))
         if found is None or found.statement is not statement:
-            found = self._compiled[id(statement)] = CompiledRead(statement, self._dialect)
+            found = CompiledRead(statement, self._dialect)
+            with self._lock:
+                while len(self._compiled) >= COMPILED_READS:
+                    del self._compiled[next(iter(self._compiled))]
+                self._compiled[id(statement)] = found
         return found
 
     def connection(self) -> sqlite3.Connection:

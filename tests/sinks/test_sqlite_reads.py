@@ -99,3 +99,18 @@ def test_in_lists_are_padded_to_few_lengths_with_the_same_answer(db) -> None:
         assert by_cursor(db, statement, {"ids": ids}) == by_sqlalchemy(db, statement, {"ids": ids})
     assert all(padded_length(n) >= n for n in range(1, 1000))
     assert padded_length(129) == 256 and padded_length(300) == 384
+
+
+def test_compiled_statements_are_kept_within_a_bound(tmp_path, monkeypatch) -> None:
+    from sinks.sql import reader
+
+    monkeypatch.setattr(reader, "COMPILED_READS", 4)
+    connections = reader._SqliteConnections(f"sqlite+aiosqlite:///{tmp_path / 'r.db'}", 1000)
+    statements = [sa.select(things.c.id).where(things.c.score > n) for n in range(10)]  # rebuilt, as an evicted builder's would be
+    try:
+        compiled = [connections.compiled(statement) for statement in statements]
+        assert len(connections._compiled) == 4
+        assert connections.compiled(statements[-1]) is compiled[-1]  # the newest are still kept
+        assert connections.compiled(statements[0]).statement is statements[0]  # an old one is compiled again
+    finally:
+        connections.close()
