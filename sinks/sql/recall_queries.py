@@ -219,7 +219,7 @@ def hydrate_plan(
 
 
 def hydrated(rows: Iterable[Sequence[Any]]) -> list[Memory]:
-    """Distinct memories of the hydrate rows (a row can be both an id hit and a slot-mate)."""
+    """Distinct memories of the hydrate rows (a slot-mate of two ids comes once per id)."""
     found: dict[str, Memory] = {}
     for row in rows:
         if row[0] not in found:  # the id
@@ -249,6 +249,7 @@ def _hydrate_statement(with_agent: bool, with_mates: bool) -> Any:
         .where(
             seed.c.id.in_(ids),
             seed.c.attribute.in_(sa.bindparam("attributes", expanding=True)),
+            mate.c.id.not_in(ids),  # an id hit comes from `by_id` already (each seed is its own mate)
             *_filtered(seed, with_agent),
             *_filtered(mate, with_agent),
         )
