@@ -22,7 +22,7 @@ from beliefs.episodes import Episode, EpisodeState
 from beliefs.records import Trust
 from sinks.recall import Currency, KeywordHit, RecallScope
 from sinks.sql.convert import EPISODE_FIELDS, episode_of
-from sinks.sql.recall_queries import _per_word_statement, fts_scope_token, in_scope, search_terms
+from sinks.sql.recall_queries import _per_word_statement, fts_scope_token, in_scope, per_user_bm25, search_terms
 from sinks.sql.tables import episodes
 
 #: Shares of a keyword hit's BM25 score lent to the turns around it in its session, by distance
@@ -68,11 +68,13 @@ def _shape(scope: RecallScope, currency: Currency) -> tuple[bool, bool]:
 def keyword_plan(
     dialect: str, scope: RecallScope, currency: Currency, terms: Sequence[str], limit: int
 ) -> tuple[Any, dict[str, Any]] | None:
-    """The episode keyword statement and its parameters (rows for `per_user_bm25`), None when nothing can match."""
+    """The episode keyword statement and its parameters, None when nothing can match: its rows are
+    those of `per_user_bm25`, then the adjacency rows of `adjacent_plan` around every hit when the
+    hits are few enough to all be spread seeds (`keyword_and_adjacent` splits them)."""
     words = search_terms(terms)
     if not words or limit < 1:
         return None
-    params = scope_params(scope, currency)
+    params = scope_params(scope, currency) | {"window": len(NEIGHBOUR_SHARES), "seeds_max": _seeds(limit)}
     if dialect == "postgresql":
         params |= {f"word{index}": word for index, word in enumerate(words)}
         return _tsvector_statement(len(words), *_shape(scope, currency)), params
@@ -93,7 +95,7 @@ def _fts5_statement(words: int, with_agent: bool, include_untrusted: bool) -> sa
 
     count = sa.select(sa.func.count()).select_from(fts).where(sa.text("episodes_fts MATCH :scope_match"))
     filters = _filtered(episodes, with_agent, include_untrusted)
-    return _per_word_statement(words, holds_word, count, filters, episodes)
+    return _with_adjacent(_per_word_statement(words, holds_word, count, filters, episodes), with_agent, include_untrusted)
 
 
 @lru_cache(maxsize=64)
@@ -108,7 +110,54 @@ def _tsvector_statement(words: int, with_agent: bool, include_untrusted: bool) -
         episodes.c.tenant_id == sa.bindparam("tenant"), episodes.c.user_id == sa.bindparam("user")
     )
     filters = _filtered(episodes, with_agent, include_untrusted)
-    return _per_word_statement(words, holds_word, count, filters, episodes)
+    return _with_adjacent(_per_word_statement(words, holds_word, count, filters, episodes), with_agent, include_untrusted)
+
+
+def _seeds(limit: int) -> int:
+    """How many of `limit` keyword hits lend to the turns around them."""
+    return min(SPREAD_SEEDS, limit)
+
+
+def _with_adjacent(keyword: sa.CompoundSelect, with_agent: bool, include_untrusted: bool) -> sa.CompoundSelect:
+    """The keyword rows (id, term, chars; the adjacency columns null), then the adjacency rows of
+    `_neighbours_statement(ids_only=True)` (term and chars null) around each hit, when there are at
+    most `:seeds_max` of them: every hit is then a seed, and one statement does the keyword search
+    and the spread's read. With more hits, which lend depends on the ranking: none come."""
+    hits = keyword.cte("hits")
+    typed_null = [sa.type_coerce(sa.null(), episodes.c[f].type).label(f) for f in ("said_at", "turn_id")]
+    rows = sa.select(
+        hits.c.id, hits.c.term, hits.c.chars, *typed_null,
+        sa.type_coerce(sa.null(), episodes.c.id.type).label("seed"),
+        sa.type_coerce(sa.null(), sa.Integer).label("side"),
+    )
+    hit_ids = sa.select(hits.c.id).where(hits.c.term >= 0)
+    few = sa.select(sa.func.count(sa.distinct(hits.c.id))).where(hits.c.term >= 0).scalar_subquery()
+    few_enough = few <= sa.bindparam("seeds_max", type_=sa.Integer)
+    term_null = sa.type_coerce(sa.null(), sa.Integer)
+    around = []
+    for part in _around(hit_ids, with_agent, include_untrusted, ids_only=True):
+        neighbour, *rest = part.selected_columns  # its id, then said_at, turn_id, seed, side
+        nulls = (term_null.label("term"), term_null.label("chars"))
+        around.append(part.with_only_columns(neighbour, *nulls, *rest).where(few_enough))
+    return sa.union_all(rows, *around)
+
+
+def keyword_and_adjacent(limit: int):
+    """What turns the episode keyword rows into (the hits, best first; the adjacency of `adjacent_of`
+    around them, or None when the statement carried none for there being too many hits)."""
+
+    def convert(rows: Iterable[Sequence[Any]]) -> tuple[list[KeywordHit], dict[str, dict[str, int]] | None]:
+        keyword, adjacency = [], []
+        for row in rows:
+            if row[6] is None:  # no side: a keyword row (id, term, chars)
+                keyword.append((row[0], row[1], row[2]))
+            else:  # (id, said_at, turn_id, seed, side)
+                adjacency.append((row[0], row[3], row[4], row[5], row[6]))
+        hits = per_user_bm25(keyword, limit)
+        distinct = len({row[0] for row in keyword if row[1] >= 0})
+        return hits, adjacent_of(adjacency) if distinct <= _seeds(limit) else None
+
+    return convert
 
 
 def adjacent_plan(
@@ -227,14 +276,23 @@ def _neighbours_statement(with_agent: bool, include_untrusted: bool, ids_only: b
     more to build and compile than to run, on the event loop (`docs/benchmarks.md`, recall at 1M
     with episodes).
     """
-    window = sa.bindparam("window", type_=sa.Integer)
     seeds = sa.bindparam("seeds", expanding=True)
+    parts = _around(seeds, with_agent, include_untrusted, ids_only)
+    if not ids_only:
+        seed = episodes.alias("s")
+        in_seeds = [seed.c.id.in_(seeds), *_filtered(seed, with_agent, include_untrusted)]
+        parts.insert(0, sa.select(*(seed.c[f] for f in EPISODE_FIELDS), seed.c.id.label("seed")).where(*in_seeds))
+    return sa.union_all(*parts)
+
+
+def _around(seeds: Any, with_agent: bool, include_untrusted: bool, ids_only: bool) -> list[sa.Select]:
+    """`_neighbours_statement`'s two parts of the `:window` episodes before and after each current
+    seed among `seeds` (a bound IN list or a subquery of ids)."""
+    window = sa.bindparam("window", type_=sa.Integer)
     seed = episodes.alias("s")
     fields = ("id", "said_at", "turn_id") if ids_only else EPISODE_FIELDS
     in_seeds = [seed.c.id.in_(seeds), *_filtered(seed, with_agent, include_untrusted)]
     parts: list[sa.Select] = []
-    if not ids_only:
-        parts.append(sa.select(*(seed.c[f] for f in fields), seed.c.id.label("seed")).where(*in_seeds))
     for earlier in (True, False):
         near, other = episodes.alias("n"), episodes.alias("m")
         key, seed_key = sa.tuple_(other.c.said_at, other.c.turn_id), sa.tuple_(seed.c.said_at, seed.c.turn_id)
@@ -258,4 +316,4 @@ def _neighbours_statement(with_agent: bool, include_untrusted: bool, ids_only: b
             .select_from(seed.join(near, near.c.id.in_(around)))
             .where(*in_seeds)
         )
-    return sa.union_all(*parts)
+    return parts
