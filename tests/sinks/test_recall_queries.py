@@ -136,6 +136,22 @@ async def test_hydrate_brings_the_current_slot_mates_of_single_valued_attributes
     assert {m.id for m in await store.hydrate(scope, CURRENT, [morning.id])} == {morning.id}
 
 
+async def test_hydrate_gives_each_memory_once_the_ids_first(store, tenant) -> None:
+    """Two ids of one slot are each other's mates, and a third memory of the slot is the mate of both."""
+    slot = {"entity": "user", "attribute": "timezone"}
+    places = {"UTC": "home", "CET": "work", "EST": "travel"}
+    zones = [mem(tenant, "u1", f"In zone {z} at {c}", value=z, context=c, **slot) for z, c in places.items()]
+    hobby = mem(tenant, "u1", "Likes chess", entity="user", attribute="likes", value="chess")
+    await write(store, *zones, hobby)
+    scope = RecallScope(tenant, "u1")
+    ids = [zones[0].id, hobby.id, zones[1].id]
+
+    found = [m.id for m in await store.hydrate(scope, CURRENT, ids, ["timezone"])]
+    by_id = [m.id for m in await store.hydrate(scope, CURRENT, ids)]
+    assert sorted(by_id) == sorted(ids)
+    assert found == [*by_id, zones[2].id]
+
+
 async def test_pinned_memories_are_profile_facts_and_constraints(store, tenant) -> None:
     name = mem(tenant, "u1", "The user's name is Ada", profile=True, attribute="name", value="Ada")
     avoid = mem(
