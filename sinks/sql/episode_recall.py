@@ -47,8 +47,10 @@ def is_current(table: Any, include_untrusted: bool) -> list[sa.ColumnElement[boo
     return current
 
 
-def _filtered(table: Any, with_agent: bool, include_untrusted: bool) -> list[sa.ColumnElement[bool]]:
-    return [*in_scope(table, with_agent), *is_current(table, include_untrusted)]
+def _filtered(
+    table: Any, with_agent: bool, include_untrusted: bool, by_index: bool = True
+) -> list[sa.ColumnElement[bool]]:
+    return [*in_scope(table, with_agent, by_index), *is_current(table, include_untrusted)]
 
 
 def scope_params(scope: RecallScope, currency: Currency) -> dict[str, Any]:
@@ -94,7 +96,7 @@ def _fts5_statement(words: int, with_agent: bool, include_untrusted: bool) -> sa
         return sa.literal_column("episodes.rowid").in_(matching)
 
     count = sa.select(sa.func.count()).select_from(fts).where(sa.text("episodes_fts MATCH :scope_match"))
-    filters = _filtered(episodes, with_agent, include_untrusted)
+    filters = _filtered(episodes, with_agent, include_untrusted, by_index=False)  # as memories' statement
     return _with_adjacent(_per_word_statement(words, holds_word, count, filters, episodes), with_agent, include_untrusted)
 
 

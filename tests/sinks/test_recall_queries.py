@@ -220,14 +220,15 @@ async def test_sqlite_recall_reads_run_where_configured_with_the_same_answers(tm
 
 
 async def test_sqlite_plans_use_indexes(tmp_path) -> None:
-    """No recall query scans the memories table (EXPLAIN QUERY PLAN on SQLite)."""
+    """No recall query scans the memories table (EXPLAIN QUERY PLAN on SQLite); keyword search reads
+    the rows the full-text index matched."""
     store = SqlMemoryStore(f"sqlite+aiosqlite:///{(tmp_path / 'plan.db').as_posix()}")
     await store.setup()
     plans: list[str] = []
     explain = sqlite3.connect(tmp_path / "plan.db")
 
     def capture(statement: str, parameters) -> None:
-        if statement.lstrip().upper().startswith("SELECT"):
+        if statement.lstrip().upper().startswith(("SELECT", "WITH")):
             rows = explain.execute(f"EXPLAIN QUERY PLAN {statement}", parameters).fetchall()
             plans.append(" | ".join(row[-1] for row in rows))
 
@@ -239,14 +240,17 @@ async def test_sqlite_plans_use_indexes(tmp_path) -> None:
         await store.pinned_memories(scope, CURRENT, 10)
         await store.hydrate(scope, CURRENT, ["x", "y"], ["timezone"])
         await store.open_contests(scope, CURRENT, 20)
+        await store.episode_keyword_candidates(scope, CURRENT, ["hello"], 10)
     finally:
         await store.close()
         explain.close()
-    assert len(plans) == 4
+    assert len(plans) == 5
     for plan in plans:
         assert not re.search(r"\bSCAN (memories|m|s|c)\b(?!_fts)", plan), plan
     assert "ix_memories_recall_pinned" in plans[1]
     assert "VIRTUAL TABLE INDEX" in plans[0]
+    assert "SEARCH memories USING INTEGER PRIMARY KEY (rowid=?)" in plans[0]  # the matched rows only
+    assert "SEARCH episodes USING INTEGER PRIMARY KEY (rowid=?)" in plans[4]
 
 
 async def flip(store: SqlMemoryStore, tenant: str, user: str, attribute: str, **fields) -> list[str]:
