@@ -269,9 +269,10 @@ def neighbours_of(ids: Sequence[str]):
 
 @lru_cache(maxsize=8)
 def _neighbours_statement(with_agent: bool, include_untrusted: bool, ids_only: bool = False) -> sa.CompoundSelect:
-    """The seeds (`:seeds`, each in scope and current), then per seed the `:window` episodes before
-    it and the `:window` after it in its session, in (said_at, turn_id) order; rows name their seed.
-    `ids_only`: only each neighbour's id, said_at, turn_id and side (-1 before, 1 after), no seed row.
+    """The seeds (`:seeds`, each in scope and current: its id alone), then per seed the `:window`
+    episodes before it and the `:window` after it in its session, in (said_at, turn_id) order;
+    rows name their seed. `ids_only`: only each neighbour's id, said_at, turn_id and side (-1
+    before, 1 after), no seed row.
 
     One shape whatever the number of seeds (an expanding IN, and per side a correlated subquery
     with its own LIMIT, a range seek on `ix_episodes_session`): a statement per seed count cost
@@ -283,7 +284,9 @@ def _neighbours_statement(with_agent: bool, include_untrusted: bool, ids_only: b
     if not ids_only:
         seed = episodes.alias("s")
         in_seeds = [seed.c.id.in_(seeds), *_filtered(seed, with_agent, include_untrusted)]
-        parts.insert(0, sa.select(*(seed.c[f] for f in EPISODE_FIELDS), seed.c.id.label("seed")).where(*in_seeds))
+        # a seed's own row only says it is current: its id, the other fields null
+        blank = (sa.type_coerce(sa.null(), seed.c[f].type).label(f) for f in EPISODE_FIELDS[1:])
+        parts.insert(0, sa.select(seed.c.id, *blank, seed.c.id.label("seed")).where(*in_seeds))
     return sa.union_all(*parts)
 
 
