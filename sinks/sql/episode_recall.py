@@ -97,7 +97,8 @@ def _fts5_statement(words: int, with_agent: bool, include_untrusted: bool) -> sa
 
     count = sa.select(sa.func.count()).select_from(fts).where(sa.text("episodes_fts MATCH :scope_match"))
     filters = _filtered(episodes, with_agent, include_untrusted, by_index=False)  # as memories' statement
-    return _with_adjacent(_per_word_statement(words, holds_word, count, filters, episodes), with_agent, include_untrusted)
+    keyword = _per_word_statement(words, holds_word, count, filters, episodes)
+    return _with_adjacent(keyword, with_agent, include_untrusted, by_rowid=True)
 
 
 @lru_cache(maxsize=64)
@@ -112,7 +113,8 @@ def _tsvector_statement(words: int, with_agent: bool, include_untrusted: bool) -
         episodes.c.tenant_id == sa.bindparam("tenant"), episodes.c.user_id == sa.bindparam("user")
     )
     filters = _filtered(episodes, with_agent, include_untrusted)
-    return _with_adjacent(_per_word_statement(words, holds_word, count, filters, episodes), with_agent, include_untrusted)
+    keyword = _per_word_statement(words, holds_word, count, filters, episodes)
+    return _with_adjacent(keyword, with_agent, include_untrusted, by_rowid=False)
 
 
 def _seeds(limit: int) -> int:
@@ -120,7 +122,9 @@ def _seeds(limit: int) -> int:
     return min(SPREAD_SEEDS, limit)
 
 
-def _with_adjacent(keyword: sa.CompoundSelect, with_agent: bool, include_untrusted: bool) -> sa.CompoundSelect:
+def _with_adjacent(
+    keyword: sa.CompoundSelect, with_agent: bool, include_untrusted: bool, by_rowid: bool
+) -> sa.CompoundSelect:
     """The keyword rows (id, term, chars; the adjacency columns null), then the adjacency rows of
     `_neighbours_statement(ids_only=True)` (term and chars null) around each hit, when there are at
     most `:seeds_max` of them: every hit is then a seed, and one statement does the keyword search
@@ -137,7 +141,7 @@ def _with_adjacent(keyword: sa.CompoundSelect, with_agent: bool, include_untrust
     few_enough = few <= sa.bindparam("seeds_max", type_=sa.Integer)
     term_null = sa.type_coerce(sa.null(), sa.Integer)
     around = []
-    for part in _around(hit_ids, with_agent, include_untrusted, ids_only=True):
+    for part in _around(hit_ids, with_agent, include_untrusted, ids_only=True, by_rowid=by_rowid):
         neighbour, *rest = part.selected_columns  # its id, then said_at, turn_id, seed, side
         nulls = (term_null.label("term"), term_null.label("chars"))
         around.append(part.with_only_columns(neighbour, *nulls, *rest).where(few_enough))
@@ -163,6 +167,7 @@ def keyword_and_adjacent(limit: int):
 
 
 def adjacent_plan(
+    dialect: str,
     scope: RecallScope, currency: Currency, ids: Sequence[str], window: int
 ) -> tuple[Any, dict[str, Any]] | None:
     """The current episodes up to `window` before and after each of `ids` in its session, as
@@ -170,7 +175,7 @@ def adjacent_plan(
     if not ids or window < 1:
         return None
     params = scope_params(scope, currency) | {"window": window, "seeds": list(dict.fromkeys(ids))}
-    return _neighbours_statement(*_shape(scope, currency), ids_only=True), params
+    return _neighbours_statement(*_shape(scope, currency), ids_only=True, by_rowid=dialect == "sqlite"), params
 
 
 def adjacent_of(rows: Iterable[Sequence[Any]]) -> dict[str, dict[str, int]]:
@@ -235,6 +240,7 @@ def _hydrate_statement(with_agent: bool, include_untrusted: bool) -> sa.Select:
 
 
 def neighbours_plan(
+    dialect: str,
     scope: RecallScope, currency: Currency, ids: Sequence[str], window: int
 ) -> tuple[Any, dict[str, Any]] | None:
     """The seeds and up to `window` episodes each side, one statement whatever their number."""
@@ -243,7 +249,7 @@ def neighbours_plan(
     if window < 0:
         raise ValueError(f"window must be >= 0, got {window}")
     params = scope_params(scope, currency) | {"window": window, "seeds": list(dict.fromkeys(ids))}
-    return _neighbours_statement(*_shape(scope, currency)), params
+    return _neighbours_statement(*_shape(scope, currency), by_rowid=dialect == "sqlite"), params
 
 
 def neighbours_of(ids: Sequence[str]):
@@ -268,7 +274,9 @@ def neighbours_of(ids: Sequence[str]):
 
 
 @lru_cache(maxsize=8)
-def _neighbours_statement(with_agent: bool, include_untrusted: bool, ids_only: bool = False) -> sa.CompoundSelect:
+def _neighbours_statement(
+    with_agent: bool, include_untrusted: bool, ids_only: bool = False, by_rowid: bool = False
+) -> sa.CompoundSelect:
     """The seeds (`:seeds`, each in scope and current: its id alone), then per seed the `:window`
     episodes before it and the `:window` after it in its session, in (said_at, turn_id) order;
     rows name their seed. `ids_only`: only each neighbour's id, said_at, turn_id and side (-1
@@ -280,7 +288,7 @@ def _neighbours_statement(with_agent: bool, include_untrusted: bool, ids_only: b
     with episodes).
     """
     seeds = sa.bindparam("seeds", expanding=True)
-    parts = _around(seeds, with_agent, include_untrusted, ids_only)
+    parts = _around(seeds, with_agent, include_untrusted, ids_only, by_rowid)
     if not ids_only:
         seed = episodes.alias("s")
         in_seeds = [seed.c.id.in_(seeds), *_filtered(seed, with_agent, include_untrusted)]
@@ -290,9 +298,11 @@ def _neighbours_statement(with_agent: bool, include_untrusted: bool, ids_only: b
     return sa.union_all(*parts)
 
 
-def _around(seeds: Any, with_agent: bool, include_untrusted: bool, ids_only: bool) -> list[sa.Select]:
+def _around(seeds: Any, with_agent: bool, include_untrusted: bool, ids_only: bool, by_rowid: bool) -> list[sa.Select]:
     """`_neighbours_statement`'s two parts of the `:window` episodes before and after each current
-    seed among `seeds` (a bound IN list or a subquery of ids)."""
+    seed among `seeds` (a bound IN list or a subquery of ids). `by_rowid` (SQLite): the subquery
+    names the neighbours by rowid, which `ix_episodes_session` holds, so that reading each one is a
+    seek of the table alone, not of the id index first."""
     window = sa.bindparam("window", type_=sa.Integer)
     seed = episodes.alias("s")
     fields = ("id", "said_at", "turn_id") if ids_only else EPISODE_FIELDS
@@ -303,7 +313,7 @@ def _around(seeds: Any, with_agent: bool, include_untrusted: bool, ids_only: boo
         key, seed_key = sa.tuple_(other.c.said_at, other.c.turn_id), sa.tuple_(seed.c.said_at, seed.c.turn_id)
         order = sa.desc if earlier else sa.asc
         around = (
-            sa.select(other.c.id)
+            sa.select(_key(other, by_rowid))
             .where(
                 other.c.tenant_id == seed.c.tenant_id,
                 other.c.user_id == seed.c.user_id,
@@ -318,7 +328,12 @@ def _around(seeds: Any, with_agent: bool, include_untrusted: bool, ids_only: boo
         side = [sa.literal(-1 if earlier else 1, sa.Integer).label("side")] if ids_only else []
         parts.append(
             sa.select(*(near.c[f] for f in fields), seed.c.id.label("seed"), *side)
-            .select_from(seed.join(near, near.c.id.in_(around)))
+            .select_from(seed.join(near, _key(near, by_rowid).in_(around)))
             .where(*in_seeds)
         )
     return parts
+
+
+def _key(table: Any, by_rowid: bool) -> Any:
+    """What names a row of `table` (an alias of `episodes`): its SQLite rowid, or its id."""
+    return sa.literal_column(f"{table.name}.rowid", sa.Integer) if by_rowid else table.c.id

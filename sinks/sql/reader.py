@@ -127,7 +127,7 @@ class RecallReader:
         shares = episode_recall.NEIGHBOUR_SHARES
         if around is None:  # too many hits for the statement to read around each: around the best
             seeds = [hit.id for hit in hits[: episode_recall.SPREAD_SEEDS]]
-            adjacent = episode_recall.adjacent_plan(scope, currency, seeds, len(shares))
+            adjacent = episode_recall.adjacent_plan(self._dialect, scope, currency, seeds, len(shares))
             around = {} if adjacent is None else await self._read("episode_adjacent", adjacent, episode_recall.adjacent_of)
         return episode_recall.spread_to_neighbours(hits, around, shares, limit)
 
@@ -140,7 +140,7 @@ class RecallReader:
     async def episode_neighbours(
         self, scope: RecallScope, currency: Currency, ids: Sequence[str], window: int
     ) -> dict[str, list[Episode]]:
-        plan = episode_recall.neighbours_plan(scope, currency, ids, window)
+        plan = episode_recall.neighbours_plan(self._dialect, scope, currency, ids, window)
         if plan is None:
             return {}
         return await self._read("episode_neighbours", plan, episode_recall.neighbours_of(ids))

@@ -241,16 +241,19 @@ async def test_sqlite_plans_use_indexes(tmp_path) -> None:
         await store.hydrate(scope, CURRENT, ["x", "y"], ["timezone"])
         await store.open_contests(scope, CURRENT, 20)
         await store.episode_keyword_candidates(scope, CURRENT, ["hello"], 10)
+        await store.episode_neighbours(scope, CURRENT, ["x", "y"], 2)
     finally:
         await store.close()
         explain.close()
-    assert len(plans) == 5
+    assert len(plans) == 6
     for plan in plans:
         assert not re.search(r"\bSCAN (memories|m|s|c)\b(?!_fts)", plan), plan
     assert "ix_memories_recall_pinned" in plans[1]
     assert "VIRTUAL TABLE INDEX" in plans[0]
     assert "SEARCH memories USING INTEGER PRIMARY KEY (rowid=?)" in plans[0]  # the matched rows only
     assert "SEARCH episodes USING INTEGER PRIMARY KEY (rowid=?)" in plans[4]
+    assert plans[4].count("SEARCH n USING INTEGER PRIMARY KEY (rowid=?)") == 2  # the turns around, by rowid
+    assert plans[5].count("SEARCH n USING INTEGER PRIMARY KEY (rowid=?)") == 2
 
 
 async def flip(store: SqlMemoryStore, tenant: str, user: str, attribute: str, **fields) -> list[str]:

@@ -144,7 +144,7 @@ async def spread_in_two_statements(store: SqlMemoryStore, scope: RecallScope, te
     hits, _ = await reader._read("keyword", plan, lambda rows: keyword_only([r for r in rows if r[6] is None]))
     seeds = [hit.id for hit in hits[: episode_recall.SPREAD_SEEDS]]
     shares = episode_recall.NEIGHBOUR_SHARES
-    adjacent = episode_recall.adjacent_plan(scope, CURRENT, seeds, len(shares))
+    adjacent = episode_recall.adjacent_plan(reader._dialect, scope, CURRENT, seeds, len(shares))
     around = {} if adjacent is None else await reader._read("adjacent", adjacent, episode_recall.adjacent_of)
     return hits, episode_recall.spread_to_neighbours(hits, around, shares, limit)
 
