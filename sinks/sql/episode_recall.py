@@ -22,7 +22,13 @@ from beliefs.episodes import Episode, EpisodeState
 from beliefs.records import Trust
 from sinks.recall import Currency, KeywordHit, RecallScope
 from sinks.sql.convert import EPISODE_FIELDS, episode_of
-from sinks.sql.recall_queries import _per_word_statement, fts_scope_token, in_scope, per_user_bm25, search_terms
+from sinks.sql.recall_queries import (
+    _per_word_statement,
+    fts_scope_token,
+    in_scope,
+    per_user_bm25,
+    search_terms,
+)
 from sinks.sql.tables import episodes
 
 #: Shares of a keyword hit's BM25 score lent to the turns around it in its session, by distance
@@ -132,7 +138,10 @@ def _with_adjacent(
     hits = keyword.cte("hits")
     typed_null = [sa.type_coerce(sa.null(), episodes.c[f].type).label(f) for f in ("said_at", "turn_id")]
     rows = sa.select(
-        hits.c.id, hits.c.term, hits.c.chars, *typed_null,
+        hits.c.id,
+        hits.c.term,
+        hits.c.chars,
+        *typed_null,
         sa.type_coerce(sa.null(), episodes.c.id.type).label("seed"),
         sa.type_coerce(sa.null(), sa.Integer).label("side"),
     )
@@ -167,15 +176,15 @@ def keyword_and_adjacent(limit: int):
 
 
 def adjacent_plan(
-    dialect: str,
-    scope: RecallScope, currency: Currency, ids: Sequence[str], window: int
+    dialect: str, scope: RecallScope, currency: Currency, ids: Sequence[str], window: int
 ) -> tuple[Any, dict[str, Any]] | None:
     """The current episodes up to `window` before and after each of `ids` in its session, as
     (seed, id, said_at, turn_id, side) rows, for `spread_to_neighbours`."""
     if not ids or window < 1:
         return None
     params = scope_params(scope, currency) | {"window": window, "seeds": list(dict.fromkeys(ids))}
-    return _neighbours_statement(*_shape(scope, currency), ids_only=True, by_rowid=dialect == "sqlite"), params
+    statement = _neighbours_statement(*_shape(scope, currency), ids_only=True, by_rowid=dialect == "sqlite")
+    return statement, params
 
 
 def adjacent_of(rows: Iterable[Sequence[Any]]) -> dict[str, dict[str, int]]:
@@ -240,8 +249,7 @@ def _hydrate_statement(with_agent: bool, include_untrusted: bool) -> sa.Select:
 
 
 def neighbours_plan(
-    dialect: str,
-    scope: RecallScope, currency: Currency, ids: Sequence[str], window: int
+    dialect: str, scope: RecallScope, currency: Currency, ids: Sequence[str], window: int
 ) -> tuple[Any, dict[str, Any]] | None:
     """The seeds and up to `window` episodes each side, one statement whatever their number."""
     if not ids:
@@ -298,7 +306,9 @@ def _neighbours_statement(
     return sa.union_all(*parts)
 
 
-def _around(seeds: Any, with_agent: bool, include_untrusted: bool, ids_only: bool, by_rowid: bool) -> list[sa.Select]:
+def _around(
+    seeds: Any, with_agent: bool, include_untrusted: bool, ids_only: bool, by_rowid: bool
+) -> list[sa.Select]:
     """`_neighbours_statement`'s two parts of the `:window` episodes before and after each current
     seed among `seeds` (a bound IN list or a subquery of ids). `by_rowid` (SQLite): the subquery
     names the neighbours by rowid, which `ix_episodes_session` holds, so that reading each one is a

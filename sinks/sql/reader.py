@@ -128,7 +128,9 @@ class RecallReader:
         if around is None:  # too many hits for the statement to read around each: around the best
             seeds = [hit.id for hit in hits[: episode_recall.SPREAD_SEEDS]]
             adjacent = episode_recall.adjacent_plan(self._dialect, scope, currency, seeds, len(shares))
-            around = {} if adjacent is None else await self._read("episode_adjacent", adjacent, episode_recall.adjacent_of)
+            around = {}
+            if adjacent is not None:
+                around = await self._read("episode_adjacent", adjacent, episode_recall.adjacent_of)
         return episode_recall.spread_to_neighbours(hits, around, shares, limit)
 
     async def hydrate_episodes(self, scope: RecallScope, currency: Currency, ids: Sequence[str]) -> list[Episode]:

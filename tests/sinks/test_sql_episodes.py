@@ -141,7 +141,11 @@ async def spread_in_two_statements(store: SqlMemoryStore, scope: RecallScope, te
     if plan is None:
         return [], []
     keyword_only = episode_recall.keyword_and_adjacent(limit)
-    hits, _ = await reader._read("keyword", plan, lambda rows: keyword_only([r for r in rows if r[6] is None]))
+
+    def without_adjacency(rows):
+        return keyword_only([row for row in rows if row[6] is None])
+
+    hits, _ = await reader._read("keyword", plan, without_adjacency)
     seeds = [hit.id for hit in hits[: episode_recall.SPREAD_SEEDS]]
     shares = episode_recall.NEIGHBOUR_SHARES
     adjacent = episode_recall.adjacent_plan(reader._dialect, scope, CURRENT, seeds, len(shares))
@@ -156,15 +160,16 @@ async def test_the_keyword_statement_reads_around_its_hits_as_a_second_statement
     """Few hits: the keyword statement reads the turns around them itself; more hits than lend
     (`SPREAD_SEEDS`, or the limit): a second statement reads around the best. Same hits either way."""
     monkeypatch.setattr(episode_recall, "SPREAD_SEEDS", spread_seeds)
-    texts = ["The glacier hike.", "Fine.", "A glacier lake.", "Then lunch.", "Nothing.", "Glacier again.", "Cold hike."]
+    texts = ["The glacier hike.", "Fine.", "A glacier lake.", "Then lunch.", "Nothing.", "Glacier again."]
     turns = [said(tenant, text, minute=n) for n, text in enumerate(texts)]
-    elsewhere = [said(tenant, text, session="s2", minute=n) for n, text in enumerate(["Glacier photos.", "Nice."])]
+    elsewhere = [said(tenant, text, session="s2", minute=n) for n, text in enumerate(["Glacier pics.", "Nice."])]
     await store.write([kept(t) for t in (*turns, *elsewhere)])
     heard: list[str] = []
     store._reader.on_statement(lambda sql, _args: heard.append(sql))
     scope = RecallScope(tenant, "u1")
 
-    for terms, limit in [(["glacier"], 10), (["glacier hike"], 10), (["glacier"], 3), (["lunch"], 10), (["absent"], 10)]:
+    asked = [(["glacier"], 10), (["glacier hike"], 10), (["glacier"], 3), (["lunch"], 10), (["absent"], 10)]
+    for terms, limit in asked:
         heard.clear()
         hits = await store.episode_keyword_candidates(scope, CURRENT, terms, limit)
         statements = len(heard)
