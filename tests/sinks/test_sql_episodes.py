@@ -133,11 +133,13 @@ async def test_the_turns_around_a_keyword_hit_are_found_by_that_hits_words(store
     assert hits[0].score == own
 
 
-async def spread_in_two_statements(store: SqlMemoryStore, scope: RecallScope, terms: list[str], limit: int):
+async def spread_in_two_statements(
+    store: SqlMemoryStore, scope: RecallScope, terms: list[str], limit: int, currency: Currency = CURRENT
+):
     """(the keyword hits, the spread) as two statements compute them: rank the keyword rows, then
     read around the best."""
     reader = store._reader
-    plan = episode_recall.keyword_plan(reader._dialect, scope, CURRENT, terms, limit)
+    plan = episode_recall.keyword_plan(reader._dialect, scope, currency, terms, limit)
     if plan is None:
         return [], []
     keyword_only = episode_recall.keyword_and_adjacent(limit)
@@ -148,7 +150,7 @@ async def spread_in_two_statements(store: SqlMemoryStore, scope: RecallScope, te
     hits, _ = await reader._read("keyword", plan, without_adjacency)
     seeds = [hit.id for hit in hits[: episode_recall.SPREAD_SEEDS]]
     shares = episode_recall.NEIGHBOUR_SHARES
-    adjacent = episode_recall.adjacent_plan(reader._dialect, scope, CURRENT, seeds, len(shares))
+    adjacent = episode_recall.adjacent_plan(reader._dialect, scope, currency, seeds, len(shares))
     around = {} if adjacent is None else await reader._read("adjacent", adjacent, episode_recall.adjacent_of)
     return hits, episode_recall.spread_to_neighbours(hits, around, shares, limit)
 
@@ -178,6 +180,9 @@ async def test_the_keyword_statement_reads_around_its_hits_as_a_second_statement
         assert len(spread) > len(matched) or not matched  # the turns around the hits joined
         if store._reader._sqlite is not None:  # on the async engine the listener hears every statement
             assert statements == (1 if len(matched) <= min(spread_seeds, limit) else 2)
+    coach, untrusted_too = RecallScope(tenant, "u1", "coach"), Currency(NOW, 0.4, include_untrusted=True)
+    hits = await store.episode_keyword_candidates(coach, untrusted_too, ["glacier"], 10)
+    assert hits == (await spread_in_two_statements(store, coach, ["glacier"], 10, untrusted_too))[1]
 
 
 async def test_scope_hides_other_users_tenants_and_other_agents_private_episodes(
