@@ -22,7 +22,13 @@ from beliefs.episodes import Episode, EpisodeState
 from beliefs.records import Trust
 from sinks.recall import Currency, KeywordHit, RecallScope
 from sinks.sql.convert import EPISODE_FIELDS, episode_of
-from sinks.sql.recall_queries import _per_word_statement, fts_scope_token, in_scope, search_terms
+from sinks.sql.recall_queries import (
+    _per_word_statement,
+    fts_scope_token,
+    in_scope,
+    per_user_bm25,
+    search_terms,
+)
 from sinks.sql.tables import episodes
 
 #: Shares of a keyword hit's BM25 score lent to the turns around it in its session, by distance
@@ -47,8 +53,10 @@ def is_current(table: Any, include_untrusted: bool) -> list[sa.ColumnElement[boo
     return current
 
 
-def _filtered(table: Any, with_agent: bool, include_untrusted: bool) -> list[sa.ColumnElement[bool]]:
-    return [*in_scope(table, with_agent), *is_current(table, include_untrusted)]
+def _filtered(
+    table: Any, with_agent: bool, include_untrusted: bool, by_index: bool = True
+) -> list[sa.ColumnElement[bool]]:
+    return [*in_scope(table, with_agent, by_index), *is_current(table, include_untrusted)]
 
 
 def scope_params(scope: RecallScope, currency: Currency) -> dict[str, Any]:
@@ -68,11 +76,13 @@ def _shape(scope: RecallScope, currency: Currency) -> tuple[bool, bool]:
 def keyword_plan(
     dialect: str, scope: RecallScope, currency: Currency, terms: Sequence[str], limit: int
 ) -> tuple[Any, dict[str, Any]] | None:
-    """The episode keyword statement and its parameters (rows for `per_user_bm25`), None when nothing can match."""
+    """The episode keyword statement and its parameters, None when nothing can match: its rows are
+    those of `per_user_bm25`, then the adjacency rows of `adjacent_plan` around every hit when the
+    hits are few enough to all be spread seeds (`keyword_and_adjacent` splits them)."""
     words = search_terms(terms)
     if not words or limit < 1:
         return None
-    params = scope_params(scope, currency)
+    params = scope_params(scope, currency) | {"window": len(NEIGHBOUR_SHARES), "seeds_max": _seeds(limit)}
     if dialect == "postgresql":
         params |= {f"word{index}": word for index, word in enumerate(words)}
         return _tsvector_statement(len(words), *_shape(scope, currency)), params
@@ -92,8 +102,9 @@ def _fts5_statement(words: int, with_agent: bool, include_untrusted: bool) -> sa
         return sa.literal_column("episodes.rowid").in_(matching)
 
     count = sa.select(sa.func.count()).select_from(fts).where(sa.text("episodes_fts MATCH :scope_match"))
-    filters = _filtered(episodes, with_agent, include_untrusted)
-    return _per_word_statement(words, holds_word, count, filters, episodes)
+    filters = _filtered(episodes, with_agent, include_untrusted, by_index=False)  # as memories' statement
+    keyword = _per_word_statement(words, holds_word, count, filters, episodes)
+    return _with_adjacent(keyword, with_agent, include_untrusted, by_rowid=True)
 
 
 @lru_cache(maxsize=64)
@@ -108,18 +119,72 @@ def _tsvector_statement(words: int, with_agent: bool, include_untrusted: bool) -
         episodes.c.tenant_id == sa.bindparam("tenant"), episodes.c.user_id == sa.bindparam("user")
     )
     filters = _filtered(episodes, with_agent, include_untrusted)
-    return _per_word_statement(words, holds_word, count, filters, episodes)
+    keyword = _per_word_statement(words, holds_word, count, filters, episodes)
+    return _with_adjacent(keyword, with_agent, include_untrusted, by_rowid=False)
+
+
+def _seeds(limit: int) -> int:
+    """How many of `limit` keyword hits lend to the turns around them."""
+    return min(SPREAD_SEEDS, limit)
+
+
+def _with_adjacent(
+    keyword: sa.CompoundSelect, with_agent: bool, include_untrusted: bool, by_rowid: bool
+) -> sa.CompoundSelect:
+    """The keyword rows (id, term, chars; the adjacency columns null), then the adjacency rows of
+    `_neighbours_statement(ids_only=True)` (term and chars null) around each hit, when there are at
+    most `:seeds_max` of them: every hit is then a seed, and one statement does the keyword search
+    and the spread's read. With more hits, which lend depends on the ranking: none come."""
+    hits = keyword.cte("hits")
+    typed_null = [sa.type_coerce(sa.null(), episodes.c[f].type).label(f) for f in ("said_at", "turn_id")]
+    rows = sa.select(
+        hits.c.id,
+        hits.c.term,
+        hits.c.chars,
+        *typed_null,
+        sa.type_coerce(sa.null(), episodes.c.id.type).label("seed"),
+        sa.type_coerce(sa.null(), sa.Integer).label("side"),
+    )
+    hit_ids = sa.select(hits.c.id).where(hits.c.term >= 0)
+    few = sa.select(sa.func.count(sa.distinct(hits.c.id))).where(hits.c.term >= 0).scalar_subquery()
+    few_enough = few <= sa.bindparam("seeds_max", type_=sa.Integer)
+    term_null = sa.type_coerce(sa.null(), sa.Integer)
+    around = []
+    for part in _around(hit_ids, with_agent, include_untrusted, ids_only=True, by_rowid=by_rowid):
+        neighbour, *rest = part.selected_columns  # its id, then said_at, turn_id, seed, side
+        nulls = (term_null.label("term"), term_null.label("chars"))
+        around.append(part.with_only_columns(neighbour, *nulls, *rest).where(few_enough))
+    return sa.union_all(rows, *around)
+
+
+def keyword_and_adjacent(limit: int):
+    """What turns the episode keyword rows into (the hits, best first; the adjacency of `adjacent_of`
+    around them, or None when the statement carried none for there being too many hits)."""
+
+    def convert(rows: Iterable[Sequence[Any]]) -> tuple[list[KeywordHit], dict[str, dict[str, int]] | None]:
+        keyword, adjacency = [], []
+        for row in rows:
+            if row[6] is None:  # no side: a keyword row (id, term, chars)
+                keyword.append((row[0], row[1], row[2]))
+            else:  # (id, said_at, turn_id, seed, side)
+                adjacency.append((row[0], row[3], row[4], row[5], row[6]))
+        hits = per_user_bm25(keyword, limit)
+        distinct = len({row[0] for row in keyword if row[1] >= 0})
+        return hits, adjacent_of(adjacency) if distinct <= _seeds(limit) else None
+
+    return convert
 
 
 def adjacent_plan(
-    scope: RecallScope, currency: Currency, ids: Sequence[str], window: int
+    dialect: str, scope: RecallScope, currency: Currency, ids: Sequence[str], window: int
 ) -> tuple[Any, dict[str, Any]] | None:
     """The current episodes up to `window` before and after each of `ids` in its session, as
     (seed, id, said_at, turn_id, side) rows, for `spread_to_neighbours`."""
     if not ids or window < 1:
         return None
     params = scope_params(scope, currency) | {"window": window, "seeds": list(dict.fromkeys(ids))}
-    return _neighbours_statement(*_shape(scope, currency), ids_only=True), params
+    statement = _neighbours_statement(*_shape(scope, currency), ids_only=True, by_rowid=dialect == "sqlite")
+    return statement, params
 
 
 def adjacent_of(rows: Iterable[Sequence[Any]]) -> dict[str, dict[str, int]]:
@@ -184,7 +249,7 @@ def _hydrate_statement(with_agent: bool, include_untrusted: bool) -> sa.Select:
 
 
 def neighbours_plan(
-    scope: RecallScope, currency: Currency, ids: Sequence[str], window: int
+    dialect: str, scope: RecallScope, currency: Currency, ids: Sequence[str], window: int
 ) -> tuple[Any, dict[str, Any]] | None:
     """The seeds and up to `window` episodes each side, one statement whatever their number."""
     if not ids:
@@ -192,7 +257,7 @@ def neighbours_plan(
     if window < 0:
         raise ValueError(f"window must be >= 0, got {window}")
     params = scope_params(scope, currency) | {"window": window, "seeds": list(dict.fromkeys(ids))}
-    return _neighbours_statement(*_shape(scope, currency)), params
+    return _neighbours_statement(*_shape(scope, currency), by_rowid=dialect == "sqlite"), params
 
 
 def neighbours_of(ids: Sequence[str]):
@@ -217,30 +282,48 @@ def neighbours_of(ids: Sequence[str]):
 
 
 @lru_cache(maxsize=8)
-def _neighbours_statement(with_agent: bool, include_untrusted: bool, ids_only: bool = False) -> sa.CompoundSelect:
-    """The seeds (`:seeds`, each in scope and current), then per seed the `:window` episodes before
-    it and the `:window` after it in its session, in (said_at, turn_id) order; rows name their seed.
-    `ids_only`: only each neighbour's id, said_at, turn_id and side (-1 before, 1 after), no seed row.
+def _neighbours_statement(
+    with_agent: bool, include_untrusted: bool, ids_only: bool = False, by_rowid: bool = False
+) -> sa.CompoundSelect:
+    """The seeds (`:seeds`, each in scope and current: its id alone), then per seed the `:window`
+    episodes before it and the `:window` after it in its session, in (said_at, turn_id) order;
+    rows name their seed. `ids_only`: only each neighbour's id, said_at, turn_id and side (-1
+    before, 1 after), no seed row.
 
     One shape whatever the number of seeds (an expanding IN, and per side a correlated subquery
     with its own LIMIT, a range seek on `ix_episodes_session`): a statement per seed count cost
     more to build and compile than to run, on the event loop (`docs/benchmarks.md`, recall at 1M
     with episodes).
     """
-    window = sa.bindparam("window", type_=sa.Integer)
     seeds = sa.bindparam("seeds", expanding=True)
+    parts = _around(seeds, with_agent, include_untrusted, ids_only, by_rowid)
+    if not ids_only:
+        seed = episodes.alias("s")
+        in_seeds = [seed.c.id.in_(seeds), *_filtered(seed, with_agent, include_untrusted)]
+        # a seed's own row only says it is current: its id, the other fields null
+        blank = (sa.type_coerce(sa.null(), seed.c[f].type).label(f) for f in EPISODE_FIELDS[1:])
+        parts.insert(0, sa.select(seed.c.id, *blank, seed.c.id.label("seed")).where(*in_seeds))
+    return sa.union_all(*parts)
+
+
+def _around(
+    seeds: Any, with_agent: bool, include_untrusted: bool, ids_only: bool, by_rowid: bool
+) -> list[sa.Select]:
+    """`_neighbours_statement`'s two parts of the `:window` episodes before and after each current
+    seed among `seeds` (a bound IN list or a subquery of ids). `by_rowid` (SQLite): the subquery
+    names the neighbours by rowid, which `ix_episodes_session` holds, so that reading each one is a
+    seek of the table alone, not of the id index first."""
+    window = sa.bindparam("window", type_=sa.Integer)
     seed = episodes.alias("s")
     fields = ("id", "said_at", "turn_id") if ids_only else EPISODE_FIELDS
     in_seeds = [seed.c.id.in_(seeds), *_filtered(seed, with_agent, include_untrusted)]
     parts: list[sa.Select] = []
-    if not ids_only:
-        parts.append(sa.select(*(seed.c[f] for f in fields), seed.c.id.label("seed")).where(*in_seeds))
     for earlier in (True, False):
         near, other = episodes.alias("n"), episodes.alias("m")
         key, seed_key = sa.tuple_(other.c.said_at, other.c.turn_id), sa.tuple_(seed.c.said_at, seed.c.turn_id)
         order = sa.desc if earlier else sa.asc
         around = (
-            sa.select(other.c.id)
+            sa.select(_key(other, by_rowid))
             .where(
                 other.c.tenant_id == seed.c.tenant_id,
                 other.c.user_id == seed.c.user_id,
@@ -255,7 +338,12 @@ def _neighbours_statement(with_agent: bool, include_untrusted: bool, ids_only: b
         side = [sa.literal(-1 if earlier else 1, sa.Integer).label("side")] if ids_only else []
         parts.append(
             sa.select(*(near.c[f] for f in fields), seed.c.id.label("seed"), *side)
-            .select_from(seed.join(near, near.c.id.in_(around)))
+            .select_from(seed.join(near, _key(near, by_rowid).in_(around)))
             .where(*in_seeds)
         )
-    return sa.union_all(*parts)
+    return parts
+
+
+def _key(table: Any, by_rowid: bool) -> Any:
+    """What names a row of `table` (an alias of `episodes`): its SQLite rowid, or its id."""
+    return sa.literal_column(f"{table.name}.rowid", sa.Integer) if by_rowid else table.c.id

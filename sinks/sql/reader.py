@@ -120,13 +120,17 @@ class RecallReader:
         plan = episode_recall.keyword_plan(self._dialect, scope, currency, terms, limit)
         if plan is None:
             return []
-        hits = await self._read("episode_keyword_candidates", plan, recall_queries.keyword_converter(limit))
-        seeds = [hit.id for hit in hits[: episode_recall.SPREAD_SEEDS]]
-        shares = episode_recall.NEIGHBOUR_SHARES
-        adjacent = episode_recall.adjacent_plan(scope, currency, seeds, len(shares))
-        if adjacent is None:
+        read = episode_recall.keyword_and_adjacent(limit)
+        hits, around = await self._read("episode_keyword_candidates", plan, read)
+        if not hits:
             return hits
-        around = await self._read("episode_adjacent", adjacent, episode_recall.adjacent_of)
+        shares = episode_recall.NEIGHBOUR_SHARES
+        if around is None:  # too many hits for the statement to read around each: around the best
+            seeds = [hit.id for hit in hits[: episode_recall.SPREAD_SEEDS]]
+            adjacent = episode_recall.adjacent_plan(self._dialect, scope, currency, seeds, len(shares))
+            around = {}
+            if adjacent is not None:
+                around = await self._read("episode_adjacent", adjacent, episode_recall.adjacent_of)
         return episode_recall.spread_to_neighbours(hits, around, shares, limit)
 
     async def hydrate_episodes(self, scope: RecallScope, currency: Currency, ids: Sequence[str]) -> list[Episode]:
@@ -138,7 +142,7 @@ class RecallReader:
     async def episode_neighbours(
         self, scope: RecallScope, currency: Currency, ids: Sequence[str], window: int
     ) -> dict[str, list[Episode]]:
-        plan = episode_recall.neighbours_plan(scope, currency, ids, window)
+        plan = episode_recall.neighbours_plan(self._dialect, scope, currency, ids, window)
         if plan is None:
             return {}
         return await self._read("episode_neighbours", plan, episode_recall.neighbours_of(ids))

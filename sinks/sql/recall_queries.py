@@ -16,6 +16,8 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.sql.expression import UnaryExpression
+from sqlalchemy.sql.operators import custom_op
 
 from beliefs.records import Memory, MemoryState, RecallAudit, Trust, Visibility
 from sinks.recall import Currency, KeywordHit, OpenContest, RecallScope
@@ -43,11 +45,15 @@ def fts_scope_token(tenant_id: str, user_id: str) -> str:
     return f"s{tenant_id.encode().hex().upper()}x{user_id.encode().hex().upper()}q"
 
 
-def in_scope(table: Any, with_agent: bool) -> list[sa.ColumnElement[bool]]:
-    """Tenant, user, and agent-private memory only for the scope's own agent (`:tenant :user :agent`)."""
+def in_scope(table: Any, with_agent: bool, by_index: bool = True) -> list[sa.ColumnElement[bool]]:
+    """Tenant, user, and agent-private memory only for the scope's own agent (`:tenant :user :agent`).
+
+    Not `by_index` (SQLite): the tenant's equality is written `+tenant_id`, which SQLite never
+    reads through an index, so a statement finds its rows some other way (e.g. by rowid)."""
     public = table.c.visibility != Visibility.AGENT.value
     visible = sa.or_(public, table.c.agent_id == sa.bindparam("agent")) if with_agent else public
-    return [table.c.tenant_id == sa.bindparam("tenant"), table.c.user_id == sa.bindparam("user"), visible]
+    tenant = table.c.tenant_id if by_index else UnaryExpression(table.c.tenant_id, operator=custom_op("+"))
+    return [tenant == sa.bindparam("tenant"), table.c.user_id == sa.bindparam("user"), visible]
 
 
 def is_current(table: Any, state: MemoryState = MemoryState.ACTIVE) -> list[sa.ColumnElement[bool]]:
@@ -73,9 +79,11 @@ def scope_params(scope: RecallScope, currency: Currency) -> dict[str, Any]:
     return params
 
 
-def _filtered(table: Any, with_agent: bool, with_topics: bool = False) -> list[sa.ColumnElement[bool]]:
+def _filtered(
+    table: Any, with_agent: bool, with_topics: bool = False, by_index: bool = True
+) -> list[sa.ColumnElement[bool]]:
     topics = [table.c.topic.in_(sa.bindparam("topics", expanding=True))] if with_topics else []
-    return [*in_scope(table, with_agent), *is_current(table), *topics]
+    return [*in_scope(table, with_agent, by_index), *is_current(table), *topics]
 
 
 def keyword_plan(
@@ -145,7 +153,10 @@ def per_user_bm25(rows: Iterable[Sequence[Any]], limit: int) -> list[KeywordHit]
 @lru_cache(maxsize=64)
 def _fts5_statement(words: int, with_agent: bool, with_topics: bool) -> sa.CompoundSelect:
     """FTS5, one part per query word (`:word<i>`: the user's scope token AND the word), plus the
-    user's count of indexed memories (`:scope_match`); `per_user_bm25` ranks the rows.
+    user's count of indexed memories (`:scope_match`); `per_user_bm25` ranks the rows. Each part
+    reads the memories the index matched, by rowid: SQLite would rather read all the user's
+    memories through an index of the table and test each against the match, more rows to read
+    the more memories the user has.
 
     Not FTS5's own bm25(): it counts each phrase's documents over the whole index on every query,
     so its cost grows with every tenant's memories (`docs/benchmarks.md`, recall session 3), while
@@ -159,7 +170,8 @@ def _fts5_statement(words: int, with_agent: bool, with_topics: bool) -> sa.Compo
         return sa.literal_column("memories.rowid").in_(matching)
 
     count = sa.select(sa.func.count()).select_from(fts).where(sa.text("memories_fts MATCH :scope_match"))
-    return _per_word_statement(words, holds_word, count, _filtered(memories, with_agent, with_topics))
+    filters = _filtered(memories, with_agent, with_topics, by_index=False)  # by the matched rowids
+    return _per_word_statement(words, holds_word, count, filters)
 
 
 @lru_cache(maxsize=64)
@@ -219,7 +231,7 @@ def hydrate_plan(
 
 
 def hydrated(rows: Iterable[Sequence[Any]]) -> list[Memory]:
-    """Distinct memories of the hydrate rows (a row can be both an id hit and a slot-mate)."""
+    """Distinct memories of the hydrate rows (a slot-mate of two ids comes once per id)."""
     found: dict[str, Memory] = {}
     for row in rows:
         if row[0] not in found:  # the id
@@ -249,6 +261,7 @@ def _hydrate_statement(with_agent: bool, with_mates: bool) -> Any:
         .where(
             seed.c.id.in_(ids),
             seed.c.attribute.in_(sa.bindparam("attributes", expanding=True)),
+            mate.c.id.not_in(ids),  # an id hit comes from `by_id` already (each seed is its own mate)
             *_filtered(seed, with_agent),
             *_filtered(mate, with_agent),
         )

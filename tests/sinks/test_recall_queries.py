@@ -136,6 +136,22 @@ async def test_hydrate_brings_the_current_slot_mates_of_single_valued_attributes
     assert {m.id for m in await store.hydrate(scope, CURRENT, [morning.id])} == {morning.id}
 
 
+async def test_hydrate_gives_each_memory_once_the_ids_first(store, tenant) -> None:
+    """Two ids of one slot are each other's mates, and a third memory of the slot is the mate of both."""
+    slot = {"entity": "user", "attribute": "timezone"}
+    places = {"UTC": "home", "CET": "work", "EST": "travel"}
+    zones = [mem(tenant, "u1", f"In zone {z} at {c}", value=z, context=c, **slot) for z, c in places.items()]
+    hobby = mem(tenant, "u1", "Likes chess", entity="user", attribute="likes", value="chess")
+    await write(store, *zones, hobby)
+    scope = RecallScope(tenant, "u1")
+    ids = [zones[0].id, hobby.id, zones[1].id]
+
+    found = [m.id for m in await store.hydrate(scope, CURRENT, ids, ["timezone"])]
+    by_id = [m.id for m in await store.hydrate(scope, CURRENT, ids)]
+    assert sorted(by_id) == sorted(ids)
+    assert found == [*by_id, zones[2].id]
+
+
 async def test_pinned_memories_are_profile_facts_and_constraints(store, tenant) -> None:
     name = mem(tenant, "u1", "The user's name is Ada", profile=True, attribute="name", value="Ada")
     avoid = mem(
@@ -204,14 +220,15 @@ async def test_sqlite_recall_reads_run_where_configured_with_the_same_answers(tm
 
 
 async def test_sqlite_plans_use_indexes(tmp_path) -> None:
-    """No recall query scans the memories table (EXPLAIN QUERY PLAN on SQLite)."""
+    """No recall query scans the memories table (EXPLAIN QUERY PLAN on SQLite); keyword search reads
+    the rows the full-text index matched."""
     store = SqlMemoryStore(f"sqlite+aiosqlite:///{(tmp_path / 'plan.db').as_posix()}")
     await store.setup()
     plans: list[str] = []
     explain = sqlite3.connect(tmp_path / "plan.db")
 
     def capture(statement: str, parameters) -> None:
-        if statement.lstrip().upper().startswith("SELECT"):
+        if statement.lstrip().upper().startswith(("SELECT", "WITH")):
             rows = explain.execute(f"EXPLAIN QUERY PLAN {statement}", parameters).fetchall()
             plans.append(" | ".join(row[-1] for row in rows))
 
@@ -223,14 +240,20 @@ async def test_sqlite_plans_use_indexes(tmp_path) -> None:
         await store.pinned_memories(scope, CURRENT, 10)
         await store.hydrate(scope, CURRENT, ["x", "y"], ["timezone"])
         await store.open_contests(scope, CURRENT, 20)
+        await store.episode_keyword_candidates(scope, CURRENT, ["hello"], 10)
+        await store.episode_neighbours(scope, CURRENT, ["x", "y"], 2)
     finally:
         await store.close()
         explain.close()
-    assert len(plans) == 4
+    assert len(plans) == 6
     for plan in plans:
         assert not re.search(r"\bSCAN (memories|m|s|c)\b(?!_fts)", plan), plan
     assert "ix_memories_recall_pinned" in plans[1]
     assert "VIRTUAL TABLE INDEX" in plans[0]
+    assert "SEARCH memories USING INTEGER PRIMARY KEY (rowid=?)" in plans[0]  # the matched rows only
+    assert "SEARCH episodes USING INTEGER PRIMARY KEY (rowid=?)" in plans[4]
+    assert plans[4].count("SEARCH n USING INTEGER PRIMARY KEY (rowid=?)") == 2  # the turns around, by rowid
+    assert plans[5].count("SEARCH n USING INTEGER PRIMARY KEY (rowid=?)") == 2
 
 
 async def flip(store: SqlMemoryStore, tenant: str, user: str, attribute: str, **fields) -> list[str]:

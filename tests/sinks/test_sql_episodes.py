@@ -133,6 +133,58 @@ async def test_the_turns_around_a_keyword_hit_are_found_by_that_hits_words(store
     assert hits[0].score == own
 
 
+async def spread_in_two_statements(
+    store: SqlMemoryStore, scope: RecallScope, terms: list[str], limit: int, currency: Currency = CURRENT
+):
+    """(the keyword hits, the spread) as two statements compute them: rank the keyword rows, then
+    read around the best."""
+    reader = store._reader
+    plan = episode_recall.keyword_plan(reader._dialect, scope, currency, terms, limit)
+    if plan is None:
+        return [], []
+    keyword_only = episode_recall.keyword_and_adjacent(limit)
+
+    def without_adjacency(rows):
+        return keyword_only([row for row in rows if row[6] is None])
+
+    hits, _ = await reader._read("keyword", plan, without_adjacency)
+    seeds = [hit.id for hit in hits[: episode_recall.SPREAD_SEEDS]]
+    shares = episode_recall.NEIGHBOUR_SHARES
+    adjacent = episode_recall.adjacent_plan(reader._dialect, scope, currency, seeds, len(shares))
+    around = {} if adjacent is None else await reader._read("adjacent", adjacent, episode_recall.adjacent_of)
+    return hits, episode_recall.spread_to_neighbours(hits, around, shares, limit)
+
+
+@pytest.mark.parametrize("spread_seeds", [2, 16])
+async def test_the_keyword_statement_reads_around_its_hits_as_a_second_statement_would(
+    store: SqlMemoryStore, tenant: str, monkeypatch, spread_seeds: int
+) -> None:
+    """Few hits: the keyword statement reads the turns around them itself; more hits than lend
+    (`SPREAD_SEEDS`, or the limit): a second statement reads around the best. Same hits either way."""
+    monkeypatch.setattr(episode_recall, "SPREAD_SEEDS", spread_seeds)
+    texts = ["The glacier hike.", "Fine.", "A glacier lake.", "Then lunch.", "Nothing.", "Glacier again."]
+    turns = [said(tenant, text, minute=n) for n, text in enumerate(texts)]
+    elsewhere = [said(tenant, text, session="s2", minute=n) for n, text in enumerate(["Glacier pics.", "Nice."])]
+    await store.write([kept(t) for t in (*turns, *elsewhere)])
+    heard: list[str] = []
+    store._reader.on_statement(lambda sql, _args: heard.append(sql))
+    scope = RecallScope(tenant, "u1")
+
+    asked = [(["glacier"], 10), (["glacier hike"], 10), (["glacier"], 3), (["lunch"], 10), (["absent"], 10)]
+    for terms, limit in asked:
+        heard.clear()
+        hits = await store.episode_keyword_candidates(scope, CURRENT, terms, limit)
+        statements = len(heard)
+        matched, spread = await spread_in_two_statements(store, scope, terms, 50)
+        assert hits == (await spread_in_two_statements(store, scope, terms, limit))[1]
+        assert len(spread) > len(matched) or not matched  # the turns around the hits joined
+        if store._reader._sqlite is not None:  # on the async engine the listener hears every statement
+            assert statements == (1 if len(matched) <= min(spread_seeds, limit) else 2)
+    coach, untrusted_too = RecallScope(tenant, "u1", "coach"), Currency(NOW, 0.4, include_untrusted=True)
+    hits = await store.episode_keyword_candidates(coach, untrusted_too, ["glacier"], 10)
+    assert hits == (await spread_in_two_statements(store, coach, ["glacier"], 10, untrusted_too))[1]
+
+
 async def test_scope_hides_other_users_tenants_and_other_agents_private_episodes(
     store: SqlMemoryStore, tenant: str
 ) -> None:
