@@ -5,7 +5,11 @@ dependency); its WordPiece vocabulary ships with this package (`agents/assets/`)
 `pip install` can embed and nothing is downloaded at run time. The model file's sha256 is checked once per process before it runs.
 
 `aembed` runs the model on one dedicated worker thread: ONNX Runtime releases the GIL, so the event
-loop (faust heartbeats, the recall sidecar) keeps serving while a batch is encoded.
+loop (faust heartbeats, the recall sidecar) keeps serving while a batch is encoded. With a
+`niceness`, that thread and ONNX Runtime's own threads run that far below the creating thread's CPU
+priority (Linux, where priority is per thread): on a machine with fewer free cores than runnable
+threads, the event loop that awaits the model then gets a core first, and the model still has every
+core the loop leaves idle.
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import hashlib
+import os
+import sys
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -89,19 +95,27 @@ class OnnxMiniLmEmbedder:
     dim: int = DIM
     model_id: str = MODEL_ID
 
-    def __init__(self, threads: int = 2, batch_size: int = 64, max_tokens: int = 128) -> None:
-        if threads < 1 or batch_size < 1 or not 2 <= max_tokens <= 512:
+    def __init__(self, threads: int = 2, batch_size: int = 64, max_tokens: int = 128, niceness: int = 0) -> None:
+        if threads < 1 or batch_size < 1 or not 2 <= max_tokens <= 512 or not 0 <= niceness <= 19:
             raise ValueError(
-                f"threads and batch_size must be >= 1 and max_tokens in [2, 512], "
-                f"got {threads}, {batch_size}, {max_tokens}"
+                f"threads and batch_size must be >= 1, max_tokens in [2, 512] and niceness in [0, 19], "
+                f"got {threads}, {batch_size}, {max_tokens}, {niceness}"
             )
         self.threads = threads
         self.batch_size = batch_size
         self.max_tokens = max_tokens
-        self._session = _load_session(threads)
-        self._tokenizer = _load_tokenizer(max_tokens)
+        self.niceness = niceness
         self._executor: ThreadPoolExecutor | None = None
         self._executor_lock = threading.Lock()
+        if niceness:  # made on the model thread: ONNX Runtime's threads start there and inherit its priority
+            try:
+                self._session = self._worker().submit(_load_session, threads).result()
+            except BaseException:
+                self.close()
+                raise
+        else:
+            self._session = _load_session(threads)
+        self._tokenizer = _load_tokenizer(max_tokens)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Encode `texts` in order; model calls are planned by token length to keep padding small."""
@@ -131,7 +145,12 @@ class OnnxMiniLmEmbedder:
     def _worker(self) -> ThreadPoolExecutor:
         with self._executor_lock:
             if self._executor is None:
-                self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="beliefstream-embed")
+                self._executor = ThreadPoolExecutor(
+                    max_workers=1,
+                    thread_name_prefix="beliefstream-embed",
+                    initializer=lower_thread_priority,
+                    initargs=(self.niceness,),
+                )
             return self._executor
 
     def _encode(self, encodings: list[Any]) -> np.ndarray:
@@ -150,6 +169,15 @@ class OnnxMiniLmEmbedder:
             },
         )
         return mean_pool_normalize(hidden, attention_mask)
+
+
+def lower_thread_priority(niceness: int) -> None:
+    """Run the calling thread (and the threads it starts) `niceness` below its CPU priority now.
+
+    Only on Linux, where the nice value belongs to the thread; elsewhere it is the whole process's.
+    """
+    if niceness and sys.platform == "linux":
+        os.setpriority(os.PRIO_PROCESS, 0, os.getpriority(os.PRIO_PROCESS, 0) + niceness)
 
 
 def checked_texts(texts: Sequence[str]) -> list[str]:
@@ -207,6 +235,6 @@ def _load_tokenizer(max_tokens: int) -> Any:
 
 
 @functools.lru_cache(maxsize=4)
-def load_default_embedder(threads: int = 2, batch_size: int = 64) -> OnnxMiniLmEmbedder:
+def load_default_embedder(threads: int = 2, batch_size: int = 64, niceness: int = 0) -> OnnxMiniLmEmbedder:
     """The process-wide embedder for these settings: the model loads once per process."""
-    return OnnxMiniLmEmbedder(threads=threads, batch_size=batch_size)
+    return OnnxMiniLmEmbedder(threads=threads, batch_size=batch_size, niceness=niceness)

@@ -211,7 +211,7 @@ def cmd_consolidate(args: argparse.Namespace) -> None:
         from agents.embed import load_default_embedder
 
         async with open_maintenance(settings) as (store, projector, note):
-            embedder = load_default_embedder(settings.embed_threads, settings.embed_batch_size)
+            embedder = load_default_embedder(settings.embed_threads, settings.embed_batch_size, settings.embed_niceness)
             consolidator = consolidator_for(settings, store, projector, embedder)
             tenant = args.tenant or next(iter(settings.parsed_api_keys().values()), ("dev", None))[0]
             diff = await consolidator(tenant, args.topic, user_id=args.user, threshold=args.threshold,

@@ -139,7 +139,7 @@ def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     from agents.portability import check_complete, import_records, read_records
 
     async def main(lines: TextIO) -> None:
-        embedder = load_default_embedder(settings.embed_threads, settings.embed_batch_size)
+        embedder = load_default_embedder(settings.embed_threads, settings.embed_batch_size, settings.embed_niceness)
         try:
             async with _opened_store(settings) as store:
                 counts = await import_records(read_records(lines), store, embedder)

@@ -88,7 +88,7 @@ async def open_clients(settings: Settings, url: str) -> AsyncIterator[Clients]:
         await producer.start()
         stack.push_async_callback(producer.stop)
         embedder = await asyncio.to_thread(
-            load_default_embedder, settings.embed_threads, settings.embed_batch_size
+            load_default_embedder, settings.embed_threads, settings.embed_batch_size, settings.embed_niceness
         )
         consolidator = consolidator_for(settings, store, projector, embedder)
         stack.push_async_callback(consolidator.merger.aclose)

@@ -68,6 +68,13 @@ class Settings(BaseSettings):
     max_turn_bytes: int = 64 * 1024
     strip_patterns: list[str] = Field(default_factory=list, description="extra regexes of injected blocks")
     embed_threads: int = 2
+    embed_niceness: int = Field(
+        default=0,
+        ge=0,
+        le=19,
+        description="how far below the event loop's CPU priority the query model's threads run (Linux); "
+        "0 = the same",
+    )
     embed_batch_size: int = 64
     ingest_embedder: Literal["process", "thread"] = Field(
         default="process", description="the worker's model: in a child process (no GIL shared) or a thread"

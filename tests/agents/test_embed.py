@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
+import threading
 import time
 
 import numpy as np
@@ -155,3 +157,39 @@ def test_a_missing_package_names_the_bootstrap_script(monkeypatch: pytest.Monkey
     monkeypatch.setitem(sys.modules, "tokenizers", None)
     with pytest.raises(EmbedderUnavailableError, match="scripts/bootstrap.sh"):
         OnnxMiniLmEmbedder()
+
+
+def _niceness_of_threads() -> dict[int, int]:
+    """Each thread of this process and its nice value (Linux /proc)."""
+    out = {}
+    for tid in os.listdir("/proc/self/task"):
+        with open(f"/proc/self/task/{tid}/stat") as stat:
+            out[int(tid)] = int(stat.read().rsplit(")", 1)[1].split()[16])
+    return out
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="thread priorities are per thread on Linux only")
+async def test_a_niceness_lowers_the_model_threads_only_and_changes_no_vector(embedder: OnnxMiniLmEmbedder) -> None:
+    before = _niceness_of_threads()
+    caller = before[threading.get_native_id()]
+    niced = OnnxMiniLmEmbedder(threads=2, batch_size=64, niceness=3)
+    try:
+        texts = ["I moved to Lisbon last spring", "my sister's name is Ana"]
+        vectors = await niced.aembed(texts)
+        started = {tid: nice for tid, nice in _niceness_of_threads().items() if tid not in before}
+        # the model thread and ONNX Runtime's own threads run lower; the caller keeps its priority
+        assert len(started) >= 2 and set(started.values()) == {min(caller + 3, 19)}
+        assert _niceness_of_threads()[threading.get_native_id()] == caller
+        np.testing.assert_array_equal(vectors, embedder.embed(texts))
+        # a restarted model thread is lowered again
+        niced.close()
+        await niced.aembed(texts)
+        restarted = {tid: nice for tid, nice in _niceness_of_threads().items() if tid not in before}
+        assert set(restarted.values()) == {min(caller + 3, 19)}
+    finally:
+        niced.close()
+
+
+def test_a_niceness_outside_0_to_19_is_refused() -> None:
+    with pytest.raises(ValueError, match="niceness"):
+        OnnxMiniLmEmbedder(niceness=20)
