@@ -20,11 +20,15 @@ class FloorVerdict:
     why: str | None = None  # the recall reason of a bypass, or the suppression reason of a drop
 
 
+#: The verdict of every candidate that passes on its similarity (most of them): one shared value.
+PASSES = FloorVerdict(True)
+
+
 def similarity_floor(importance: float, signals: Signals, config: RecallConfig) -> FloorVerdict:
     """Pass, pass by importance, or drop (with the measured cosine and the floor in `why`)."""
     cosine = signals.dense_score or 0.0
     if signals.keyword_rank is not None or cosine >= config.min_similarity:
-        return FloorVerdict(True)
+        return PASSES
     if importance >= config.floor_bypass_importance:
         return FloorVerdict(
             True, f"important ({importance:.2f}): kept below the similarity floor ({cosine:.2f} < {config.min_similarity})"

@@ -38,7 +38,7 @@ from sinks.recall import OpenContest, RecallScope
 CONSTRAINT, PROFILE, RANKED = 0, 1, 2
 
 
-@dataclass
+@dataclass(slots=True)
 class Entry:
     memory: Memory
     tier: int
