@@ -10,6 +10,7 @@ its similarity, the way a constraint fires on its trigger.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 from agents.domains import canonical_domain, domains_of, widened
@@ -30,8 +31,10 @@ SENSITIVE_DOMAINS: dict[str, frozenset[str]] = {
 ALL_CATEGORIES = "all"
 
 
+@functools.lru_cache(maxsize=1024)
 def request_domains(query: str, action_domain: str | None = None, topic: str | None = None) -> frozenset[str]:
-    """The domains a request is in: its query's words, its action's domain, its topic."""
+    """The domains a request is in: its query's words, its action's domain, its topic (remembered, as
+    `QueryEmbedder` remembers a repeated query's embedding: reading them runs a regex per domain)."""
     named = {canonical_domain(d) for d in (action_domain, topic) if d}
     return widened(set(domains_of(query)) | named)
 

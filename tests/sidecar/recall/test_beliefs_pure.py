@@ -249,3 +249,12 @@ def test_the_action_is_read_from_the_query_when_the_caller_names_none(query: str
     assert (action.action if action else None) == family
     given = policy.RequestedAction("contact")
     assert policy.requested_action(given, query) is given
+
+
+def test_a_request_s_domains_are_remembered_within_a_bound_and_read_the_same() -> None:
+    queries = ["ideas for dinner tonight", "a book for my holiday", "help me plan my budget", ""]
+    for query, action_domain in [(q, d) for q in queries for d in (None, "Dining", "movie")]:
+        first = request_domains(query, action_domain)
+        assert request_domains(query, action_domain) is first  # the second read is the remembered one
+        assert first == request_domains.__wrapped__(query, action_domain)
+    assert request_domains.cache_info().maxsize is not None  # bounded: queries are free text
