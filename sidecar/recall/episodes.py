@@ -53,7 +53,8 @@ class EpisodeEntry:
         return sorted([self.episode, *self.context], key=lambda e: (e.said_at, e.turn_id))
 
     def tokens(self) -> int:
-        return sum(estimate_tokens(e.text) for e in self.turns())
+        """Of the hit and its included neighbours (a sum: their order does not matter)."""
+        return estimate_tokens(self.episode.text) + sum(estimate_tokens(e.text) for e in self.context)
 
 
 @dataclass(frozen=True)
