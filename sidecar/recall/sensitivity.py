@@ -48,7 +48,12 @@ def is_safety_memory(memory: Memory) -> bool:
     """A current positive safety fact: an allergy or medical need, not a retraction or a constraint."""
     if memory.polarity is Polarity.NEGATIVE or memory.recall_semantics is RecallSemantics.CONSTRAINT:
         return False
-    return is_safety_fact(memory.attribute, memory.text)
+    return _safety_fact(memory.attribute, memory.text)
+
+
+#: `is_safety_fact` remembered by (attribute, text): its regex would run on every candidate of every
+#: request in a safety domain, and a user's memories (their safety facts first) recur across recalls.
+_safety_fact = functools.lru_cache(maxsize=4096)(is_safety_fact)
 
 
 def safety_fires(memory: Memory, domains: frozenset[str]) -> bool:
