@@ -15,7 +15,7 @@ floor applies too (importance from the linked beliefs bypasses it), with the rea
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from beliefs.episodes import Episode
@@ -37,7 +37,7 @@ SUPERSEDED_NOTE = (
 )
 
 
-@dataclass
+@dataclass(slots=True)
 class EpisodeEntry:
     episode: Episode
     reasons: list[str]
@@ -53,7 +53,8 @@ class EpisodeEntry:
         return sorted([self.episode, *self.context], key=lambda e: (e.said_at, e.turn_id))
 
     def tokens(self) -> int:
-        return sum(estimate_tokens(e.text) for e in self.turns())
+        """Of the hit and its included neighbours (a sum: their order does not matter)."""
+        return estimate_tokens(self.episode.text) + sum(estimate_tokens(e.text) for e in self.context)
 
 
 @dataclass(frozen=True)
@@ -136,16 +137,18 @@ def judge_episodes(
             suppressed.append((episode.id, why))
             continue
         linked = [current_beliefs[i] for i in episode.memory_ids if i in current_beliefs]
-        stale = superseded(episode, current_beliefs)
+        stale = bool(episode.memory_ids) and not linked  # `superseded`
         if stale and suppress_superseded:
             suppressed.append((episode.id, f"suppressed: {SUPERSEDED_NOTE}"))
             labelled.append((episode.id, f"suppressed: {SUPERSEDED_NOTE}"))
             continue
         found = signals.get(episode.id)
-        # the floor is bypassed for the turn of an important belief; the ranking is not: that belief
-        # competes with its own importance, and its turn counting it again crowds other turns out
-        importance = max((m.importance for m in linked), default=config.episode_importance)
-        floor = similarity_floor(importance, found, config) if found else None
+        floor = None
+        if found is not None:
+            # the floor is bypassed for the turn of an important belief; the ranking is not: that belief
+            # competes with its own importance, and its turn counting it again crowds other turns out
+            importance = max((m.importance for m in linked), default=config.episode_importance)
+            floor = similarity_floor(importance, found, config)
         if floor is not None and not floor.passes:
             suppressed.append((episode.id, floor.why or ""))
             continue
@@ -155,7 +158,7 @@ def judge_episodes(
         relevance = min(1.0, (found.relevance if found else 0.0) + bonus)
         score = score_episode(episode, relevance, config.episode_importance, now, config)
         if stale:
-            score = replace(score, value=score.value * config.superseded_episode_factor)
+            score = score._replace(value=score.value * config.superseded_episode_factor)
             labelled.append((episode.id, f"labelled superseded: {SUPERSEDED_NOTE}"))
         said = f"said by {episode.speaker or episode.role.value} on {episode.said_at.date().isoformat()}"
         matched = f"matched query ({found.sources})" if found else "context"

@@ -8,29 +8,42 @@ candidate is listed in diagnostics with its cosine and the floor.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
+from typing import NamedTuple
 
 from sidecar.recall.config import RecallConfig
 from sidecar.recall.fusion import Signals
 
 
-@dataclass(frozen=True)
-class FloorVerdict:
+class FloorVerdict(NamedTuple):
     passes: bool
     why: str | None = None  # the recall reason of a bypass, or the suppression reason of a drop
+
+
+#: The verdict of every candidate that passes on its similarity (most of them): one shared value.
+PASSES = FloorVerdict(True)
 
 
 def similarity_floor(importance: float, signals: Signals, config: RecallConfig) -> FloorVerdict:
     """Pass, pass by importance, or drop (with the measured cosine and the floor in `why`)."""
     cosine = signals.dense_score or 0.0
-    if signals.keyword_rank is not None or cosine >= config.min_similarity:
-        return FloorVerdict(True)
-    if importance >= config.floor_bypass_importance:
-        return FloorVerdict(
-            True, f"important ({importance:.2f}): kept below the similarity floor ({cosine:.2f} < {config.min_similarity})"
-        )
-    return FloorVerdict(
-        False,
-        f"below the similarity floor (cosine {cosine:.2f} < {config.min_similarity}; "
-        f"importance {importance:.2f} < {config.floor_bypass_importance} to bypass it)",
+    min_similarity = config.min_similarity
+    if signals.keyword_rank is not None or cosine >= min_similarity:
+        return PASSES
+    bypass = config.floor_bypass_importance
+    kept, dropped = _reasons(min_similarity, bypass)
+    if importance >= bypass:
+        return FloorVerdict(True, kept.format(importance=importance, cosine=cosine))
+    return FloorVerdict(False, dropped.format(importance=importance, cosine=cosine))
+
+
+@functools.lru_cache(maxsize=16)
+def _reasons(min_similarity: float, bypass: float) -> tuple[str, str]:
+    """The why of a bypass and of a drop under one floor, with the floor written in (a candidate's
+    importance and cosine are formatted in per candidate)."""
+    kept = f"important ({{importance:.2f}}): kept below the similarity floor ({{cosine:.2f}} < {min_similarity})"
+    dropped = (
+        f"below the similarity floor (cosine {{cosine:.2f}} < {min_similarity}; "
+        f"importance {{importance:.2f}} < {bypass} to bypass it)"
     )
+    return kept, dropped

@@ -12,16 +12,16 @@ paraphrase that may lose the words the question uses, while the turn it came fro
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from sidecar.recall.config import RecallConfig
 from sinks.base import VectorHit
 from sinks.recall import KeywordHit
 
 
-@dataclass(frozen=True)
-class Signals:
-    """Where a candidate came from (1-based ranks, raw scores) and its fused relevance."""
+class Signals(NamedTuple):
+    """Where a candidate came from (1-based ranks, raw scores) and its fused relevance (immutable, and
+    a tuple: one is built for every candidate of every recall)."""
 
     relevance: float
     dense_rank: int | None = None
@@ -32,8 +32,9 @@ class Signals:
     @property
     def sources(self) -> str:
         """`dense+keyword`, `dense` or `keyword`."""
-        found = [name for name, rank in (("dense", self.dense_rank), ("keyword", self.keyword_rank)) if rank]
-        return "+".join(found)
+        if self.dense_rank:
+            return "dense+keyword" if self.keyword_rank else "dense"
+        return "keyword" if self.keyword_rank else ""
 
 
 def keyword_similarity(keyword: Sequence[KeywordHit]) -> dict[str, float]:
@@ -51,8 +52,9 @@ def relevance(cosine: float | None, keyword: float | None, config: RecallConfig)
 
 
 def _weighted(cosine: float | None, keyword: float | None, dense_weight: float, keyword_weight: float) -> float:
-    dense_part = dense_weight * min(max(cosine or 0.0, 0.0), 1.0)
-    keyword_part = keyword_weight * min(max(keyword or 0.0, 0.0), 1.0)
+    cosine, keyword = cosine or 0.0, keyword or 0.0  # each clamped to [0, 1] below, as min(max(x, 0.0), 1.0)
+    dense_part = dense_weight * (0.0 if cosine < 0.0 else 1.0 if cosine > 1.0 else cosine)
+    keyword_part = keyword_weight * (0.0 if keyword < 0.0 else 1.0 if keyword > 1.0 else keyword)
     return (dense_part + keyword_part) / (dense_weight + keyword_weight)
 
 
@@ -62,12 +64,12 @@ def fuse(dense: Sequence[VectorHit], keyword: Sequence[KeywordHit], config: Reca
     keyword_ranks = _ranks(hit.id for hit in keyword)
     cosine = {hit.id: hit.score for hit in reversed(dense)}  # the first (best) occurrence wins
     similar = keyword_similarity(keyword)
-    weights = (config.dense_weight, config.keyword_weight)
+    dense_weight, keyword_weight = config.dense_weight, config.keyword_weight
     fused: dict[str, Signals] = {}
     for candidate in dict.fromkeys([*dense_ranks, *keyword_ranks]):
         dense_score, keyword_score = cosine.get(candidate), similar.get(candidate)
         fused[candidate] = Signals(
-            _weighted(dense_score, keyword_score, *weights),
+            _weighted(dense_score, keyword_score, dense_weight, keyword_weight),
             dense_ranks.get(candidate),
             dense_score,
             keyword_ranks.get(candidate),
@@ -82,7 +84,7 @@ def grounded(signals: Mapping[str, Signals], turn_relevance: Mapping[str, float]
     out: dict[str, Signals] = {}
     for memory_id, found in signals.items():
         turn = turn_relevance.get(memory_id, 0.0)
-        out[memory_id] = replace(found, relevance=turn) if turn > found.relevance else found
+        out[memory_id] = found._replace(relevance=turn) if turn > found.relevance else found
     return out
 
 

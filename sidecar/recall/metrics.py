@@ -69,6 +69,7 @@ class RecallMetrics:
         self.suppressed = Counter(
             "beliefstream_recall_suppressed", "Candidates a recall withheld, by reason", ("reason",), registry=registry
         )
+        self._reason_children: dict[str, Any] = {}  # reason -> its child of `suppressed` (`labels` locks and checks)
 
     def observe_result(self, items: int, tokens: int, suppressed: Iterable[tuple[str, str]]) -> None:
         self.items.observe(items)
@@ -78,7 +79,10 @@ class RecallMetrics:
             reason = suppression_reason(why)
             by_reason[reason] = by_reason.get(reason, 0) + 1
         for reason, count in by_reason.items():
-            self.suppressed.labels(reason).inc(count)
+            child = self._reason_children.get(reason)
+            if child is None:
+                child = self._reason_children[reason] = self.suppressed.labels(reason)
+            child.inc(count)
 
 
 @functools.cache

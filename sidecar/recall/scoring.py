@@ -8,8 +8,8 @@ became true: an old name is still fresh news, last week's location is not.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
+from typing import NamedTuple
 
 from beliefs.attributes import DEFAULT_HALF_LIFE_BY_TYPE, attribute_spec
 from beliefs.records import Memory
@@ -56,8 +56,7 @@ def salience(memory: Memory) -> float:
     return memory.importance * decay
 
 
-@dataclass(frozen=True)
-class Score:
+class Score(NamedTuple):
     relevance: float
     effective_confidence: float
     salience: float
@@ -78,11 +77,10 @@ def recall_score(memory: Memory, relevance: float, now: datetime, config: Recall
 
 def blend(parts: tuple[float, float, float, float], config: RecallConfig) -> Score:
     """(relevance, effective confidence, salience, recency) → their weighted mean as a `Score`."""
-    weights = (
-        config.relevance_weight,
-        config.confidence_weight,
-        config.importance_weight,
-        config.recency_weight,
-    )
-    value = sum(w * p for w, p in zip(weights, parts, strict=True)) / sum(weights)
-    return Score(*parts, value=value)
+    relevance, confidence, importance, fresh = parts
+    weights = (config.relevance_weight, config.confidence_weight, config.importance_weight, config.recency_weight)
+    # summed left to right from 0.0, as `sum` adds floats
+    value = (
+        0.0 + weights[0] * relevance + weights[1] * confidence + weights[2] * importance + weights[3] * fresh
+    ) / (0.0 + weights[0] + weights[1] + weights[2] + weights[3])
+    return Score(relevance, confidence, importance, fresh, value)

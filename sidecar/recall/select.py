@@ -38,7 +38,7 @@ from sinks.recall import OpenContest, RecallScope
 CONSTRAINT, PROFILE, RANKED = 0, 1, 2
 
 
-@dataclass
+@dataclass(slots=True)
 class Entry:
     memory: Memory
     tier: int
@@ -204,6 +204,8 @@ def _tier(
 
 def _yield_to_live_intent(pool: dict[str, Memory], live_intent: Mapping[str, str], verdicts: Verdicts) -> set[str]:
     """Suppress the memories whose attribute the live instruction sets; their ids."""
+    if not live_intent:  # nothing to yield to
+        return set()
     live = policy.live_intent_attributes(live_intent)
     yielded = {m.id for m in pool.values() if policy.yields_to_live_intent(m, live)}
     for memory_id in yielded:

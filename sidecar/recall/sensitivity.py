@@ -10,6 +10,7 @@ its similarity, the way a constraint fires on its trigger.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 from agents.domains import canonical_domain, domains_of, widened
@@ -30,8 +31,10 @@ SENSITIVE_DOMAINS: dict[str, frozenset[str]] = {
 ALL_CATEGORIES = "all"
 
 
+@functools.lru_cache(maxsize=1024)
 def request_domains(query: str, action_domain: str | None = None, topic: str | None = None) -> frozenset[str]:
-    """The domains a request is in: its query's words, its action's domain, its topic."""
+    """The domains a request is in: its query's words, its action's domain, its topic (remembered, as
+    `QueryEmbedder` remembers a repeated query's embedding: reading them runs a regex per domain)."""
     named = {canonical_domain(d) for d in (action_domain, topic) if d}
     return widened(set(domains_of(query)) | named)
 
@@ -45,7 +48,12 @@ def is_safety_memory(memory: Memory) -> bool:
     """A current positive safety fact: an allergy or medical need, not a retraction or a constraint."""
     if memory.polarity is Polarity.NEGATIVE or memory.recall_semantics is RecallSemantics.CONSTRAINT:
         return False
-    return is_safety_fact(memory.attribute, memory.text)
+    return _safety_fact(memory.attribute, memory.text)
+
+
+#: `is_safety_fact` remembered by (attribute, text): its regex would run on every candidate of every
+#: request in a safety domain, and a user's memories (their safety facts first) recur across recalls.
+_safety_fact = functools.lru_cache(maxsize=4096)(is_safety_fact)
 
 
 def safety_fires(memory: Memory, domains: frozenset[str]) -> bool:

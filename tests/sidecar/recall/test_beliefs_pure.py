@@ -14,7 +14,13 @@ from sidecar.recall import policy
 from sidecar.recall.freshness import certainty, needs_confirmation
 from sidecar.recall.models import ConflictValue, ConflictView, RecalledMemory
 from sidecar.recall.prompt import render
-from sidecar.recall.sensitivity import request_domains, safety_fires, sensitive_outside
+from sidecar.recall.sensitivity import (
+    _safety_fact,
+    is_safety_memory,
+    request_domains,
+    safety_fires,
+    sensitive_outside,
+)
 from sidecar.reflect import NO_MEMORY, evidence_of, extractive_answer
 from tests.sidecar.recall.seeding import NOW, mem
 
@@ -249,3 +255,26 @@ def test_the_action_is_read_from_the_query_when_the_caller_names_none(query: str
     assert (action.action if action else None) == family
     given = policy.RequestedAction("contact")
     assert policy.requested_action(given, query) is given
+
+
+def test_a_request_s_domains_are_remembered_within_a_bound_and_read_the_same() -> None:
+    queries = ["ideas for dinner tonight", "a book for my holiday", "help me plan my budget", ""]
+    for query, action_domain in [(q, d) for q in queries for d in (None, "Dining", "movie")]:
+        first = request_domains(query, action_domain)
+        assert request_domains(query, action_domain) is first  # the second read is the remembered one
+        assert first == request_domains.__wrapped__(query, action_domain)
+    assert request_domains.cache_info().maxsize is not None  # bounded: queries are free text
+
+
+def test_a_safety_fact_is_told_the_same_when_remembered_and_the_memory_is_bounded() -> None:
+    memories = [
+        mem("t", "u", "The user is allergic to peanuts."),
+        mem("t", "u", "The user likes peanuts."),
+        mem("t", "u", "The user uses a wheelchair.", attribute="mobility"),
+        mem("t", "u", "The user has a peanut allergy.", attribute="allergy"),
+    ]
+    for memory in memories * 2:  # the second round is answered from memory
+        expected = memory.polarity is not Polarity.NEGATIVE and is_safety_fact(memory.attribute, memory.text)
+        assert is_safety_memory(memory) is expected
+    assert [is_safety_memory(m) for m in memories] == [True, False, True, True]
+    assert _safety_fact.cache_info().maxsize is not None

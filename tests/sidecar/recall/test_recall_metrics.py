@@ -4,10 +4,10 @@ bounded reason, whatever ids or attributes their free-text `why` names."""
 from __future__ import annotations
 
 import pytest
-from prometheus_client import REGISTRY
+from prometheus_client import REGISTRY, CollectorRegistry
 
 from sidecar.auth import Principal
-from sidecar.recall.metrics import suppression_reason
+from sidecar.recall.metrics import RecallMetrics, suppression_reason
 from sidecar.recall.models import RecallRequest
 from tests.sidecar.recall.seeding import mem
 
@@ -63,3 +63,15 @@ async def test_a_recall_is_timed_and_its_size_and_suppressions_counted(world, te
     assert sample("beliefstream_recall_result_items_sum") == before["items"] + 1
     assert sample("beliefstream_recall_result_tokens_sum") == before["tokens"] + result.tokens_used
     assert sample("beliefstream_recall_suppressed_total", {"reason": "limit"}) == before["limit"] + 2
+
+
+def test_suppressions_are_counted_by_reason_on_every_observation() -> None:
+    registry = CollectorRegistry()
+    metrics = RecallMetrics(registry)
+    for _ in range(2):  # the second observation goes through the remembered children
+        metrics.observe_result(1, 10, [("a", "over the limit"), ("b", "over the limit"), ("c", "revoked")])
+    counted = {
+        reason: registry.get_sample_value("beliefstream_recall_suppressed_total", {"reason": reason})
+        for reason in ("limit", "not_current")
+    }
+    assert counted == {"limit": 4.0, "not_current": 2.0}
