@@ -38,6 +38,14 @@ class QueryEmbedder:
 
     async def embed(self, query: str) -> np.ndarray:
         """The unit vector of `query` (float32, read-only: it may be shared between callers)."""
+        found = self.ask(query)
+        if isinstance(found, np.ndarray):
+            return found
+        return await asyncio.shield(found)  # one caller giving up must not cancel the others' answer
+
+    def ask(self, query: str) -> np.ndarray | asyncio.Future[np.ndarray]:
+        """The cached vector of `query`, or the future of the model call that will embed it (that
+        call starts on the event loop's next pass). Await the future through `asyncio.shield`."""
         cached = self._cache.get(query)
         if cached is not None:
             self._cache.move_to_end(query)
@@ -48,7 +56,7 @@ class QueryEmbedder:
             self._waiting[query] = future
             if self._runner is None or self._runner.done():
                 self._runner = asyncio.create_task(self._run(), name="beliefstream-query-embed")
-        return await asyncio.shield(future)  # one caller giving up must not cancel the others' answer
+        return future
 
     async def _run(self) -> None:
         """Drain the waiting queries in batches until none is left.

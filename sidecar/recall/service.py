@@ -1,6 +1,6 @@
 """`RecallService`: the I/O around the pure selection, with as few round trips as possible.
 
-    resolve scope (key decides tenant and bound agent; the body never widens it)
+    resolve scope (key decides tenant and bound agent; the body never widens it); the model starts
     ├── keyword search (SQL full text)        ┐
     ├── pinned rows (profile + constraints)   │
     ├── open contested slots of the user      ├ concurrently
@@ -24,6 +24,8 @@ import uuid
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+
+import numpy as np
 
 from agents.embed import Embedder
 from beliefs.attributes import ATTRIBUTES, is_single_valued
@@ -158,6 +160,10 @@ class RecallService:
         now = self._clock()
         config = self.config_for(request)
         scope = resolve_scope(principal, request)
+        # the model starts first: what follows runs on the event loop while it embeds the query
+        embedding = self._queries.ask(request.query) if request.query.strip() else None
+        if isinstance(embedding, asyncio.Future):
+            await asyncio.sleep(0)  # the model call starts on this pass
         currency = Currency(now=now, confidence_floor=config.confidence_floor)
         # time and agent filters select quotes by said_at and agent; types and topics leave no quotes
         quoting = (
@@ -170,7 +176,7 @@ class RecallService:
 
         domains = request_domains(request.query, request.action.domain if request.action else None, request.topic)
         (dense, episode_dense), keyword, episode_keyword, pinned, contests, safety = await _all(
-            self._dense(request.query, scope, fetch, degraded, quoting),
+            self._dense(embedding, scope, fetch, degraded, quoting),
             self._keyword(scope, currency, terms, fetch),
             self._episode_keyword(scope, said, terms, fetch if quoting else 0),
             self._store.pinned_memories(scope, currency, config.pinned_limit),
@@ -290,13 +296,18 @@ class RecallService:
         return found | {m.id: m for m in await self._store.hydrate(scope, any_confidence, missing, ())}
 
     async def _dense(
-        self, query: str, scope: RecallScope, limit: int, degraded: list[str], quoting: bool
+        self,
+        embedding: np.ndarray | asyncio.Future[np.ndarray] | None,
+        scope: RecallScope,
+        limit: int,
+        degraded: list[str],
+        quoting: bool,
     ) -> tuple[list[VectorHit], list[VectorHit]]:
-        """Memory hits and episode hits of one query embedding."""
-        if not query.strip():
+        """Memory hits and episode hits of the query's embedding (`QueryEmbedder.ask`; None: no query)."""
+        if embedding is None:
             return [], []
         try:
-            vector = await self._queries.embed(query)
+            vector = embedding if isinstance(embedding, np.ndarray) else await asyncio.shield(embedding)
             searches = [self._vectors.search(vector, scope.vector_filter(), limit)]
             if quoting:
                 searches.append(self._vectors.search(vector, scope.vector_filter(kinds=(EPISODE_KIND,)), limit))
