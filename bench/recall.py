@@ -48,6 +48,7 @@ from sinks.sql.maintenance import MaintenanceStore  # noqa: E402
 from sinks.sql.store import SqlMemoryStore  # noqa: E402
 from sinks.vectors.edge import EdgeVectorIndex  # noqa: E402
 from streams.gc_tuning import tune_for_throughput  # noqa: E402
+from streams.settings import Settings  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 DATA_DIR = REPO / ".beliefstream" / "bench-recall"
@@ -290,6 +291,12 @@ async def main() -> None:
     parser.add_argument(
         "--sqlite-read-threads", type=int, default=0, help="recall's SQLite reader threads (BELIEFSTREAM_SQLITE_READ_THREADS; 0: on the event loop)"
     )
+    parser.add_argument(
+        "--embed-niceness",
+        type=int,
+        default=Settings.model_fields["embed_niceness"].default,
+        help="how far below the event loop's CPU priority the model's threads run (BELIEFSTREAM_EMBED_NICENESS)",
+    )
     parser.add_argument("--label", default="", help="a note stored with the JSON result")
     args = parser.parse_args()
     args.concurrency = [int(c) for c in args.concurrency.split(",")]
@@ -298,7 +305,7 @@ async def main() -> None:
         recall_data.split(1, args.episode_share)
     except ValueError as exc:
         raise SystemExit(f"--episode-share: {exc}") from None
-    embedder = load_default_embedder()
+    embedder = load_default_embedder(niceness=args.embed_niceness)
     pool = recall_texts.template_pool(random.Random(3))
     vectors = await pool_vectors(args.data_dir, embedder, pool)
     episode_texts = recall_texts.episode_pool(random.Random(4))
