@@ -69,11 +69,11 @@ class Settings(BaseSettings):
     strip_patterns: list[str] = Field(default_factory=list, description="extra regexes of injected blocks")
     embed_threads: int = 2
     embed_niceness: int = Field(
-        default=0,
+        default=5,
         ge=0,
         le=19,
-        description="how far below the event loop's CPU priority the query model's threads run (Linux); "
-        "0 = the same",
+        description="how far below the event loop's CPU priority the query model's threads run (Linux), so "
+        "a busy loop is not kept off a core by the model; 0 = the same (on a box shared with other busy work)",
     )
     embed_batch_size: int = 64
     ingest_embedder: Literal["process", "thread"] = Field(
