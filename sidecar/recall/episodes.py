@@ -137,7 +137,7 @@ def judge_episodes(
             suppressed.append((episode.id, why))
             continue
         linked = [current_beliefs[i] for i in episode.memory_ids if i in current_beliefs]
-        stale = bool(episode.memory_ids) and not linked  # `superseded`
+        stale = superseded(episode, current_beliefs)
         if stale and suppress_superseded:
             suppressed.append((episode.id, f"suppressed: {SUPERSEDED_NOTE}"))
             labelled.append((episode.id, f"suppressed: {SUPERSEDED_NOTE}"))
