@@ -38,14 +38,11 @@ class QueryEmbedder:
 
     async def embed(self, query: str) -> np.ndarray:
         """The unit vector of `query` (float32, read-only: it may be shared between callers)."""
-        found = self.ask(query)
-        if isinstance(found, np.ndarray):
-            return found
-        return await asyncio.shield(found)  # one caller giving up must not cancel the others' answer
+        return await vector_of(self.ask(query))
 
     def ask(self, query: str) -> np.ndarray | asyncio.Future[np.ndarray]:
         """The cached vector of `query`, or the future of the model call that will embed it (that
-        call starts on the event loop's next pass). Await the future through `asyncio.shield`."""
+        call starts on the event loop's next pass); `vector_of` awaits either."""
         cached = self._cache.get(query)
         if cached is not None:
             self._cache.move_to_end(query)
@@ -95,3 +92,10 @@ class QueryEmbedder:
         self._cache[query] = vector
         if len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
+
+
+async def vector_of(asked: np.ndarray | asyncio.Future[np.ndarray]) -> np.ndarray:
+    """The vector `QueryEmbedder.ask` gave or promised."""
+    if isinstance(asked, np.ndarray):
+        return asked
+    return await asyncio.shield(asked)  # one caller giving up must not cancel the others' answer

@@ -51,7 +51,7 @@ from sidecar.recall.models import (
 )
 from sidecar.recall.people import named_speakers
 from sidecar.recall.prompt import render
-from sidecar.recall.query_embed import QueryEmbedder
+from sidecar.recall.query_embed import QueryEmbedder, vector_of
 from sidecar.recall.select import select, to_result
 from sidecar.recall.sensitivity import request_domains, safety_needed
 from sidecar.recall.temporal import Window, time_window
@@ -307,7 +307,7 @@ class RecallService:
         if embedding is None:
             return [], []
         try:
-            vector = embedding if isinstance(embedding, np.ndarray) else await asyncio.shield(embedding)
+            vector = await vector_of(embedding)
             searches = [self._vectors.search(vector, scope.vector_filter(), limit)]
             if quoting:
                 searches.append(self._vectors.search(vector, scope.vector_filter(kinds=(EPISODE_KIND,)), limit))
