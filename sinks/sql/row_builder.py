@@ -10,9 +10,10 @@ of validation's cost (`docs/benchmarks.md`).
 That is only right for a model whose validation changes nothing else: no validators, no config that
 rewrites values, fields of the types a row gives as they are. `row_builder` checks the model when it
 is made and refuses one it cannot build like validation would, so a model change fails at import,
-not in a recall. A value that is no member of its field's enum is handed to validation, which raises
-as it always did. Constraints (`ge`, `le`, lengths) are not checked again: the rows were written from
-validated records. Use it for rows read from the store's own tables, never for input from outside.
+not in a recall. A row short of a field, or a value that is no member of its field's enum, is handed
+to validation, which answers as it always did. Constraints (`ge`, `le`, lengths) are not checked
+again: the rows were written from validated records. Use it for rows read from the store's own
+tables, never for input from outside.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ def row_builder(model: type[M]) -> Callable[[Sequence[Any]], M]:
         )
     fields = tuple(model.model_fields)
     all_set = frozenset(fields)
+    count = len(fields)
     enums = [
         (name, f.annotation._value2member_map_)
         for name, f in model.model_fields.items()
@@ -70,6 +72,8 @@ def row_builder(model: type[M]) -> Callable[[Sequence[Any]], M]:
 
     def build(values: Sequence[Any]) -> M:
         data = dict(zip(fields, values, strict=False))
+        if len(data) != count:  # a row short of a field: validation's default, or its error
+            return validate(data)
         try:
             for name, members in enums:
                 data[name] = members[data[name]]
