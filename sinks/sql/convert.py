@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -14,6 +14,7 @@ from beliefs.episodes import Episode
 from beliefs.reconcile import text_fingerprint
 from beliefs.records import Job, Memory, utcnow
 from sinks.sql.errors import InvalidCursorError
+from sinks.sql.row_builder import row_builder
 
 #: Memory fields stored as enum strings.
 _ENUM_FIELDS = ("visibility", "type", "polarity", "recall_semantics", "source_role", "trust", "state")
@@ -83,12 +84,10 @@ def row_memory(row: Mapping[str, Any]) -> Memory:
     return Memory.model_validate({name: row[name] for name in _MEMORY_FIELDS})
 
 
-def memory_of(values: Sequence[Any]) -> Memory:
-    """A memory from a row whose first columns are its fields in order (`Memory.model_fields`).
-
-    `model_validate` is this same validator behind a Python wrapper, which costs a fair share of
-    what validating a row does (recall converts tens of rows on each request)."""
-    return Memory.__pydantic_validator__.validate_python(dict(zip(_MEMORY_FIELDS, values, strict=False)))
+#: A memory from a row of the store's own `memories` whose first columns are its fields in order
+#: (`Memory.model_fields`), typed as the columns give them: built, not validated again (`row_builder`),
+#: since recall converts tens of rows on each request. The other reads validate (`row_memory`).
+memory_of: Callable[[Sequence[Any]], Memory] = row_builder(Memory)
 
 
 def episode_row(episode: Episode, embedding: Sequence[float] | None) -> dict[str, Any]:
@@ -111,9 +110,9 @@ def row_episode(row: Mapping[str, Any]) -> Episode:
     return Episode.model_validate({name: row[name] for name in EPISODE_FIELDS})
 
 
-def episode_of(values: Sequence[Any]) -> Episode:
-    """An episode from a row whose first columns are its fields in order (`EPISODE_FIELDS`)."""
-    return Episode.__pydantic_validator__.validate_python(dict(zip(EPISODE_FIELDS, values, strict=False)))
+#: An episode from a row of the store's own `episodes` whose first columns are its fields in order
+#: (`EPISODE_FIELDS`), typed as the columns give them: built, not validated again (`row_builder`).
+episode_of: Callable[[Sequence[Any]], Episode] = row_builder(Episode)
 
 
 def job_row(job: Job) -> dict[str, Any]:
