@@ -218,57 +218,6 @@ def _per_word_statement(
     return sa.union_all(total, *(sa.select(part) for part in parts))
 
 
-def hydrate_plan(
-    scope: RecallScope, currency: Currency, ids: Sequence[str], slot_attributes: Sequence[str]
-) -> tuple[Any, dict[str, Any]] | None:
-    """Rows by id, UNION ALL the current rows sharing a slot with one of them; both fully filtered."""
-    if not ids:
-        return None
-    params = scope_params(scope, currency) | {"ids": list(ids)}
-    if slot_attributes:
-        params["attributes"] = list(slot_attributes)
-    return _hydrate_statement(scope.agent_id is not None, bool(slot_attributes)), params
-
-
-def hydrated(rows: Iterable[Sequence[Any]]) -> list[Memory]:
-    """Distinct memories of the hydrate rows (a slot-mate of two ids comes once per id)."""
-    found: dict[str, Memory] = {}
-    for row in rows:
-        if row[0] not in found:  # the id
-            found[row[0]] = memory_of(row)
-    return list(found.values())
-
-
-@lru_cache(maxsize=8)
-def _hydrate_statement(with_agent: bool, with_mates: bool) -> Any:
-    wanted = memories.alias("m")
-    ids = sa.bindparam("ids", expanding=True)
-    by_id = sa.select(*(wanted.c[f] for f in _FIELDS)).where(
-        wanted.c.id.in_(ids), *_filtered(wanted, with_agent)
-    )
-    if not with_mates:
-        return by_id
-    seed, mate = memories.alias("c"), memories.alias("s")
-    same_slot = sa.and_(
-        mate.c.tenant_id == seed.c.tenant_id,
-        mate.c.user_id == seed.c.user_id,
-        mate.c.entity == seed.c.entity,
-        mate.c.attribute == seed.c.attribute,
-    )
-    mates = (
-        sa.select(*(mate.c[f] for f in _FIELDS))
-        .select_from(seed.join(mate, same_slot))
-        .where(
-            seed.c.id.in_(ids),
-            seed.c.attribute.in_(sa.bindparam("attributes", expanding=True)),
-            mate.c.id.not_in(ids),  # an id hit comes from `by_id` already (each seed is its own mate)
-            *_filtered(seed, with_agent),
-            *_filtered(mate, with_agent),
-        )
-    )
-    return sa.union_all(by_id, mates)
-
-
 def pinned_plan(scope: RecallScope, currency: Currency, limit: int) -> tuple[Any, dict[str, Any]]:
     """Profile facts and constraints; the literal predicate lets SQLite use the partial index."""
     params = scope_params(scope, currency) | {"limit": limit}
