@@ -196,14 +196,18 @@ def _per_word_statement(
     count: sa.Select,
     filters: list[sa.ColumnElement[bool]],
     table: sa.Table = memories,
+    with_rowid: bool = False,
 ) -> sa.CompoundSelect:
     """The rows `per_user_bm25` reads: (id, term, chars) per current row of `table` holding word
-    `term`, at most `TERM_ROWS_MAX` per word, after one row ("", -1, the user's count of rows)."""
+    `term`, at most `TERM_ROWS_MAX` per word, after one row ("", -1, the user's count of rows).
+    `with_rowid` (SQLite): a fourth column, the row's rowid (null in the count's row)."""
+    rowid = [sa.literal_column(f"{table.name}.rowid", sa.Integer).label("rid")] if with_rowid else []
     parts = [
         sa.select(
             table.c.id,
             sa.literal(index, sa.Integer).label("term"),
             sa.func.length(table.c.text).label("chars"),
+            *rowid,
         )
         .where(holds_word(index), *filters)
         .limit(TERM_ROWS_MAX)
@@ -214,6 +218,7 @@ def _per_word_statement(
         sa.literal("", sa.String).label("id"),
         sa.literal(-1, sa.Integer).label("term"),
         count.scalar_subquery().label("chars"),
+        *([sa.null().label("rid")] if with_rowid else []),
     )
     return sa.union_all(total, *(sa.select(part) for part in parts))
 
