@@ -13,6 +13,7 @@ a share of their score to the turns around them, which join the candidates or ri
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -103,7 +104,7 @@ def _fts5_statement(words: int, with_agent: bool, include_untrusted: bool) -> sa
 
     count = sa.select(sa.func.count()).select_from(fts).where(sa.text("episodes_fts MATCH :scope_match"))
     filters = _filtered(episodes, with_agent, include_untrusted, by_index=False)  # as memories' statement
-    keyword = _per_word_statement(words, holds_word, count, filters, episodes)
+    keyword = _per_word_statement(words, holds_word, count, filters, episodes, with_rowid=True)
     return _with_adjacent(keyword, with_agent, include_untrusted, by_rowid=True)
 
 
@@ -134,7 +135,8 @@ def _with_adjacent(
     """The keyword rows (id, term, chars; the adjacency columns null), then the adjacency rows of
     `_neighbours_statement(ids_only=True)` (term and chars null) around each hit, when there are at
     most `:seeds_max` of them: every hit is then a seed, and one statement does the keyword search
-    and the spread's read. With more hits, which lend depends on the ranking: none come."""
+    and the spread's read. With more hits, which lend depends on the ranking: none come.
+    `by_rowid` (SQLite): the keyword rows carry their rowid, by which the seeds are read."""
     hits = keyword.cte("hits")
     typed_null = [sa.type_coerce(sa.null(), episodes.c[f].type).label(f) for f in ("said_at", "turn_id")]
     rows = sa.select(
@@ -145,15 +147,16 @@ def _with_adjacent(
         sa.type_coerce(sa.null(), episodes.c.id.type).label("seed"),
         sa.type_coerce(sa.null(), sa.Integer).label("side"),
     )
-    hit_ids = sa.select(hits.c.id).where(hits.c.term >= 0)
+    hit_ids = sa.select(hits.c.rid if by_rowid else hits.c.id).where(hits.c.term >= 0)
     few = sa.select(sa.func.count(sa.distinct(hits.c.id))).where(hits.c.term >= 0).scalar_subquery()
     few_enough = few <= sa.bindparam("seeds_max", type_=sa.Integer)
     term_null = sa.type_coerce(sa.null(), sa.Integer)
+    seeds = _Seeds.of(hit_ids, with_agent, include_untrusted, once=by_rowid, rowids=by_rowid, also=[few_enough])
     around = []
-    for part in _around(hit_ids, with_agent, include_untrusted, ids_only=True, by_rowid=by_rowid):
+    for part in _around(seeds, with_agent, include_untrusted, ids_only=True, by_rowid=by_rowid):
         neighbour, *rest = part.selected_columns  # its id, then said_at, turn_id, seed, side
         nulls = (term_null.label("term"), term_null.label("chars"))
-        around.append(part.with_only_columns(neighbour, *nulls, *rest).where(few_enough))
+        around.append(part.with_only_columns(neighbour, *nulls, *rest))
     return sa.union_all(rows, *around)
 
 
@@ -295,28 +298,62 @@ def _neighbours_statement(
     more to build and compile than to run, on the event loop (`docs/benchmarks.md`, recall at 1M
     with episodes).
     """
-    seeds = sa.bindparam("seeds", expanding=True)
+    seeds = _Seeds.of(sa.bindparam("seeds", expanding=True), with_agent, include_untrusted, once=by_rowid)
     parts = _around(seeds, with_agent, include_untrusted, ids_only, by_rowid)
     if not ids_only:
-        seed = episodes.alias("s")
-        in_seeds = [seed.c.id.in_(seeds), *_filtered(seed, with_agent, include_untrusted)]
+        seed = seeds.table
         # a seed's own row only says it is current: its id, the other fields null
-        blank = (sa.type_coerce(sa.null(), seed.c[f].type).label(f) for f in EPISODE_FIELDS[1:])
-        parts.insert(0, sa.select(seed.c.id, *blank, seed.c.id.label("seed")).where(*in_seeds))
+        blank = (sa.type_coerce(sa.null(), episodes.c[f].type).label(f) for f in EPISODE_FIELDS[1:])
+        parts.insert(0, sa.select(seed.c.id, *blank, seed.c.id.label("seed")).where(*seeds.chosen))
     return sa.union_all(*parts)
 
 
+@dataclass(frozen=True)
+class _Seeds:
+    """Where `_around` finds its seeds: `table` (an alias of `episodes`, or a CTE of the seeds'
+    id, scope, session and place in it) and what `chosen` of its rows are seeds (none: every row)."""
+
+    table: Any
+    chosen: tuple[sa.ColumnElement[bool], ...]
+
+    @classmethod
+    def of(
+        cls,
+        keys: Any,
+        with_agent: bool,
+        include_untrusted: bool,
+        *,
+        once: bool,
+        rowids: bool = False,
+        also: Sequence[sa.ColumnElement[bool]] = (),
+    ) -> _Seeds:
+        """The current episodes in scope among `keys` (a bound IN list or a subquery: of ids, or of
+        rowids when `rowids`); `also`: further conditions, such as a scalar test of the statement.
+        `once` (SQLite): read once into a CTE, to which each part of the statement joins, instead of
+        once per part (`docs/benchmarks.md`, recall at 1M)."""
+        seed = episodes.alias("s")
+        key = _key(seed, rowids)
+        chosen = (key.in_(keys), *_filtered(seed, with_agent, include_untrusted, by_index=not rowids), *also)
+        if not once:
+            return cls(seed, chosen)
+        found = sa.select(*(seed.c[f] for f in _SEED_PLACE)).where(*chosen).cte("seed").prefix_with("MATERIALIZED")
+        return cls(found, ())
+
+
+#: The seed's columns `_around` reads: its id, its scope and session, its place in the session.
+_SEED_PLACE = ("id", "tenant_id", "user_id", "session_id", "said_at", "turn_id")
+
+
 def _around(
-    seeds: Any, with_agent: bool, include_untrusted: bool, ids_only: bool, by_rowid: bool
+    seeds: _Seeds, with_agent: bool, include_untrusted: bool, ids_only: bool, by_rowid: bool
 ) -> list[sa.Select]:
-    """`_neighbours_statement`'s two parts of the `:window` episodes before and after each current
-    seed among `seeds` (a bound IN list or a subquery of ids). `by_rowid` (SQLite): the subquery
-    names the neighbours by rowid, which `ix_episodes_session` holds, so that reading each one is a
-    seek of the table alone, not of the id index first."""
+    """`_neighbours_statement`'s two parts of the `:window` episodes before and after each of
+    `seeds`. `by_rowid` (SQLite): the subquery names the neighbours by rowid, which
+    `ix_episodes_session` holds, so that reading each one is a seek of the table alone, not of the
+    id index first."""
     window = sa.bindparam("window", type_=sa.Integer)
-    seed = episodes.alias("s")
+    seed = seeds.table
     fields = ("id", "said_at", "turn_id") if ids_only else EPISODE_FIELDS
-    in_seeds = [seed.c.id.in_(seeds), *_filtered(seed, with_agent, include_untrusted)]
     parts: list[sa.Select] = []
     for earlier in (True, False):
         near, other = episodes.alias("n"), episodes.alias("m")
@@ -339,7 +376,7 @@ def _around(
         parts.append(
             sa.select(*(near.c[f] for f in fields), seed.c.id.label("seed"), *side)
             .select_from(seed.join(near, _key(near, by_rowid).in_(around)))
-            .where(*in_seeds)
+            .where(*seeds.chosen)
         )
     return parts
 

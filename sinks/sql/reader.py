@@ -37,7 +37,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from beliefs.episodes import Episode
 from beliefs.records import Memory
 from sinks.recall import Currency, KeywordHit, OpenContest, RecallScope
-from sinks.sql import episode_recall, recall_queries
+from sinks.sql import episode_recall, hydration, recall_queries
 from sinks.sql.engine import is_sqlite, sqlite_path, unavailable_on_outage
 from sinks.sql.sqlite_reads import CompiledRead
 
@@ -93,10 +93,10 @@ class RecallReader:
     async def hydrate(
         self, scope: RecallScope, currency: Currency, ids: Sequence[str], slot_attributes: Sequence[str]
     ) -> list[Memory]:
-        plan = recall_queries.hydrate_plan(scope, currency, ids, slot_attributes)
+        plan = hydration.hydrate_plan(self._dialect, scope, currency, ids, slot_attributes)
         if plan is None:
             return []
-        return await self._read("hydrate", plan, recall_queries.hydrated)
+        return await self._read("hydrate", plan, hydration.hydrated)
 
     async def pinned_memories(self, scope: RecallScope, currency: Currency, limit: int) -> list[Memory]:
         plan = recall_queries.pinned_plan(scope, currency, limit)

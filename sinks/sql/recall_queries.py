@@ -196,14 +196,18 @@ def _per_word_statement(
     count: sa.Select,
     filters: list[sa.ColumnElement[bool]],
     table: sa.Table = memories,
+    with_rowid: bool = False,
 ) -> sa.CompoundSelect:
     """The rows `per_user_bm25` reads: (id, term, chars) per current row of `table` holding word
-    `term`, at most `TERM_ROWS_MAX` per word, after one row ("", -1, the user's count of rows)."""
+    `term`, at most `TERM_ROWS_MAX` per word, after one row ("", -1, the user's count of rows).
+    `with_rowid` (SQLite): a fourth column, the row's rowid (null in the count's row)."""
+    rowid = [sa.literal_column(f"{table.name}.rowid", sa.Integer).label("rid")] if with_rowid else []
     parts = [
         sa.select(
             table.c.id,
             sa.literal(index, sa.Integer).label("term"),
             sa.func.length(table.c.text).label("chars"),
+            *rowid,
         )
         .where(holds_word(index), *filters)
         .limit(TERM_ROWS_MAX)
@@ -214,59 +218,9 @@ def _per_word_statement(
         sa.literal("", sa.String).label("id"),
         sa.literal(-1, sa.Integer).label("term"),
         count.scalar_subquery().label("chars"),
+        *([sa.null().label("rid")] if with_rowid else []),
     )
     return sa.union_all(total, *(sa.select(part) for part in parts))
-
-
-def hydrate_plan(
-    scope: RecallScope, currency: Currency, ids: Sequence[str], slot_attributes: Sequence[str]
-) -> tuple[Any, dict[str, Any]] | None:
-    """Rows by id, UNION ALL the current rows sharing a slot with one of them; both fully filtered."""
-    if not ids:
-        return None
-    params = scope_params(scope, currency) | {"ids": list(ids)}
-    if slot_attributes:
-        params["attributes"] = list(slot_attributes)
-    return _hydrate_statement(scope.agent_id is not None, bool(slot_attributes)), params
-
-
-def hydrated(rows: Iterable[Sequence[Any]]) -> list[Memory]:
-    """Distinct memories of the hydrate rows (a slot-mate of two ids comes once per id)."""
-    found: dict[str, Memory] = {}
-    for row in rows:
-        if row[0] not in found:  # the id
-            found[row[0]] = memory_of(row)
-    return list(found.values())
-
-
-@lru_cache(maxsize=8)
-def _hydrate_statement(with_agent: bool, with_mates: bool) -> Any:
-    wanted = memories.alias("m")
-    ids = sa.bindparam("ids", expanding=True)
-    by_id = sa.select(*(wanted.c[f] for f in _FIELDS)).where(
-        wanted.c.id.in_(ids), *_filtered(wanted, with_agent)
-    )
-    if not with_mates:
-        return by_id
-    seed, mate = memories.alias("c"), memories.alias("s")
-    same_slot = sa.and_(
-        mate.c.tenant_id == seed.c.tenant_id,
-        mate.c.user_id == seed.c.user_id,
-        mate.c.entity == seed.c.entity,
-        mate.c.attribute == seed.c.attribute,
-    )
-    mates = (
-        sa.select(*(mate.c[f] for f in _FIELDS))
-        .select_from(seed.join(mate, same_slot))
-        .where(
-            seed.c.id.in_(ids),
-            seed.c.attribute.in_(sa.bindparam("attributes", expanding=True)),
-            mate.c.id.not_in(ids),  # an id hit comes from `by_id` already (each seed is its own mate)
-            *_filtered(seed, with_agent),
-            *_filtered(mate, with_agent),
-        )
-    )
-    return sa.union_all(by_id, mates)
 
 
 def pinned_plan(scope: RecallScope, currency: Currency, limit: int) -> tuple[Any, dict[str, Any]]:

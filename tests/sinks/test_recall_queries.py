@@ -221,7 +221,7 @@ async def test_sqlite_recall_reads_run_where_configured_with_the_same_answers(tm
 
 async def test_sqlite_plans_use_indexes(tmp_path) -> None:
     """No recall query scans the memories table (EXPLAIN QUERY PLAN on SQLite); keyword search reads
-    the rows the full-text index matched."""
+    the rows the full-text index matched; each statement finds its ids (or seeds) once."""
     store = SqlMemoryStore(f"sqlite+aiosqlite:///{(tmp_path / 'plan.db').as_posix()}")
     await store.setup()
     plans: list[str] = []
@@ -254,6 +254,13 @@ async def test_sqlite_plans_use_indexes(tmp_path) -> None:
     assert "SEARCH episodes USING INTEGER PRIMARY KEY (rowid=?)" in plans[4]
     assert plans[4].count("SEARCH n USING INTEGER PRIMARY KEY (rowid=?)") == 2  # the turns around, by rowid
     assert plans[5].count("SEARCH n USING INTEGER PRIMARY KEY (rowid=?)") == 2
+    # hydrate finds its ids once, reads them by rowid and joins their slot-mates to them
+    assert "MATERIALIZE hit" in plans[2] and len(re.findall(r"SEARCH c USING", plans[2])) == 1
+    assert "SEARCH m USING INTEGER PRIMARY KEY (rowid=?)" in plans[2]
+    # the turns around keyword hits: their seeds found once, by the rowids of the hits
+    assert "MATERIALIZE seed" in plans[4] and plans[4].count("SEARCH s USING INTEGER PRIMARY KEY (rowid=?)") == 1
+    # the neighbours' seeds found once, not once per part
+    assert "MATERIALIZE seed" in plans[5] and len(re.findall(r"SEARCH s USING", plans[5])) == 1
 
 
 async def flip(store: SqlMemoryStore, tenant: str, user: str, attribute: str, **fields) -> list[str]:
