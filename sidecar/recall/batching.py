@@ -2,7 +2,8 @@
 
 Recall records its reads (access counts, audit) without waiting for a write: `add` only appends.
 A failed flush is logged and its items go back to the front of the buffer, up to `max_buffer`
-(beyond which the oldest are dropped with a warning rather than growing without bound).
+(beyond which the oldest are dropped with a warning rather than growing without bound). Closing
+while the background loop writes lets that write finish, then flushes the rest.
 """
 
 from __future__ import annotations
@@ -91,7 +92,9 @@ class BatchFlusher(Generic[T]):
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.interval_s)
-            await self.flush()
+            # shielded: `close` cancels this loop, never a write half done (its batch would be lost);
+            # close's own flush waits for this one's lock and then writes what came after
+            await asyncio.shield(self.flush())
 
 
 class BufferedRecorder(Generic[T]):

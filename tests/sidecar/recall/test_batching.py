@@ -68,3 +68,29 @@ async def test_a_failed_flush_keeps_its_items_and_the_buffer_is_bounded(caplog) 
 def test_bad_settings_are_refused() -> None:
     with pytest.raises(ValueError):
         BatchFlusher("t", Sink(), interval_s=0)
+
+
+class SlowSink(Sink):
+    """A write that takes a while and is not undone by being interrupted half way (as a transaction
+    that has started committing): a batch counts once its write has finished."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writing = asyncio.Event()
+
+    async def __call__(self, batch: list[int]) -> None:
+        self.writing.set()
+        await asyncio.sleep(0.05)
+        self.batches.append(batch)
+
+
+async def test_close_during_a_background_flush_lets_that_write_finish_and_loses_nothing() -> None:
+    sink = SlowSink()
+    flusher = BatchFlusher("t", sink, interval_s=60, max_items=2)
+    await flusher.start()
+    flusher.add([1, 2])  # a full batch: the background loop starts writing it
+    await asyncio.wait_for(sink.writing.wait(), 1)
+    flusher.add([3])
+    await asyncio.wait_for(flusher.close(), 2)
+    assert sink.batches == [[1, 2], [3]]
+    assert flusher.pending == 0
