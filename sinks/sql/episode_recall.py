@@ -24,10 +24,10 @@ from beliefs.records import Trust
 from sinks.recall import Currency, KeywordHit, RecallScope
 from sinks.sql.convert import EPISODE_FIELDS, episode_of
 from sinks.sql.recall_queries import (
-    _per_word_statement,
     fts_scope_token,
     in_scope,
     per_user_bm25,
+    per_word_statement,
     search_terms,
 )
 from sinks.sql.tables import episodes
@@ -104,7 +104,7 @@ def _fts5_statement(words: int, with_agent: bool, include_untrusted: bool) -> sa
 
     count = sa.select(sa.func.count()).select_from(fts).where(sa.text("episodes_fts MATCH :scope_match"))
     filters = _filtered(episodes, with_agent, include_untrusted, by_index=False)  # as memories' statement
-    keyword = _per_word_statement(words, holds_word, count, filters, episodes, with_rowid=True)
+    keyword = per_word_statement(words, holds_word, count, filters, episodes, with_rowid=True)
     return _with_adjacent(keyword, with_agent, include_untrusted, by_rowid=True)
 
 
@@ -120,7 +120,7 @@ def _tsvector_statement(words: int, with_agent: bool, include_untrusted: bool) -
         episodes.c.tenant_id == sa.bindparam("tenant"), episodes.c.user_id == sa.bindparam("user")
     )
     filters = _filtered(episodes, with_agent, include_untrusted)
-    keyword = _per_word_statement(words, holds_word, count, filters, episodes)
+    keyword = per_word_statement(words, holds_word, count, filters, episodes)
     return _with_adjacent(keyword, with_agent, include_untrusted, by_rowid=False)
 
 

@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from beliefs.records import Memory
 from sinks.recall import Currency, RecallScope
 from sinks.sql.convert import memory_of
-from sinks.sql.recall_queries import _FIELDS, _filtered, scope_params
+from sinks.sql.recall_queries import MEMORY_FIELDS, current_in_scope, scope_params
 from sinks.sql.tables import memories
 
 
@@ -48,8 +48,8 @@ def hydrated(rows: Iterable[Sequence[Any]]) -> list[Memory]:
 def _hydrate_statement(with_agent: bool, with_mates: bool, by_rowid: bool = False) -> Any:
     wanted = memories.alias("m")
     ids = sa.bindparam("ids", expanding=True)
-    by_id = sa.select(*(wanted.c[f] for f in _FIELDS)).where(
-        wanted.c.id.in_(ids), *_filtered(wanted, with_agent)
+    by_id = sa.select(*(wanted.c[f] for f in MEMORY_FIELDS)).where(
+        wanted.c.id.in_(ids), *current_in_scope(wanted, with_agent)
     )
     if not with_mates:
         return by_id
@@ -57,14 +57,14 @@ def _hydrate_statement(with_agent: bool, with_mates: bool, by_rowid: bool = Fals
         return _hydrate_by_rowid(with_agent, ids)
     seed, mate = memories.alias("c"), memories.alias("s")
     mates = (
-        sa.select(*(mate.c[f] for f in _FIELDS))
+        sa.select(*(mate.c[f] for f in MEMORY_FIELDS))
         .select_from(seed.join(mate, _same_slot(mate, seed)))
         .where(
             seed.c.id.in_(ids),
             seed.c.attribute.in_(sa.bindparam("attributes", expanding=True)),
             mate.c.id.not_in(ids),  # an id hit comes from `by_id` already (each seed is its own mate)
-            *_filtered(seed, with_agent),
-            *_filtered(mate, with_agent),
+            *current_in_scope(seed, with_agent),
+            *current_in_scope(mate, with_agent),
         )
     )
     return sa.union_all(by_id, mates)
@@ -84,22 +84,22 @@ def _hydrate_by_rowid(with_agent: bool, ids: Any) -> sa.CompoundSelect:
             found.c.entity,
             found.c.attribute,
         )
-        .where(found.c.id.in_(ids), *_filtered(found, with_agent))
+        .where(found.c.id.in_(ids), *current_in_scope(found, with_agent))
         .cte("hit")
         .prefix_with("MATERIALIZED")
     )
     row, mate = memories.alias("m"), memories.alias("s")
-    by_id = sa.select(*(row.c[f] for f in _FIELDS)).select_from(
+    by_id = sa.select(*(row.c[f] for f in MEMORY_FIELDS)).select_from(
         hits.join(row, sa.literal_column("m.rowid", sa.Integer) == hits.c.r)
     )
     mates = (
-        sa.select(*(mate.c[f] for f in _FIELDS))
+        sa.select(*(mate.c[f] for f in MEMORY_FIELDS))
         .select_from(hits.join(mate, _same_slot(mate, hits)))
         .where(
             hits.c.attribute.in_(sa.bindparam("attributes", expanding=True)),
             sa.literal_column("s.rowid", sa.Integer) != hits.c.r,  # the seed itself, known from the index alone
             mate.c.id.not_in(ids),
-            *_filtered(mate, with_agent),
+            *current_in_scope(mate, with_agent),
         )
     )
     return sa.union_all(by_id, mates)

@@ -31,7 +31,8 @@ _WORD = re.compile(r"[^\W_]+")
 #: Most terms one keyword query carries.
 MAX_TERMS = 32
 
-_FIELDS = tuple(Memory.model_fields)
+#: The memory columns recall reads, in `Memory`'s field order (what `memory_of` builds from).
+MEMORY_FIELDS = tuple(Memory.model_fields)
 
 
 def search_terms(terms: Sequence[str]) -> list[str]:
@@ -79,9 +80,10 @@ def scope_params(scope: RecallScope, currency: Currency) -> dict[str, Any]:
     return params
 
 
-def _filtered(
+def current_in_scope(
     table: Any, with_agent: bool, with_topics: bool = False, by_index: bool = True
 ) -> list[sa.ColumnElement[bool]]:
+    """`in_scope` and `is_current`, and in one of `:topics` when `with_topics`."""
     topics = [table.c.topic.in_(sa.bindparam("topics", expanding=True))] if with_topics else []
     return [*in_scope(table, with_agent, by_index), *is_current(table), *topics]
 
@@ -170,8 +172,8 @@ def _fts5_statement(words: int, with_agent: bool, with_topics: bool) -> sa.Compo
         return sa.literal_column("memories.rowid").in_(matching)
 
     count = sa.select(sa.func.count()).select_from(fts).where(sa.text("memories_fts MATCH :scope_match"))
-    filters = _filtered(memories, with_agent, with_topics, by_index=False)  # by the matched rowids
-    return _per_word_statement(words, holds_word, count, filters)
+    filters = current_in_scope(memories, with_agent, with_topics, by_index=False)  # by the matched rowids
+    return per_word_statement(words, holds_word, count, filters)
 
 
 @lru_cache(maxsize=64)
@@ -187,10 +189,10 @@ def _tsvector_statement(words: int, with_agent: bool, with_topics: bool) -> sa.C
     count = sa.select(sa.func.count()).where(
         memories.c.tenant_id == sa.bindparam("tenant"), memories.c.user_id == sa.bindparam("user")
     )
-    return _per_word_statement(words, holds_word, count, _filtered(memories, with_agent, with_topics))
+    return per_word_statement(words, holds_word, count, current_in_scope(memories, with_agent, with_topics))
 
 
-def _per_word_statement(
+def per_word_statement(
     words: int,
     holds_word: Callable[[int], sa.ColumnElement[bool]],
     count: sa.Select,
@@ -238,8 +240,8 @@ def memories_of(rows: Iterable[Sequence[Any]]) -> list[Memory]:
 @lru_cache(maxsize=4)
 def _pinned_statement(with_agent: bool) -> sa.Select:
     return (
-        sa.select(*(memories.c[f] for f in _FIELDS))
-        .where(sa.text(PINNED_PREDICATE), *_filtered(memories, with_agent))
+        sa.select(*(memories.c[f] for f in MEMORY_FIELDS))
+        .where(sa.text(PINNED_PREDICATE), *current_in_scope(memories, with_agent))
         .order_by(memories.c.importance.desc(), memories.c.confidence.desc(), memories.c.id)
         .limit(sa.bindparam("limit", type_=sa.Integer))
     )
@@ -259,10 +261,10 @@ def safety_plan(
 @lru_cache(maxsize=4)
 def _safety_statement(with_agent: bool) -> sa.Select:
     return (
-        sa.select(*(memories.c[f] for f in _FIELDS))
+        sa.select(*(memories.c[f] for f in MEMORY_FIELDS))
         .where(
             memories.c.attribute.in_(sa.bindparam("attributes", expanding=True)),
-            *_filtered(memories, with_agent),
+            *current_in_scope(memories, with_agent),
         )
         .order_by(memories.c.importance.desc(), memories.c.confidence.desc(), memories.c.id)
         .limit(sa.bindparam("limit", type_=sa.Integer))
@@ -280,7 +282,7 @@ def open_contests_of(rows: Iterable[Sequence[Any]]) -> list[OpenContest]:
     grouped: dict[str, list[Sequence[Any]]] = {}
     for row in rows:
         grouped.setdefault(row[0], []).append(row[1:])
-    entity, attribute = _FIELDS.index("entity"), _FIELDS.index("attribute")
+    entity, attribute = MEMORY_FIELDS.index("entity"), MEMORY_FIELDS.index("attribute")
     return [
         OpenContest(
             contested_id=contested_id,
@@ -323,7 +325,7 @@ def _open_contests_statement(with_agent: bool) -> sa.Select:
         memories.c.entity == slots.c.entity, memories.c.attribute == slots.c.attribute, same_scope
     )
     return (
-        sa.select(slots.c.id.label("contested_id"), *(memories.c[f] for f in _FIELDS))
+        sa.select(slots.c.id.label("contested_id"), *(memories.c[f] for f in MEMORY_FIELDS))
         .select_from(slots.join(memories, same_pair))
         .where(*in_scope(memories, with_agent), *is_current(memories, MemoryState.CONTESTED))
         .order_by(slots.c.opened_at, slots.c.id, memories.c.created_at, memories.c.id)
