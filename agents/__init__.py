@@ -1,1 +1,2 @@
-"""Stream agents and windowed jobs: thin loops over plain, unit-testable steps."""
+"""Stream agents, windowed jobs and the projector's loop: thin loops over named steps (the reading of
+text they call is in `reading`, the model in `embedding`, Claude in `llm`)."""

@@ -6,12 +6,12 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from agents.decode import Rejection
-from agents.episode_text import SessionTails
-from agents.prepare import PreparedTurn
 from beliefs.episodes import Episode
 from beliefs.records import DeadLetter, Memory, Turn
 from beliefs.write_plan import TurnOutcome
+from reading.decode import Rejection
+from reading.episode_text import SessionTails
+from reading.prepare import PreparedTurn
 
 
 @dataclass
@@ -66,7 +66,7 @@ def embedded_texts(
     memories: Sequence[list[Memory]], episodes: Sequence[Episode | None], tails: SessionTails
 ) -> list[str]:
     """What one model call embeds for a batch: every memory text, then every episode's embedded
-    text (`agents.episode_text`: with its speaker and the turn before it)."""
+    text (`reading.episode_text`: with its speaker and the turn before it)."""
     return [m.text for per_turn in memories for m in per_turn] + tails.texts(episodes)
 
 

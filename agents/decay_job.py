@@ -25,7 +25,7 @@ from agents.retention import purge_expired_episodes
 from beliefs.decay import DEFAULT_BOOST_CAP, DEFAULT_LAMBDA, PAYLOAD_DECIMALS, check_parameters, decay_scores
 from beliefs.errors import ConfigurationError
 from beliefs.records import utcnow
-from sinks.maintenance import DecayStore, Users
+from sinks.manage import DecayStore, Users
 
 log = logging.getLogger(__name__)
 

@@ -21,8 +21,8 @@ from collections.abc import Awaitable, Callable
 import faust
 
 from agents.batch import BatchReport, PreparedBatch
-from agents.decode import RawTurn
 from agents.pipeline import WritePipeline
+from reading.decode import RawTurn
 from streams.settings import Settings
 from streams.topics import Topics
 

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 
 from beliefs.errors import ConfigurationError
-from sinks.maintenance import KeywordIndexStore
+from sinks.manage import KeywordIndexStore
 
 log = logging.getLogger(__name__)
 

@@ -1,5 +1,5 @@
 """The worker's Prometheus metrics: the write path (from each batch's `BatchReport` and the sink
-calls), the consumer lag, the maintenance jobs and the LLM calls.
+calls), the consumer lag and the maintenance jobs (the LLM calls' are in `llm.metrics`).
 
 They live in prometheus-client's process registry, so `beliefstream dev` shows them on the sidecar's
 `/metrics` beside the HTTP metrics, and a standalone worker serves them on
@@ -14,19 +14,17 @@ import functools
 import time
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
 
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram
 
 from agents.batch import BatchReport
 from beliefs.records import utcnow
+from llm.metrics import CALL_BUCKETS, LlmMetrics, llm_metrics
 
 #: Batch durations in seconds: a micro-batch takes from tens of milliseconds to a few seconds.
 BATCH_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 #: Turns per batch, up to the largest configurable micro-batch.
 SIZE_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
-#: Single calls (a sink write, an LLM answer): milliseconds to tens of seconds.
-CALL_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 #: Maintenance runs: a second to an hour.
 RUN_BUCKETS = (0.1, 0.5, 1.0, 5.0, 15.0, 60.0, 300.0, 900.0, 3600.0)
 
@@ -128,38 +126,6 @@ class JobMetrics:
             self.rows.labels(job, action).inc(n)
 
 
-class LlmMetrics:
-    """Messages API calls by purpose (extraction, consolidation, reflect): calls, tokens, failures."""
-
-    def __init__(self, registry: CollectorRegistry = REGISTRY) -> None:
-        self.calls = Counter("beliefstream_llm_calls", "LLM requests answered, by purpose", ("purpose",), registry=registry)
-        self.tokens = Counter(
-            "beliefstream_llm_tokens",
-            "LLM tokens by purpose and kind (input, output, cache_read, cache_write)",
-            ("purpose", "kind"),
-            registry=registry,
-        )
-        self.failures = Counter(
-            "beliefstream_llm_failures",
-            "LLM requests that failed after the SDK's retries, or answered unusably, by purpose and kind",
-            ("purpose", "kind"),
-            registry=registry,
-        )
-        self.seconds = Histogram(
-            "beliefstream_llm_request_duration_seconds", "One LLM request, SDK retries included, by purpose",
-            ("purpose",), buckets=CALL_BUCKETS, registry=registry,
-        )  # fmt: skip
-
-
-#: `usage` fields of a Messages API response, as the `kind` label of `beliefstream_llm_tokens_total`.
-USAGE_KINDS = {
-    "input_tokens": "input",
-    "output_tokens": "output",
-    "cache_read_input_tokens": "cache_read",
-    "cache_creation_input_tokens": "cache_write",
-}
-
-
 class ProjectionMetrics:
     """The vector projector's lag: points the index still owes SQL, and the age of the oldest."""
 
@@ -191,7 +157,7 @@ class WorkerMetrics:
     def __init__(self, registry: CollectorRegistry = REGISTRY) -> None:
         self.ingest = IngestMetrics(registry)
         self.jobs = JobMetrics(registry)
-        self.llm = LlmMetrics(registry)
+        self.llm = llm_metrics() if registry is REGISTRY else LlmMetrics(registry)
         self.projection = ProjectionMetrics(registry)
 
 
@@ -203,38 +169,6 @@ def worker_metrics() -> WorkerMetrics:
 
 def ingest_metrics() -> IngestMetrics:
     return worker_metrics().ingest
-
-
-def record_llm_usage(purpose: str, usage: Any, seconds: float | None = None) -> None:
-    """Count one answered Messages API request: its tokens from the response's `usage`."""
-    llm = worker_metrics().llm
-    llm.calls.labels(purpose).inc()
-    if seconds is not None:
-        llm.seconds.labels(purpose).observe(seconds)
-    for field, kind in USAGE_KINDS.items():
-        tokens = getattr(usage, field, None) if usage is not None else None
-        if isinstance(tokens, int) and tokens > 0:
-            llm.tokens.labels(purpose, kind).inc(tokens)
-
-
-def record_llm_failure(purpose: str, kind: str) -> None:
-    """Count one failed request: `kind` is status_429, status_5xx, status_4xx, timeout, connection,
-    api_error (transport), or malformed (an answer that is not the prompt's schema)."""
-    worker_metrics().llm.failures.labels(purpose, kind).inc()
-
-
-def llm_failure_kind(exc: BaseException) -> str:
-    """The `kind` label of an SDK exception (bounded: never the message)."""
-    import anthropic
-
-    if isinstance(exc, anthropic.APIStatusError):
-        code = exc.status_code
-        return "status_429" if code == 429 else "status_5xx" if code >= 500 else "status_4xx"
-    if isinstance(exc, anthropic.APITimeoutError):
-        return "timeout"
-    if isinstance(exc, anthropic.APIConnectionError):
-        return "connection"
-    return "api_error"
 
 
 def done_timer(histogram: Histogram, started: float) -> Callable[[asyncio.Future], None]:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from agents.decode import Rejection
 from beliefs.erasure import Erasures, split_overtaken
+from reading.decode import Rejection
 
 
 def named_users(rejections: Sequence[Rejection]) -> list[tuple[str, str]]:

@@ -21,17 +21,17 @@ from typing import TypeVar
 import sqlalchemy.exc as sa_exc
 
 from agents.batch import BatchReport, PreparedBatch, ReadTurns, batch_attributes, dead_letter, embedded_texts
-from agents.decode import RawTurn, Rejection, decode_turn
-from agents.embed import Embedder
-from agents.episode_text import SessionTails
-from agents.errors import EmbedderUnavailableError
-from agents.extract.base import Extractor
 from agents.metrics import done_timer, ingest_metrics
 from agents.overtaken import named_users, split_rejections
-from agents.prepare import clean_turn, extract_claims, memories_from_claims
 from agents.projector import VectorProjector
 from beliefs.records import EventKind, JobState, Turn, job_id_for, utcnow
 from beliefs.write_plan import TurnOutcome
+from embedding.embedder import Embedder
+from embedding.errors import EmbedderUnavailableError
+from reading.decode import RawTurn, Rejection, decode_turn
+from reading.episode_text import SessionTails
+from reading.extractor import Extractor
+from reading.prepare import clean_turn, extract_claims, memories_from_claims
 from sinks.base import WriteResult
 from sinks.contracts import IngestStore
 from sinks.errors import BackpressureError, SinkError

@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Protocol, runtime_checkable
 
-from agents.embed import Embedder
-from agents.episode_text import SessionTails
 from beliefs.contested import ContestedSlot
 from beliefs.episodes import Episode
 from beliefs.import_plan import Embedding, ImportCounts
 from beliefs.records import Memory
+from embedding.embedder import Embedder
+from reading.episode_text import SessionTails
 from sinks.errors import ExportFormatError
 from sinks.portability import FORMAT, End, Header, Record, parse_line
 
@@ -108,7 +108,7 @@ async def import_records(
 
 
 def _embedded_texts(said: Sequence[Memory | Episode], tails: SessionTails) -> list[str]:
-    """A memory's text; an episode's text as the write path embeds it (`agents.episode_text`), each
+    """A memory's text; an episode's text as the write path embeds it (`reading.episode_text`), each
     episode seeing the one said before it in its session."""
     texts = [r.text for r in said]
     episodes = sorted((i for i, r in enumerate(said) if isinstance(r, Episode)), key=lambda i: said[i].said_at)

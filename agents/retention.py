@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from agents.projector import VectorProjector
-from sinks.maintenance import EpisodeRetentionStore, Users
+from sinks.manage import EpisodeRetentionStore, Users
 
 
 async def purge_expired_episodes(

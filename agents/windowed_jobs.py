@@ -8,7 +8,7 @@
   "Why not a faust table" below); a partition's next owner counts from its own writes on.
 - **Closing.** Every `BELIEFSTREAM_MAINTENANCE_TICK_S` a worker takes the windows that have closed
   (ended a tick ago) of keys in the partitions it holds, maintains their users
-  (`agents.maintenance`: consolidate, then decay) and logs each (`maintained window user=<digest>
+  (`agents.user_maintenance`: consolidate, then decay) and logs each (`maintained window user=<digest>
   ...`); windows of keys in partitions it no longer holds are dropped, their users are the new
   owner's. So a (user, window) is maintained once, by the worker holding the user's partition.
 - **Sweep.** Every `BELIEFSTREAM_DECAY_INTERVAL_S` (decay) and `..._CONSOLIDATION_INTERVAL_S`
@@ -36,8 +36,6 @@ from typing import Any
 
 import faust
 
-from agents.decode import RawTurn
-from agents.maintenance import Maintenance, SweepReport, sweep
 from agents.ownership import (
     Assignment,
     UserWindow,
@@ -48,6 +46,8 @@ from agents.ownership import (
     owned_users,
     window_of,
 )
+from agents.user_maintenance import Maintenance, SweepReport, sweep
+from reading.decode import RawTurn
 from streams.partitioner import partition_for
 from streams.settings import Settings
 

@@ -1,6 +1,6 @@
 """Every bound on an input field, in one place, and the pure checks that enforce them.
 
-A turn arrives over Kafka (`agents.decode`) or HTTP (`sidecar.schemas`); both refuse the same
+A turn arrives over Kafka (`reading.decode`) or HTTP (`sidecar.schemas`); both refuse the same
 things with the same words, so a turn the sidecar accepts is never one the pipeline rejects.
 Checks walk values iteratively: a value nested 100k levels deep is refused, never recursed into.
 """

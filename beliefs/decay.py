@@ -9,7 +9,8 @@ the score, so a decayed memory ranks lower; it never disappears.
     boost = min(1, ln(1 + access_count) / ln(1 + boost_cap))
     score = raw + (1 - raw) · boost
 
-Age runs from `last_accessed`, else from `created_at`, and is never negative (clock skew).
+Age runs from `last_accessed`, else from `created_at`, and is never negative (clock skew):
+`beliefs.age.days_since_recalled`.
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ from datetime import datetime
 
 import numpy as np
 
+from beliefs.age import days_since_recalled
 from beliefs.errors import ConfigurationError
-from beliefs.records import Memory, as_utc
+from beliefs.records import Memory
 
 DEFAULT_LAMBDA = 0.02
 DEFAULT_BOOST_CAP = 10.0
@@ -29,21 +31,12 @@ DEFAULT_BOOST_CAP = 10.0
 #: identical rounded scores are written to the index as one operation (and rarely change).
 PAYLOAD_DECIMALS = 2
 
-_SECONDS_PER_DAY = 86_400.0
-
-
 def check_parameters(lam: float, boost_cap: float) -> None:
     """Refuse parameters for which the formula means nothing (no decay, or a division by zero)."""
     if not math.isfinite(lam) or lam < 0:
         raise ConfigurationError(f"decay lambda must be a finite number >= 0, got {lam}")
     if not math.isfinite(boost_cap) or boost_cap <= 0:
         raise ConfigurationError(f"decay boost cap must be a finite number > 0, got {boost_cap}")
-
-
-def age_days(memory: Memory, now: datetime) -> float:
-    """Days since the memory was last recalled (else created); 0 for a timestamp in the future."""
-    since = memory.last_accessed or memory.created_at
-    return max(0.0, (as_utc(now) - as_utc(since)).total_seconds() / _SECONDS_PER_DAY)
 
 
 def decay_score(
@@ -75,7 +68,7 @@ def memory_decay_score(
     memory: Memory, now: datetime, lam: float = DEFAULT_LAMBDA, boost_cap: float = DEFAULT_BOOST_CAP
 ) -> float:
     """The score of one memory at `now`."""
-    return decay_score(age_days(memory, now), memory.access_count, lam, boost_cap)
+    return decay_score(days_since_recalled(memory, now), memory.access_count, lam, boost_cap)
 
 
 def payload_decay_score(score: float | None) -> float | None:

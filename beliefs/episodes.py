@@ -21,7 +21,7 @@ class Episode(BaseModel):
 
     `role` is the provenance: a `user` episode is evidence of what the user said, any other role
     evidence of what was said to the user, never a claim about the user. `trust` says whether it
-    may be shown by default (`agents.episode.episode_trust` decides): `untrusted` episodes (tool and
+    may be shown by default (`reading.episode_keeping.episode_trust` decides): `untrusted` episodes (tool and
     system text, pasted or instruction-shaped content) are kept but recalled only when asked for.
     `memory_ids` are the beliefs this turn produced or confirmed, after reconcile.
     """

@@ -2,12 +2,12 @@
 
     BeliefstreamError
     ├── ConfigurationError                 settings or parameters that cannot work together
-    │   └── (agents.errors)   StripPatternError
+    │   └── (reading.errors)  StripPatternError
     ├── (streams.errors)      BrokerError
     ├── (sinks.errors)        SinkError: BackpressureError, SinkUnavailableError, NotFoundError,
     │                         and (sinks.sql.errors) InvalidRequestError and its kinds
-    ├── (agents.errors)       ExtractorError, EmbedderUnavailableError, LlmCallError,
-    │                         ResponseSchemaError
+    ├── (embedding.errors)    EmbedderUnavailableError
+    ├── (llm.errors)          ExtractorError, LlmCallError, ResponseSchemaError
     ├── (agents.consolidate.errors)  ConsolidationError: InvalidThresholdError, MergeFailedError
     ├── (sidecar.errors)      SidecarError (HTTP-facing, with a status and a code), ReflectAnswerError
     ├── (sidecar.recall.errors)      RecallError: UnknownPresetError

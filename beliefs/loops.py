@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from beliefs.attributes import is_single_valued
-from beliefs.reconcile import is_weak, normalize_value
+from beliefs.reconcile import normalize_value, too_weak_to_overturn
 from beliefs.records import ID_NAMESPACE, Memory
 
 #: Supersessions of one pair within the window that make a loop.
@@ -27,9 +27,9 @@ DEFAULT_THRESHOLD = 3
 #: The window those supersessions are counted in.
 DEFAULT_WINDOW_DAYS = 30.0
 
-#: Importance and confidence of a resolution's meta-memory: above anything extraction writes.
+#: Importance of a resolution's meta-memory (its confidence is `RESOLUTION_CONFIDENCE`): above
+#: anything extraction writes.
 RESOLUTION_IMPORTANCE = 0.95
-RESOLUTION_CONFIDENCE = 0.95
 
 Pair = tuple[str, str, str, str]  # tenant, user, entity, attribute
 
@@ -77,7 +77,7 @@ def contends(new: Memory, active: Sequence[Memory]) -> list[Memory]:
     Same context (or both default) with a different value, or one of the two is the default
     (null context) and the values differ. Two different named contexts never dispute.
     """
-    if not can_loop(new) or is_weak(new):
+    if not can_loop(new) or too_weak_to_overturn(new):
         return []
     pair = pair_of(new)
     value = normalize_value(new.value or "")

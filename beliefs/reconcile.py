@@ -2,7 +2,7 @@
 
 Contradictions are found on the structured slot (entity, attribute, context), not on the text:
 "prefers mornings" and "now prefers afternoons" differ in words but fight over one value. Claims
-arrive normalised (`agents.normalize`: canonical attribute and value, polarity, decisions keyed by
+arrive normalised (`reading.canonical_claim`: canonical attribute and value, polarity, decisions keyed by
 matter). The store loads the candidates (active memories of the same tenant and user that share
 the slot or the normalized text), asks `decide`, and applies the answer with `confirmed` and
 `superseded`.
@@ -35,10 +35,8 @@ from functools import lru_cache
 from typing import Literal
 
 from beliefs.attributes import is_single_valued
+from beliefs.confidence import CONFIDENCE_FLOOR
 from beliefs.records import Memory, MemoryState, Polarity, Trust
-
-#: Below this confidence a claim is too weak to change a belief; recall filters on the same floor.
-CONFIDENCE_FLOOR = 0.4
 
 #: Importance of a fact repeated across sessions (seed: "repeats a fact across sessions" → 0.8–1.0).
 REPEATED_IMPORTANCE = 0.8
@@ -89,7 +87,7 @@ def slot_of(memory: Memory) -> Slot | None:
     return (memory.entity, memory.attribute, memory.context)
 
 
-def is_weak(memory: Memory) -> bool:
+def too_weak_to_overturn(memory: Memory) -> bool:
     """A claim that may be stored but may never overturn a belief."""
     return memory.confidence < CONFIDENCE_FLOOR or memory.trust is not Trust.TRUSTED
 
@@ -118,7 +116,7 @@ def decide(new: Memory, candidates: Sequence[Memory]) -> Decision:
 
     opposed = _opposed(new, in_slot)
     conflicting = opposed + [c for c in _conflicting(new, in_slot) if c not in opposed]
-    if is_weak(new):
+    if too_weak_to_overturn(new):
         why = "low confidence" if new.confidence < CONFIDENCE_FLOOR else f"{new.trust.value} source"
         return Decision(
             "insert_alongside", tuple(c.id for c in conflicting), f"{why}: never overturns a belief"
@@ -157,7 +155,7 @@ def confirmed(existing: Memory, new: Memory) -> Memory:
     """
     turn_ids = list(dict.fromkeys([*existing.source_turn_ids, *new.source_turn_ids]))
     last_confirmed = existing.last_confirmed
-    if not is_weak(new) and (last_confirmed is None or new.valid_from > last_confirmed):
+    if not too_weak_to_overturn(new) and (last_confirmed is None or new.valid_from > last_confirmed):
         last_confirmed = new.valid_from
     trust = max(existing.trust, new.trust, key=_TRUST_RANK.__getitem__)
     return existing.model_copy(
@@ -177,7 +175,7 @@ def repeated_importance(existing: Memory, new: Memory) -> float:
     """
     importance = max(existing.importance, new.importance)
     other_session = new.source_session is not None and new.source_session != existing.source_session
-    if is_weak(new) or not other_session:
+    if too_weak_to_overturn(new) or not other_session:
         return importance
     if importance >= REPEATED_IMPORTANCE:
         return min(1.0, importance + REPEAT_STEP)

@@ -23,11 +23,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agents.consolidate import Consolidator  # noqa: E402
-from agents.embed import load_default_embedder  # noqa: E402
 from beliefs.records import Memory  # noqa: E402
+from embedding.embedder import load_default_embedder  # noqa: E402
 from sinks.sql import queries  # noqa: E402
 from sinks.sql.engine import write_transaction  # noqa: E402
-from sinks.sql.maintenance import MaintenanceStore  # noqa: E402
+from sinks.sql.manage_store import MaintenanceStore  # noqa: E402
 from sinks.sql.store import SqlMemoryStore  # noqa: E402
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)

@@ -6,7 +6,7 @@ Rows are bulk-inserted straight into `memories` (no embeddings; 1 in 50 volatile
 ages up to two years, access counts 0-12). Without --sql-url the database is a SQLite file in a
 temporary directory. --vectors mirrors payloads into an embedded Edge index (points are not
 written, so payload updates find nothing: this measures the job's side of the calls only).
---workers N then runs the worker's sweep (`agents.maintenance.sweep`) two hours later in N processes
+--workers N then runs the worker's sweep (`agents.user_maintenance.sweep`) two hours later in N processes
 at once, each keeping the users of its share of --partitions (as the consumer group would assign
 them), and reports rows/s per worker and in all.
 """
@@ -28,11 +28,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agents.decay_job import run_decay  # noqa: E402
-from agents.maintenance import Maintenance, sweep  # noqa: E402
 from agents.ownership import owned_users  # noqa: E402
 from agents.projector import VectorProjector  # noqa: E402
+from agents.user_maintenance import Maintenance, sweep  # noqa: E402
 from sinks.sql.engine import write_transaction  # noqa: E402
-from sinks.sql.maintenance import MaintenanceStore  # noqa: E402
+from sinks.sql.manage_store import MaintenanceStore  # noqa: E402
 from sinks.sql.store import SqlMemoryStore  # noqa: E402
 from sinks.sql.tables import memories  # noqa: E402
 from sinks.sql.vector_outbox import SqlVectorOutbox  # noqa: E402

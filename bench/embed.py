@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agents.embed import OnnxMiniLmEmbedder  # noqa: E402
+from embedding.embedder import OnnxMiniLmEmbedder  # noqa: E402
 
 SUBJECTS = ["dark mode", "peanuts", "Lisbon", "Python", "the Friday deploy", "tea", "French", "cycling"]
 VERBS = ["prefers", "is allergic to", "lives near", "writes", "owns", "avoids", "learns", "enjoys"]

@@ -16,10 +16,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from agents.extract import RulesExtractor
-from agents.prepare import clean_turn, extract_claims
 from beliefs.records import Turn
 from bench.locomo import DEFAULT_PATH, locomo_turns
+from reading.extract import RulesExtractor
+from reading.prepare import clean_turn, extract_claims
 
 #: Where the data sits when the checkout is a worktree next to ../shared rather than inside it.
 FALLBACK_PATH = Path("/work/shared/data/locomo10.json")

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from agents.extract import RulesExtractor
 from beliefs.records import Claim, Role, Turn
+from reading.extract import RulesExtractor
 
 CASES = Path(__file__).resolve().parents[1] / "tests" / "data" / "extraction_cases.jsonl"
 #: The turns' time: a Monday, so relative dates in the set resolve to known days.

@@ -34,10 +34,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from locomo import DEFAULT_PATH, locomo_turns  # noqa: E402
 
-from agents.embed import Embedder  # noqa: E402
-from agents.episode_text import SessionTails  # noqa: E402
 from beliefs.episodes import Episode  # noqa: E402
+from embedding.embedder import Embedder  # noqa: E402
 from launch.runtime import open_clients, run_worker  # noqa: E402
+from reading.episode_text import SessionTails  # noqa: E402
 from streams.broker import EmbeddedBroker  # noqa: E402
 from streams.publish import publish_records  # noqa: E402
 from streams.settings import Settings  # noqa: E402
@@ -96,7 +96,7 @@ class Ledger:
     async def texts_by_batch(self, tenant: str) -> tuple[list[list[str]], int, int]:
         """The texts grouped as the pipeline embedded them, memories then episodes (a batch's rows
         share `created_at`), with the number of memory and episode texts. An episode's embedded
-        text is rebuilt as the pipeline built it (`agents.episode_text`: its speaker and the turn
+        text is rebuilt as the pipeline built it (`reading.episode_text`: its speaker and the turn
         before it in its session), in the order the turns were said."""
         groups: dict[str, list[str]] = {}
         counts = [0, 0]

@@ -28,7 +28,7 @@ from bench import recall_data, recall_texts  # noqa: E402
 from sidecar.recall.config import BALANCED  # noqa: E402
 from sidecar.recall.keywords import query_terms  # noqa: E402
 from sinks.recall import Currency, RecallScope  # noqa: E402
-from sinks.sql.maintenance import MaintenanceStore  # noqa: E402
+from sinks.sql.manage_store import MaintenanceStore  # noqa: E402
 from sinks.sql.store import SqlMemoryStore  # noqa: E402
 
 

@@ -96,8 +96,8 @@ def sample_questions(sample: dict) -> list[dict]:
 
 
 def run_baselines(samples: list[dict], questions: dict[str, list[dict]], k: int, log) -> dict:
-    from agents.embed import load_default_embedder
     from bench.locomo_score import Bm25, Tally, dense_top, local_turn_id
+    from embedding.embedder import load_default_embedder
 
     embedder = load_default_embedder()
     bm25_tally, dense_tally, framed_tally = Tally(), Tally(), Tally()
@@ -123,9 +123,9 @@ def run_baselines(samples: list[dict], questions: dict[str, list[dict]], k: int,
 
 
 def framed_texts(turns: list[dict]) -> list[str]:
-    """Each turn as the write path embeds its episode (`agents.episode_text`), in the order said."""
-    from agents.episode_text import SessionTails
+    """Each turn as the write path embeds its episode (`reading.episode_text`), in the order said."""
     from beliefs.episodes import Episode
+    from reading.episode_text import SessionTails
 
     at = datetime.now(UTC)
     episodes = [

@@ -30,11 +30,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agents.embed import load_default_embedder  # noqa: E402
-from agents.episode import episode_of  # noqa: E402
 from agents.portability import import_records, read_records  # noqa: E402
 from beliefs.records import JobState, Memory, Role, Turn, job_id_for, memory_id_for  # noqa: E402
 from beliefs.write_plan import TurnOutcome  # noqa: E402
+from embedding.embedder import load_default_embedder  # noqa: E402
+from reading.episode_keeping import episode_of  # noqa: E402
 from sinks.base import VectorPoint  # noqa: E402
 from sinks.portability import export  # noqa: E402
 from sinks.reach import EVERY_AGENT  # noqa: E402

@@ -26,11 +26,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from agents.embed import load_default_embedder
-from agents.extract import RulesExtractor
-from agents.prepare import clean_turn, extract_claims, memories_from_claims
 from beliefs.records import JobState, MemoryType, Role, Turn, job_id_for
 from beliefs.write_plan import TurnOutcome
+from embedding.embedder import load_default_embedder
+from reading.extract import RulesExtractor
+from reading.prepare import clean_turn, extract_claims, memories_from_claims
 from sidecar.auth import Principal
 from sidecar.recall.access import AccessRecorder
 from sidecar.recall.audit import AuditLog

@@ -34,9 +34,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import sidecar.recall.service as service_module  # noqa: E402
-from agents.embed import load_default_embedder  # noqa: E402
 from agents.keyword_merge import merge_keyword_indexes  # noqa: E402
 from bench import recall_data, recall_texts  # noqa: E402
+from embedding.embedder import load_default_embedder  # noqa: E402
 from sidecar.auth import Principal  # noqa: E402
 from sidecar.recall.access import AccessRecorder  # noqa: E402
 from sidecar.recall.audit import AuditLog  # noqa: E402
@@ -44,7 +44,7 @@ from sidecar.recall.config import BALANCED  # noqa: E402
 from sidecar.recall.models import RecallRequest  # noqa: E402
 from sidecar.recall.query_embed import QueryEmbedder  # noqa: E402
 from sidecar.recall.service import RecallService, resolve_scope  # noqa: E402
-from sinks.sql.maintenance import MaintenanceStore  # noqa: E402
+from sinks.sql.manage_store import MaintenanceStore  # noqa: E402
 from sinks.sql.store import SqlMemoryStore  # noqa: E402
 from sinks.vectors.edge import EdgeVectorIndex  # noqa: E402
 from streams.gc_tuning import tune_for_throughput  # noqa: E402

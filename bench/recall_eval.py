@@ -4,7 +4,7 @@ Run: .venv/bin/python bench/recall_eval.py [--data tests/data/recall_eval.jsonl]
      [--sql-url URL] [--preset balanced] [--json]
 
 Each scenario (one JSON line) writes a few memories the way the write path does (a claim through
-`agents.prepare.memory_from_claim`: normalised, sensitivity-tagged, trust from the speaker; then
+`reading.prepare.memory_from_claim`: normalised, sensitivity-tagged, trust from the speaker; then
 `store.write`, which reconciles in order), asks one recall, and compares what came back with the
 memories that should (`expect`) and must not (`harmful`, each with its kind: stale, superseded,
 out_of_scope, overrides_live_intent, sensitive, untrusted, contradiction, wrong_context) come back.
@@ -34,9 +34,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agents.prepare import memory_from_claim  # noqa: E402
 from beliefs.records import Claim, JobState, Memory, MemoryType, Role, Turn, job_id_for  # noqa: E402
 from beliefs.write_plan import TurnOutcome
+from reading.prepare import memory_from_claim  # noqa: E402
 from sidecar.auth import Principal  # noqa: E402
 from sidecar.recall.models import RecallRequest  # noqa: E402
 from sidecar.recall.service import RecallService  # noqa: E402
@@ -221,7 +221,7 @@ async def evaluate(scenarios: Sequence[Scenario], store, index, embedder, preset
 
 
 async def _main(args: argparse.Namespace) -> int:
-    from agents.embed import load_default_embedder
+    from embedding.embedder import load_default_embedder
     from sinks.sql.store import SqlMemoryStore
     from sinks.vectors.edge import EdgeVectorIndex
 

@@ -20,9 +20,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import sinks.sql.reader as reader_module  # noqa: E402
-from agents.embed import load_default_embedder  # noqa: E402
 from bench import recall_data  # noqa: E402
 from bench.recall import requests_for, run_clients  # noqa: E402
+from embedding.embedder import load_default_embedder  # noqa: E402
 from sidecar.recall.access import AccessRecorder  # noqa: E402
 from sidecar.recall.audit import AuditLog  # noqa: E402
 from sidecar.recall.service import RecallService  # noqa: E402

@@ -196,7 +196,7 @@ TOOL_TURNS = [
 
 @dataclass(frozen=True)
 class Said:
-    """An episode template's role and trust (as `agents.episode.episode_trust` gives them)."""
+    """An episode template's role and trust (as `reading.episode_keeping.episode_trust` gives them)."""
 
     role: str
     trust: str

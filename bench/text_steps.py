@@ -18,9 +18,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from locomo import DEFAULT_PATH, locomo_turns  # noqa: E402
 
-from agents.embed import load_default_embedder  # noqa: E402
-from agents.prepare import clean_turn  # noqa: E402
 from beliefs.records import Turn  # noqa: E402
+from embedding.embedder import load_default_embedder  # noqa: E402
+from reading.prepare import clean_turn  # noqa: E402
 
 
 def main() -> None:

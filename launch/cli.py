@@ -208,7 +208,7 @@ def cmd_consolidate(args: argparse.Namespace) -> None:
     configure_telemetry(settings, verbose=args.verbose)
 
     async def main() -> None:
-        from agents.embed import load_default_embedder
+        from embedding.embedder import load_default_embedder
 
         async with open_maintenance(settings) as (store, projector, note):
             embedder = load_default_embedder(settings.embed_threads, settings.embed_batch_size, settings.embed_niceness)

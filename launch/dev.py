@@ -22,8 +22,8 @@ from launch.service_record import (
     write_service_record,
 )
 from launch.service_record import recorded_broker_url as _recorded_broker_url
-from streams.app import broker_url
 from streams.broker import EmbeddedBroker, stop_stale
+from streams.faust_app import broker_url
 from streams.settings import Settings
 
 log = logging.getLogger(__name__)

@@ -20,7 +20,7 @@ from beliefs.records import Turn, job_id_for, utcnow
 from launch.errors import PublishInterrupted
 from sinks.sql.intake import queued_job
 from sinks.sql.store import SqlMemoryStore
-from streams.app import bootstrap_servers
+from streams.faust_app import bootstrap_servers
 from streams.publish import CHUNK, PublishResult, _lines, keyed_line
 from streams.settings import Settings
 

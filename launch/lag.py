@@ -15,7 +15,7 @@ from prometheus_client import Gauge
 from agents.metrics import ingest_metrics
 from agents.periodic import run_periodically
 from launch.reaper import ConsumerOffsets
-from streams.app import bootstrap_servers
+from streams.faust_app import bootstrap_servers
 from streams.settings import Settings
 
 

@@ -135,8 +135,8 @@ def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     path = Path(args.file)
     if not path.is_file():
         raise BeliefstreamError(f"no such file: {path}")
-    from agents.embed import load_default_embedder
     from agents.portability import check_complete, import_records, read_records
+    from embedding.embedder import load_default_embedder
 
     async def main(lines: TextIO) -> None:
         embedder = load_default_embedder(settings.embed_threads, settings.embed_batch_size, settings.embed_niceness)

@@ -20,28 +20,28 @@ import uvicorn
 
 from agents.batch import BatchReport
 from agents.consolidate import Consolidator
-from agents.consolidate.anthropic import make_merger
+from agents.consolidate.claude_merge import make_merger
 from agents.decay_job import run_decay
-from agents.embed import Embedder, load_default_embedder
 from agents.event_relay import relay_events
-from agents.extract.base import Extractor
-from agents.extract.factory import make_extractor
+from agents.extractor_choice import make_extractor
 from agents.ingest import register_ingest_agent
 from agents.metrics import ingest_metrics
 from agents.periodic import run_periodically
 from agents.pipeline import WritePipeline
 from agents.projector import VectorProjector
 from beliefs.records import utcnow
+from embedding.embedder import Embedder, load_default_embedder
 from launch.lag import watch_lag
-from launch.maintenance import maintenance_loops, windowed_jobs
+from launch.maintenance_wiring import maintenance_loops, windowed_jobs
 from launch.projection import open_projection, projector_for
 from launch.reaper import ConsumerOffsets, IntakeReaper, republish_at_start
+from reading.extractor import Extractor
 from sinks.base import VectorIndex
 from sinks.producer import KafkaRecordProducer, RecordProducer
 from sinks.sql.intake import SqlIntake
-from sinks.sql.maintenance import MaintenanceStore
+from sinks.sql.manage_store import MaintenanceStore
 from sinks.sql.store import SqlMemoryStore
-from streams.app import bootstrap_servers, create_app
+from streams.faust_app import bootstrap_servers, create_app
 from streams.gc_tuning import tune_for_throughput
 from streams.settings import Settings
 from streams.topics import declare_topics
@@ -232,10 +232,10 @@ async def run_webhooks(settings: Settings, store: SqlMemoryStore, stop: asyncio.
 
 async def ingest_embedder(settings: Settings, clients: Clients) -> Embedder:
     """The worker's model: by default in a child process of its own, so the worker's Python and
-    the model never wait for each other's GIL (`agents/embed_process.py`); else the process's."""
+    the model never wait for each other's GIL (`embedding/process.py`); else the process's."""
     if settings.ingest_embedder == "thread":
         return clients.embedder
-    from agents.embed_process import ProcessEmbedder
+    from embedding.process import ProcessEmbedder
 
     return await asyncio.to_thread(
         ProcessEmbedder, settings.ingest_embed_processes, settings.ingest_embed_threads, settings.embed_batch_size

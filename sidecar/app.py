@@ -12,10 +12,9 @@ from importlib.metadata import PackageNotFoundError, version
 
 from fastapi import FastAPI
 
-from agents.consolidate import Consolidator
-from agents.embed import Embedder
-from agents.projector import VectorProjector
+from embedding.embedder import Embedder
 from sidecar.auth import ApiKeyAuthenticator
+from sidecar.consolidation import Consolidation
 from sidecar.errors import UnexpectedErrorMiddleware, install_error_handlers
 from sidecar.limits import BodySizeLimitMiddleware
 from sidecar.mcp_server import MCP_PATH, McpEndpoint
@@ -44,6 +43,7 @@ from sidecar.routes.users import user_routes
 from sinks.admin import Administration
 from sinks.base import VectorIndex
 from sinks.contracts import ContestedStore, ServingStore
+from sinks.vector_outbox import Projection
 from streams.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -67,10 +67,10 @@ def create_app(
     recall: RecallService | None = None,
     reflect_answerer: Answerer | None = None,
     mcp_tools: McpTools | None = None,
-    consolidator: Consolidator | None = None,
+    consolidator: Consolidation | None = None,
     admin: Administration | None = None,
     contested: ContestedStore | None = None,
-    projector: VectorProjector | None = None,
+    projector: Projection | None = None,
 ) -> FastAPI:
     """The HTTP app over started dependencies; API keys are parsed here, so bad keys fail at start-up.
 

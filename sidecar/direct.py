@@ -25,8 +25,6 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from agents.prepare import claim_key, memory_from_claim
-from agents.secrets import redact_secrets
 from beliefs.bounds import (
     MAX_EVIDENCE_CHARS,
     MAX_MEMORY_TEXT_CHARS,
@@ -36,6 +34,7 @@ from beliefs.bounds import (
     MAX_TRIGGER_CHARS,
     MAX_TRIGGER_ITEMS,
 )
+from beliefs.confidence import UNVERIFIED_CONFIDENCE
 from beliefs.records import (
     Claim,
     Memory,
@@ -49,6 +48,8 @@ from beliefs.records import (
     as_utc,
     memory_id_for,
 )
+from reading.prepare import claim_key, memory_from_claim
+from reading.secrets import redact_secrets
 from sidecar.auth import Capability, Principal
 from sidecar.errors import BadRequest, Forbidden
 from sidecar.schemas import Identifier, StorableText
@@ -58,10 +59,6 @@ DIRECT_SCOPE = "direct"
 
 Name = Annotated[StorableText, Field(min_length=1, max_length=MAX_NAME_LENGTH)]
 TriggerPart = Annotated[StorableText, Field(min_length=1, max_length=MAX_TRIGGER_CHARS)]
-
-#: Highest confidence a direct insert keeps without the `admin` capability: above recall's floor
-#: (0.4), below what the write path trusts (`agents.prepare.TRUSTED_CONFIDENCE`).
-UNVERIFIED_CONFIDENCE = 0.5
 
 
 class MemoryIn(BaseModel):

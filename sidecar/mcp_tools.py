@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.consolidate import Consolidator
-from agents.projector import VectorProjector
 from beliefs.records import Memory
 from sidecar.auth import Capability, Principal
+from sidecar.consolidation import Consolidation
 from sidecar.errors import Unavailable
 from sidecar.publisher import TurnPublisher
 from sidecar.recall.models import ActionIn, RecallRequest, RecallResult
@@ -23,6 +22,7 @@ from sidecar.routes.retain import queued_jobs, scoped_turn
 from sidecar.routes.revoke import revoke_memory
 from sidecar.schemas import TurnIn
 from sinks.contracts import ServingStore
+from sinks.vector_outbox import Projection
 
 JsonObject = dict[str, Any]
 
@@ -47,8 +47,8 @@ class McpTools:
         publisher: TurnPublisher,
         max_turn_bytes: int,
         recall: RecallService | None = None,
-        consolidator: Consolidator | None = None,
-        projector: VectorProjector | None = None,
+        consolidator: Consolidation | None = None,
+        projector: Projection | None = None,
     ) -> None:
         self._store = store
         self._publisher = publisher

@@ -9,13 +9,13 @@ a revoked or erased memory) and the outbox keeps the change until the projector 
 
 from __future__ import annotations
 
-from agents.projector import VectorProjector
+from sinks.vector_outbox import Projection
 
 #: Longest a governance request waits for its change to reach the index.
 SETTLE_S = 2.0
 
 
-async def follow(projector: VectorProjector | None) -> None:
+async def follow(projector: Projection | None) -> None:
     """Let the projector bring the index in step (bounded); without one, the owner of the index will."""
     if projector is not None:
         await projector.settle(SETTLE_S)

@@ -19,8 +19,9 @@ from typing import Annotated, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from agents.prompts.reflect_answer import WEAK_CONFIDENCE, EvidenceItem, ReflectAnswer, ReflectContext
+from beliefs.confidence import WEAK_CONFIDENCE
 from beliefs.records import MAX_ID_LENGTH, Trust
+from llm.prompts.reflect_answer import EvidenceItem, ReflectAnswer, ReflectContext
 from sidecar.auth import Principal
 from sidecar.errors import ReflectAnswerError
 from sidecar.recall.models import (
@@ -74,7 +75,7 @@ class ReflectResult(BaseModel):
     )
 
 
-def is_weak(effective_confidence: float, trust: Trust) -> bool:
+def is_weaker_evidence(effective_confidence: float, trust: Trust) -> bool:
     """Weaker evidence by the numbers alone: decayed or low confidence, or a caution source.
 
     Recall's `certainty` refines this (an old, well-supported fact is `old`, not weak); this stays

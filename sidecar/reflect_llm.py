@@ -3,16 +3,16 @@
 The SDK retries transport failures itself (settings: timeout, retries, base URL); whatever survives
 them, and any answer that is not the prompt's JSON, is a `ReflectAnswerError`, on which reflect
 answers extractively instead. No `temperature`: SDK 2.x's API version refuses it (see
-`agents.extract.anthropic`).
+`llm.extractor`).
 """
 
 from __future__ import annotations
 
 import anthropic
 
-from agents.extract.anthropic import make_client
-from agents.llm import ask_parsed
-from agents.prompts import reflect_answer as prompt
+from llm.call import ask_parsed
+from llm.client import make_client
+from llm.prompts import reflect_answer as prompt
 from sidecar.errors import ReflectAnswerError
 from streams.settings import Settings
 

@@ -2,7 +2,7 @@
 
 `SqlMemoryStore` implements all of them; a caller is typed with the narrow one it uses, so what it
 may ask of the store is read off its signature. Recall's reads are `sinks.recall.RecallStore`, the
-manage phase's `sinks.maintenance`, the vector outbox `sinks.vector_outbox.VectorOutbox`. The
+manage phase's `sinks.manage`, the vector outbox `sinks.vector_outbox.VectorOutbox`. The
 intake's replay side (`IntakeQueue`) is `sinks.sql.intake.SqlIntake`, over the store's engine.
 """
 

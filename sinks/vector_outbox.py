@@ -54,3 +54,13 @@ class VectorOutbox(Protocol):
     async def clear_tombstones(self, seqs: Sequence[int]) -> None: ...
 
     async def backlog(self) -> Backlog: ...
+
+
+class Projection(Protocol):
+    """What a governance request asks of the process's projector (`agents.projector.VectorProjector`):
+    to bring the index in step with what it just committed, and how far behind it is."""
+
+    async def settle(self, timeout_s: float = 2.0) -> bool:
+        """Wait (bounded) for a pass that begins after this call; True if one finished."""
+
+    async def backlog(self) -> Backlog: ...

@@ -17,7 +17,7 @@ from aiokafka import AIOKafkaProducer
 from tqdm import tqdm
 
 from beliefs.records import DeadLetter
-from streams.app import bootstrap_servers
+from streams.faust_app import bootstrap_servers
 from streams.settings import Settings
 
 CHUNK = 1000

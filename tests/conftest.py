@@ -99,8 +99,8 @@ async def second_store(second_sql_url: str):
 
 @pytest.fixture(scope="session")
 def fake_anthropic_server():
-    """One local fake of the Anthropic Messages API for the session (tests/agents/fake_anthropic.py)."""
-    from tests.agents.fake_anthropic import FakeAnthropic
+    """One local fake of the Anthropic Messages API for the session (tests/llm/fake_anthropic.py)."""
+    from tests.llm.fake_anthropic import FakeAnthropic
 
     with FakeAnthropic.running() as server:
         yield server

@@ -20,7 +20,7 @@ from sinks.sql.episode_queries import EPISODE_COLUMNS
 from sinks.sql.store import SqlMemoryStore
 from sinks.sql.tables import episode_embeddings, episodes, memories, memory_embeddings
 from sinks.sql.vector_outbox import SqlVectorOutbox
-from sinks.vectors import filters
+from sinks.vectors import qdrant_filters
 from sinks.vectors.edge import EdgeVectorIndex
 
 
@@ -73,13 +73,16 @@ async def expected_points(store: SqlMemoryStore, tenant_id: str) -> dict[str, di
 async def indexed_points(vectors: EdgeVectorIndex, tenant_id: str) -> dict[str, dict]:
     """Every point the Edge shard holds for the tenant: id → payload (as `expected_points` has it)."""
     request = edge.ScrollRequest(
-        limit=100_000, filter=filters.tenant_filter(tenant_id, edge), with_payload=True, with_vector=False
+        limit=100_000,
+        filter=qdrant_filters.tenant_filter(tenant_id, edge),
+        with_payload=True,
+        with_vector=False,
     )
     records, _ = await vectors._with_shard(lambda shard: shard.scroll(request))
     found = {}
     for record in records:
         payload = dict(record.payload)
-        found[payload.pop(filters.MEMORY_ID_KEY)] = payload
+        found[payload.pop(qdrant_filters.MEMORY_ID_KEY)] = payload
     return found
 
 

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ["beliefs", "streams", "sinks", "agents", "sidecar", "launch"]
+PACKAGES = ["beliefs", "reading", "streams", "sinks", "embedding", "llm", "agents", "sidecar", "launch"]
 
 #: A number with a unit of time, rate, share or storage: what a benchmark reports.
 FIGURE = re.compile(r"\d\s?(?:ms|µs|us)\b|\d\s?%|\d\s?/s\b|\d\s?(?:GB|GiB)\b|\bp(?:50|95|99)\b")

@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ["beliefs", "streams", "sinks", "agents", "sidecar", "launch"]
+PACKAGES = ["beliefs", "reading", "streams", "sinks", "embedding", "llm", "agents", "sidecar", "launch"]
 
 
 def exception_classes(path: Path) -> list[str]:

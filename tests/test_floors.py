@@ -1,8 +1,10 @@
 """The house has floors: no module imports a package of a higher floor (STYLE.md, point 1).
 
-beliefs (the belief model and its pure rules) < streams (faust app, topics, settings, broker)
-< sinks (contracts and their SQL / vector / Kafka implementations) < agents (stream agents and the
-steps they call) < sidecar (the recall service) < launch (CLI and process wiring) < bench.
+beliefs (the belief model and its pure rules) < reading (text turned into claims and labels, pure)
+< streams (faust app, topics, settings, broker) < sinks (contracts and their SQL / vector / Kafka
+implementations) < embedding (the sentence model) < llm (Claude: client, calls, prompts, the Claude
+extractor) < agents (stream agents, windowed jobs, the projector's loop) < sidecar (the recall
+service) < launch (CLI and process wiring) < bench.
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-FLOORS = ["beliefs", "streams", "sinks", "agents", "sidecar", "launch", "bench"]
+FLOORS = [
+    "beliefs", "reading", "streams", "sinks", "embedding", "llm", "agents", "sidecar", "launch", "bench",
+]  # fmt: skip
 FLOOR = {package: level for level, package in enumerate(FLOORS)}
 
 
@@ -42,3 +46,16 @@ def test_no_import_runs_up_a_floor(path: Path) -> None:
 def test_the_ground_floor_imports_nothing_of_ours_but_itself() -> None:
     for path in (ROOT / "beliefs").rglob("*.py"):
         assert imported_packages(path) <= {"beliefs"}, path
+
+
+def test_reading_needs_nothing_but_the_belief_model() -> None:
+    """Turning text into claims and labels is pure: no broker, store, model or LLM client."""
+    for path in (ROOT / "reading").rglob("*.py"):
+        assert imported_packages(path) <= {"beliefs", "reading"}, path
+
+
+def test_the_recall_service_does_not_import_the_worker_package() -> None:
+    """The sidecar types what it asks of the worker's parts by narrow contracts (`Projection`,
+    `Consolidation`); the process wiring (`launch`) hands it the real ones."""
+    for path in (ROOT / "sidecar").rglob("*.py"):
+        assert "agents" not in imported_packages(path), path

@@ -14,7 +14,7 @@ import re
 from typing import NamedTuple
 
 from beliefs.attributes import is_single_valued
-from beliefs.reconcile import is_weak, normalize_value, slot_of
+from beliefs.reconcile import normalize_value, slot_of, too_weak_to_overturn
 from beliefs.records import Memory, RecallSemantics, Trust, Visibility
 
 #: Words that turn a statement around. Sentence embeddings barely see them ("likes X" and "dislikes
@@ -54,7 +54,7 @@ def partition_of(memory: Memory) -> Partition:
         memory.recall_semantics,
         memory.trust,
         memory.profile,
-        is_weak(memory),
+        too_weak_to_overturn(memory),
         memory.expires_at is not None,
     )
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from agents.consolidate.compat import shared_claim
-from agents.prompts.merge_memories import MergeContext
 from beliefs.records import ID_NAMESPACE, Memory, MemoryState, utcnow
+from llm.prompts.merge_memories import MergeContext
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _WORD = re.compile(r"[\w'-]+")

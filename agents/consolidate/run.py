@@ -21,15 +21,15 @@ import numpy as np
 
 from agents.consolidate import compat
 from agents.consolidate.cluster import check_threshold, cluster, min_similarity, normalized
-from agents.consolidate.diff import ConsolidationDiff, DiffGroup, DiffMember
 from agents.consolidate.merge import Merger, OfflineMerger, canonical_memory, consolidated, lead_order
-from agents.embed import Embedder
 from agents.metrics import worker_metrics
 from agents.projector import VectorProjector
-from agents.prompts.merge_memories import MergeContext, MergeItem
-from agents.secrets import redact_secrets
+from beliefs.consolidation_diff import ConsolidationDiff, DiffGroup, DiffMember
 from beliefs.records import EventKind, Memory, MemoryEvent, utcnow
-from sinks.maintenance import ConsolidationStore, MergeWrite
+from embedding.embedder import Embedder
+from llm.prompts.merge_memories import MergeContext, MergeItem
+from reading.secrets import redact_secrets
+from sinks.manage import ConsolidationStore, MergeWrite
 from sinks.reach import EVERY_AGENT, Reach
 
 log = logging.getLogger(__name__)

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from beliefs.reconcile import CONFIDENCE_FLOOR
+from beliefs.confidence import CONFIDENCE_FLOOR
 from sidecar.recall.errors import UnknownPresetError
 
 

@@ -18,6 +18,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from beliefs.age import SECONDS_PER_DAY, halved
+from beliefs.confidence import QUOTE_CONFIDENCE
 from beliefs.episodes import Episode
 from beliefs.records import Memory, Trust
 from sidecar.recall.budget import estimate_tokens
@@ -25,11 +27,8 @@ from sidecar.recall.config import RecallConfig
 from sidecar.recall.floor import similarity_floor
 from sidecar.recall.fusion import Signals
 from sidecar.recall.people import mentions
-from sidecar.recall.scoring import SECONDS_PER_DAY, Score, blend, decay
-from sidecar.recall.temporal import Window
-
-#: Confidence of an episode in the blend: how far its words may be taken as evidence.
-TRUST_CONFIDENCE: Mapping[Trust, float] = {Trust.TRUSTED: 0.9, Trust.CAUTION: 0.5, Trust.UNTRUSTED: 0.2}
+from sidecar.recall.query_dates import Window
+from sidecar.recall.scoring import Score, blend
 
 SUPERSEDED_NOTE = (
     "the belief this turn stated is no longer current (superseded, revoked, contested or expired): "
@@ -75,7 +74,7 @@ def trust_allowed(episode: Episode, include_untrusted: bool) -> str | None:
 
 def episode_recency(episode: Episode, now: datetime, config: RecallConfig) -> float:
     days = (now - episode.said_at).total_seconds() / SECONDS_PER_DAY
-    return decay(days, config.episode_half_life_days * config.recency_scale)
+    return halved(days, config.episode_half_life_days * config.recency_scale)
 
 
 def score_episode(
@@ -87,7 +86,7 @@ def score_episode(
 ) -> Score:
     parts = (
         min(max(relevance, 0.0), 1.0),
-        TRUST_CONFIDENCE[episode.trust],
+        QUOTE_CONFIDENCE[episode.trust],
         importance,
         episode_recency(episode, now, config),
     )

@@ -12,13 +12,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
+from beliefs.age import days_since_confirmed, half_life_days
+from beliefs.confidence import WEAK_CONFIDENCE, effective_confidence
 from beliefs.records import Memory, Trust
-from sidecar.recall.scoring import age_days, effective_confidence, half_life_days
 
 Certainty = Literal["firm", "old", "weak"]
 
-#: Stored confidence under which a memory is weak whatever its age (reflect's weaker evidence).
-WEAK_CONFIDENCE = 0.6
 #: A belief at least this important is worth re-confirming when it goes stale.
 CONFIRM_IMPORTANCE = 0.7
 #: Stale for re-confirmation after this fraction of its half-life without confirmation.
@@ -38,4 +37,4 @@ def needs_confirmation(memory: Memory, now: datetime) -> bool:
     """An important belief, unconfirmed for at least `CONFIRM_AFTER_HALF_LIFE` of its half-life."""
     if memory.importance < CONFIRM_IMPORTANCE:
         return False
-    return age_days(memory, now) >= CONFIRM_AFTER_HALF_LIFE * half_life_days(memory)
+    return days_since_confirmed(memory, now) >= CONFIRM_AFTER_HALF_LIFE * half_life_days(memory)

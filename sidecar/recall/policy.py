@@ -17,10 +17,10 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict
 
-from agents.domains import action_family, action_in, canonical_domain, domains_match
 from beliefs.attributes import is_single_valued
 from beliefs.reconcile import normalize_value
 from beliefs.records import Memory, MemoryState, Polarity, RecallSemantics, Trust, Visibility
+from reading.domains import action_family, action_in, canonical_domain, domains_match
 from sinks.recall import OpenContest, RecallScope
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
-from agents.strip import RECALL_BLOCK_TAG
+from reading.strip import RECALL_BLOCK_TAG
 from sidecar.recall.models import ConfirmationView, ConflictView, RecalledMemory
 
 PREAMBLE = (

@@ -18,7 +18,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from agents.embed import Embedder
+from embedding.embedder import Embedder
 
 
 class QueryEmbedder:

@@ -1,9 +1,9 @@
-"""Effective confidence and `recall_score`: pure functions of a memory, its relevance and `now`.
+"""`recall_score`: a pure function of a memory, its relevance and `now`.
 
-Stored confidence is never mutated by time; recall decays it by the age since the belief was last
-confirmed, with a half-life per attribute (a name barely decays, "in Tokyo this week" does fast).
-Recency uses the same per-category half-lives (scaled by the preset), counted from when the belief
-became true: an old name is still fresh news, last week's location is not.
+The blend of relevance, effective confidence (`beliefs.confidence`: stored confidence decayed by the
+age since the belief was last confirmed), importance × the decay job's score, and recency
+(`beliefs.age`: the same per-category half-lives, scaled by the preset, counted from when the
+belief became true: an old name is still fresh news, last week's location is not).
 """
 
 from __future__ import annotations
@@ -11,43 +11,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import NamedTuple
 
-from beliefs.attributes import DEFAULT_HALF_LIFE_BY_TYPE, attribute_spec
+from beliefs.age import recency
+from beliefs.confidence import effective_confidence
 from beliefs.records import Memory
 from sidecar.recall.config import RecallConfig
-
-SECONDS_PER_DAY = 86_400.0
-
-
-def age_days(memory: Memory, now: datetime) -> float:
-    """Days since the memory was last confirmed, else since it was created; never negative."""
-    anchor = memory.last_confirmed or memory.created_at
-    return max(0.0, (now - anchor).total_seconds() / SECONDS_PER_DAY)
-
-
-def half_life_days(memory: Memory) -> float:
-    """The row's own half-life, else its attribute's, else its type's default."""
-    if memory.half_life_days is not None and memory.half_life_days > 0:
-        return memory.half_life_days
-    spec = attribute_spec(memory.attribute)
-    if spec is not None:
-        return spec.half_life_days
-    return DEFAULT_HALF_LIFE_BY_TYPE[memory.type]
-
-
-def effective_confidence(memory: Memory, now: datetime) -> float:
-    """confidence · 0.5^(age_days / half_life_days)."""
-    return memory.confidence * 0.5 ** (age_days(memory, now) / half_life_days(memory))
-
-
-def recency(memory: Memory, now: datetime, scale: float = 1.0) -> float:
-    """1 for a memory that became true now, 0.5 after its category's half-life × `scale` days."""
-    days = max(0.0, (now - memory.valid_from).total_seconds() / SECONDS_PER_DAY)
-    return decay(days, half_life_days(memory) * scale)
-
-
-def decay(days: float, half_life: float) -> float:
-    """0.5^(days / half_life); 1 for anything in the future."""
-    return 0.5 ** (max(0.0, days) / half_life)
 
 
 def salience(memory: Memory) -> float:

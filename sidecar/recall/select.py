@@ -16,8 +16,7 @@ from datetime import datetime
 from beliefs.attributes import is_single_valued
 from beliefs.reconcile import normalize_value
 from beliefs.records import Memory
-from sidecar.recall import policy
-from sidecar.recall import sensitivity as sensitive
+from sidecar.recall import policy, sensitivity_gate
 from sidecar.recall.budget import Trimmed, edge_order, estimate_tokens, trim
 from sidecar.recall.config import RecallConfig
 from sidecar.recall.floor import similarity_floor
@@ -103,7 +102,9 @@ def select(
     pool, stale = _current_pool([*hydrated, *pinned], scope, now, config)
     action = policy.requested_action(request.action.requested() if request.action else None, request.query)
     if domains is None:
-        domains = sensitive.request_domains(request.query, action.domain if action else None, request.topic)
+        domains = sensitivity_gate.request_domains(
+            request.query, action.domain if action else None, request.topic
+        )
     verdicts = Verdicts()
     _suppress_sensitive(pool, domains, request.include_sensitive, verdicts)
     matched = _admit_eligible(pool, action, domains, request, signals, config, verdicts)
@@ -151,7 +152,7 @@ def _suppress_sensitive(
 ) -> None:
     """Take sensitive memories outside the request's domains out of the pool."""
     for memory_id, memory in list(pool.items()):
-        why = sensitive.sensitive_outside(memory, domains, include_sensitive)
+        why = sensitivity_gate.sensitive_outside(memory, domains, include_sensitive)
         if why is not None:
             del pool[memory_id]
             verdicts.suppress(memory_id, why)
@@ -195,8 +196,8 @@ def _tier(
         return CONSTRAINT, [f"constraint triggered by {action.describe()}"]
     if policy.overridden_by(memory, request.live_intent, request.query) is not None:
         return CONSTRAINT, ["constraint on what the live instruction asks for"]
-    if sensitive.safety_fires(memory, domains):
-        return CONSTRAINT, [f"safety fact for a {'/'.join(sorted(domains & sensitive.SAFETY_DOMAINS))} request"]
+    if sensitivity_gate.safety_fires(memory, domains):
+        return CONSTRAINT, [f"safety fact for a {'/'.join(sorted(domains & sensitivity_gate.SAFETY_DOMAINS))} request"]
     if memory.profile:
         return PROFILE, ["profile fact"]
     return RANKED, []

@@ -27,11 +27,11 @@ from datetime import datetime
 
 import numpy as np
 
-from agents.embed import Embedder
 from beliefs.attributes import ATTRIBUTES, is_single_valued
 from beliefs.episodes import Episode
 from beliefs.errors import BeliefstreamError
 from beliefs.records import Memory, RecallAudit, utcnow
+from embedding.embedder import Embedder
 from sidecar.auth import Capability, Principal
 from sidecar.recall import filters
 from sidecar.recall.access import AccessRecorder
@@ -51,10 +51,10 @@ from sidecar.recall.models import (
 )
 from sidecar.recall.people import named_speakers
 from sidecar.recall.prompt import render
+from sidecar.recall.query_dates import Window, time_window
 from sidecar.recall.query_embed import QueryEmbedder, vector_of
 from sidecar.recall.select import select, to_result
-from sidecar.recall.sensitivity import request_domains, safety_needed
-from sidecar.recall.temporal import Window, time_window
+from sidecar.recall.sensitivity_gate import request_domains, safety_needed
 from sinks.base import EPISODE_KIND, VectorHit, VectorIndex
 from sinks.recall import Currency, KeywordHit, RecallScope, RecallStore
 

@@ -12,8 +12,9 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field
 
-from agents.consolidate import ConsolidationDiff, Consolidator
+from beliefs.consolidation_diff import ConsolidationDiff
 from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
+from sidecar.consolidation import Consolidation
 from sidecar.schemas import ERROR_RESPONSES, Identifier
 
 
@@ -28,7 +29,7 @@ class ConsolidateBody(BaseModel):
     dry_run: bool = Field(default=True, description="answer the diff and write nothing")
 
 
-def consolidate_routes(authenticate: ApiKeyAuthenticator, consolidator: Consolidator) -> APIRouter:
+def consolidate_routes(authenticate: ApiKeyAuthenticator, consolidator: Consolidation) -> APIRouter:
     router = APIRouter(tags=["manage"], responses=ERROR_RESPONSES)
 
     @router.post("/v1/consolidate", response_model=ConsolidationDiff)

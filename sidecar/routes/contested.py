@@ -16,17 +16,17 @@ from typing import Annotated, Any, Literal, Self
 from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from agents.embed import Embedder
-from agents.projector import VectorProjector
 from beliefs import loops
 from beliefs.contested import ContestedSlot
 from beliefs.records import MAX_ID_LENGTH, Memory, utcnow
+from embedding.embedder import Embedder
 from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
 from sidecar.errors import Conflict, NotFound
 from sidecar.mirror import follow
 from sidecar.schemas import ERROR_RESPONSES, ErrorBody
 from sinks.contracts import ContestedStore
 from sinks.sql.errors import ContestedResolvedError
+from sinks.vector_outbox import Projection
 
 Value = Annotated[str, Field(min_length=1, max_length=1000)]
 ContextName = Annotated[str, Field(min_length=1, max_length=128)]
@@ -85,7 +85,10 @@ class ResolvedOut(BaseModel):
 
 
 def contested_routes(
-    authenticate: ApiKeyAuthenticator, store: ContestedStore, projector: VectorProjector | None, embedder: Embedder
+    authenticate: ApiKeyAuthenticator,
+    store: ContestedStore,
+    projector: Projection | None,
+    embedder: Embedder,
 ) -> APIRouter:
     router = APIRouter(tags=["contested"], responses=ERROR_RESPONSES)
 

@@ -10,9 +10,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Response
 
-from agents.embed import Embedder
-from agents.projector import VectorProjector
 from beliefs.records import EventKind, Memory, utcnow
+from embedding.embedder import Embedder
 from sidecar.auth import ApiKeyAuthenticator, Principal
 from sidecar.direct import MemoryIn, direct_memory, same_claim
 from sidecar.errors import Conflict
@@ -20,6 +19,7 @@ from sidecar.mirror import follow
 from sidecar.schemas import ERROR_RESPONSES, ErrorBody
 from sinks.base import WriteResult
 from sinks.contracts import GovernanceStore
+from sinks.vector_outbox import Projection
 
 
 def resolved_id(memory: Memory, result: WriteResult) -> tuple[str, bool]:
@@ -31,7 +31,10 @@ def resolved_id(memory: Memory, result: WriteResult) -> tuple[str, bool]:
 
 
 def direct_routes(
-    authenticate: ApiKeyAuthenticator, store: GovernanceStore, projector: VectorProjector | None, embedder: Embedder
+    authenticate: ApiKeyAuthenticator,
+    store: GovernanceStore,
+    projector: Projection | None,
+    embedder: Embedder,
 ) -> APIRouter:
     router = APIRouter(tags=["memories"], responses=ERROR_RESPONSES)
 

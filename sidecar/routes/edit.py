@@ -10,9 +10,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends
 
-from agents.embed import Embedder
-from agents.projector import VectorProjector
 from beliefs.records import utcnow
+from embedding.embedder import Embedder
 from sidecar.auth import ApiKeyAuthenticator, Principal
 from sidecar.edit import MemoryEdit, edited_version
 from sidecar.errors import BadRequest, Conflict, Forbidden, NotFound
@@ -22,13 +21,14 @@ from sidecar.schemas import ERROR_RESPONSES, ErrorBody, MemoryWithHistory
 from sinks.admin import MemoryEdits
 from sinks.contracts import GovernanceStore
 from sinks.sql.errors import MemoryNotCurrentError
+from sinks.vector_outbox import Projection
 
 
 def edit_routes(
     authenticate: ApiKeyAuthenticator,
     store: GovernanceStore,
     admin: MemoryEdits,
-    projector: VectorProjector | None,
+    projector: Projection | None,
     embedder: Embedder,
 ) -> APIRouter:
     router = APIRouter(tags=["memories"], responses=ERROR_RESPONSES)

@@ -11,7 +11,6 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 
-from agents.projector import VectorProjector
 from beliefs.episodes import Episode, EpisodeState
 from beliefs.records import Visibility, utcnow
 from sidecar.auth import ApiKeyAuthenticator, Principal
@@ -19,6 +18,7 @@ from sidecar.errors import BadRequest, NotFound
 from sidecar.mirror import follow
 from sidecar.schemas import ERROR_RESPONSES, EpisodePage
 from sinks.contracts import BeliefReads, GovernanceStore
+from sinks.vector_outbox import Projection
 
 STATE_CHOICES = ", ".join(["all", *(state.value for state in EpisodeState)])
 
@@ -80,7 +80,7 @@ def episode_routes(authenticate: ApiKeyAuthenticator, store: BeliefReads) -> API
 
 
 def episode_revoke_routes(
-    authenticate: ApiKeyAuthenticator, store: GovernanceStore, projector: VectorProjector | None
+    authenticate: ApiKeyAuthenticator, store: GovernanceStore, projector: Projection | None
 ) -> APIRouter:
     router = APIRouter(tags=["episodes"], responses=ERROR_RESPONSES)
 

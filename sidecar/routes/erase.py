@@ -13,19 +13,19 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends
 
-from agents.projector import VectorProjector
 from beliefs.records import utcnow
 from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
 from sidecar.errors import Forbidden
 from sidecar.mirror import follow
 from sidecar.schemas import ERROR_RESPONSES, ErasureView
 from sinks.contracts import GovernanceStore
+from sinks.vector_outbox import Projection
 
 
 def erasure_routes(
     authenticate: ApiKeyAuthenticator,
     store: GovernanceStore,
-    projector: VectorProjector | None,
+    projector: Projection | None,
     flush_reads: Callable[[], Awaitable[None]] | None = None,
 ) -> APIRouter:
     """`flush_reads` writes out what recall still buffers (its audit rows), so none lands after the erasure."""

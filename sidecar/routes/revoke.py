@@ -11,7 +11,6 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends
 
-from agents.projector import VectorProjector
 from beliefs.records import Memory, utcnow
 from sidecar.auth import ApiKeyAuthenticator, Principal
 from sidecar.errors import NotFound
@@ -19,10 +18,11 @@ from sidecar.mirror import follow
 from sidecar.routes.memories import visible_to
 from sidecar.schemas import ERROR_RESPONSES
 from sinks.contracts import GovernanceStore
+from sinks.vector_outbox import Projection
 
 
 async def revoke_memory(
-    store: GovernanceStore, projector: VectorProjector | None, principal: Principal, memory_id: str
+    store: GovernanceStore, projector: Projection | None, principal: Principal, memory_id: str
 ) -> Memory:
     """Revoke one memory the principal can see (the HTTP route and the MCP `forget` tool)."""
     memory = await store.get_memory(principal.tenant_id, memory_id)
@@ -37,7 +37,7 @@ async def revoke_memory(
 
 
 def revoke_routes(
-    authenticate: ApiKeyAuthenticator, store: GovernanceStore, projector: VectorProjector | None
+    authenticate: ApiKeyAuthenticator, store: GovernanceStore, projector: Projection | None
 ) -> APIRouter:
     router = APIRouter(tags=["memories"], responses=ERROR_RESPONSES)
 

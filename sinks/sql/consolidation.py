@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from beliefs.records import Memory, MemoryState
-from sinks.maintenance import MergeWrite
+from sinks.manage import MergeWrite
 from sinks.reach import EVERY_AGENT, Reach
 from sinks.sql import queries
 from sinks.sql.convert import decode_embedding, memory_changes, row_memory

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from beliefs import loops
 from beliefs.attributes import attribute_spec
+from beliefs.confidence import RESOLUTION_CONFIDENCE
 from beliefs.contested import ContestedSlot, LoopBook
 from beliefs.loops import Pair
 from beliefs.records import EventKind, Memory, MemoryEvent, MemoryState, MemoryType, Visibility, memory_id_for
@@ -170,7 +171,7 @@ def plan_resolution(
             type=spec.type if spec else (template.type if template else MemoryType.PREFERENCE),
             topic=spec.topic if spec else (template.topic if template else "personal"),
             importance=loops.RESOLUTION_IMPORTANCE,
-            confidence=loops.RESOLUTION_CONFIDENCE,
+            confidence=RESOLUTION_CONFIDENCE,
             entity=slot.entity,
             attribute=slot.attribute,
             value=value,

@@ -18,7 +18,7 @@ from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from beliefs.records import MemoryState, as_utc
-from sinks.maintenance import DecayRows
+from sinks.manage import DecayRows
 from sinks.sql import projection, queries
 from sinks.sql.tables import has_embedding, memories
 

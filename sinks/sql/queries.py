@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from beliefs.records import JobState, Memory, MemoryState, Visibility
 from beliefs.write_plan import KnownJob, SlotKey, TextKey
-from sinks.maintenance import Users
+from sinks.manage import Users
 from sinks.reach import Reach
 from sinks.sql import projection
 from sinks.sql.convert import (

@@ -38,7 +38,7 @@ import qdrant_edge as edge
 
 from sinks.base import VectorFilter, VectorHit, VectorPoint
 from sinks.errors import SinkError, SinkUnavailableError
-from sinks.vectors import filters
+from sinks.vectors import qdrant_filters
 
 T = TypeVar("T")
 
@@ -97,37 +97,37 @@ class EdgeVectorIndex:
             return
         batch = [
             edge.Point(
-                filters.point_id(p.id),
-                filters.checked_vector(p.vector, self.dim),
-                filters.point_payload(p.id, p.payload),
+                qdrant_filters.point_id(p.id),
+                qdrant_filters.checked_vector(p.vector, self.dim),
+                qdrant_filters.point_payload(p.id, p.payload),
             )
             for p in points
         ]
-        if self._ids_are_points and not all(filters.is_point_id(p.id) for p in points):
+        if self._ids_are_points and not all(qdrant_filters.is_point_id(p.id) for p in points):
             self._ids_are_points = False  # at once: a search built from now on reads payloads
             await self._call(self._drop_point_ids_marker)
         await self._update(edge.UpdateOperation.upsert_points(batch))
 
     async def set_payload(self, payloads: dict[str, dict]) -> None:
         """Overwrite the given keys on existing points; ids with no point yet are skipped."""
-        for payload, ids in filters.group_payloads(payloads):
+        for payload, ids in qdrant_filters.group_payloads(payloads):
             only_these = edge.Filter(must=[edge.HasIdCondition(set(ids))])
             await self._update(edge.UpdateOperation.set_payload_by_filter(only_these, payload))
 
     async def delete(self, ids: Sequence[str]) -> None:
         if ids:
-            await self._update(edge.UpdateOperation.delete_points([filters.point_id(i) for i in ids]))
+            await self._update(edge.UpdateOperation.delete_points([qdrant_filters.point_id(i) for i in ids]))
 
     async def search(self, vector: Sequence[float], scope: VectorFilter, limit: int) -> list[VectorHit]:
         """Nearest points inside `scope` (the scope is part of the query, not a post-filter)."""
-        query = filters.search_vector(vector, scope, limit, self.dim)
+        query = qdrant_filters.search_vector(vector, scope, limit, self.dim)
         if query is None:
             return []
         request = edge.QueryRequest(
             limit=limit,
             query=edge.Query.Nearest(query),
-            filter=filters.scope_filter(scope, edge),
-            with_payload=False if self._ids_are_points else [filters.MEMORY_ID_KEY],
+            filter=qdrant_filters.scope_filter(scope, edge),
+            with_payload=False if self._ids_are_points else [qdrant_filters.MEMORY_ID_KEY],
             with_vector=False,
         )
         loop = asyncio.get_running_loop()
@@ -136,7 +136,7 @@ class EdgeVectorIndex:
         if len(self._queued) == 1:  # the first of this loop pass: the others join it
             loop.call_soon(self._query_queued)
         found = await answer
-        return [filters.to_hit(p) for p in found]
+        return [qdrant_filters.to_hit(p) for p in found]
 
     def _query_queued(self) -> None:
         """Run the searches queued in one loop pass as one `query_batch`: one trip to the worker
@@ -172,7 +172,7 @@ class EdgeVectorIndex:
         trip.add_done_callback(answer)
 
     async def count(self, tenant_id: str | None = None) -> int:
-        request = edge.CountRequest(exact=True, filter=filters.tenant_filter(tenant_id, edge))
+        request = edge.CountRequest(exact=True, filter=qdrant_filters.tenant_filter(tenant_id, edge))
         return await self._with_shard(lambda shard: shard.count(request))
 
     async def scroll(
@@ -187,7 +187,7 @@ class EdgeVectorIndex:
             with_vector=with_vectors,
         )
         records, following = await self._with_shard(lambda shard: shard.scroll(request))
-        return [filters.to_stored(r) for r in records], None if following is None else str(following)
+        return [qdrant_filters.to_stored(r) for r in records], None if following is None else str(following)
 
     async def ping(self) -> bool:
         """True when the shard is open and answers."""
@@ -267,10 +267,10 @@ def _fail(queued: Sequence[tuple[Any, asyncio.Future[Any]]], error: Exception) -
 def _ensure_payload_indexes(shard: edge.EdgeShard) -> None:
     """Keyword indexes on the scope fields; `tenant_id` also partitions storage by tenant."""
     present = set(shard.info().payload_schema)
-    for field in filters.INDEXED_FIELDS:
+    for field in qdrant_filters.INDEXED_FIELDS:
         if field in present:
             continue
-        is_tenant = field == filters.TENANT_FIELD
+        is_tenant = field == qdrant_filters.TENANT_FIELD
         schema: Any = edge.KeywordIndexParams(is_tenant=True) if is_tenant else edge.PayloadSchemaType.Keyword
         shard.update(edge.UpdateOperation.create_field_index(field, schema))
 

@@ -18,7 +18,7 @@ from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedR
 
 from sinks.base import VectorFilter, VectorHit, VectorPoint
 from sinks.errors import BackpressureError, SinkError, SinkUnavailableError
-from sinks.vectors import filters
+from sinks.vectors import qdrant_filters
 
 T = TypeVar("T")
 
@@ -79,9 +79,9 @@ class QdrantServerIndex:
             return
         batch = [
             models.PointStruct(
-                id=filters.point_id(p.id),
-                vector=filters.checked_vector(p.vector, self.dim),
-                payload=filters.point_payload(p.id, p.payload),
+                id=qdrant_filters.point_id(p.id),
+                vector=qdrant_filters.checked_vector(p.vector, self.dim),
+                payload=qdrant_filters.point_payload(p.id, p.payload),
             )
             for p in points
         ]
@@ -95,7 +95,7 @@ class QdrantServerIndex:
                     payload=payload, filter=models.Filter(must=[models.HasIdCondition(has_id=ids)])
                 )
             )
-            for payload, ids in filters.group_payloads(payloads)
+            for payload, ids in qdrant_filters.group_payloads(payloads)
         ]
         if operations:
             await self._guarded(
@@ -105,31 +105,31 @@ class QdrantServerIndex:
     async def delete(self, ids: Sequence[str]) -> None:
         if not ids:
             return
-        selector = models.PointIdsList(points=[filters.point_id(i) for i in ids])
+        selector = models.PointIdsList(points=[qdrant_filters.point_id(i) for i in ids])
         await self._guarded(
             lambda client: client.delete(self.collection, points_selector=selector, wait=True)
         )
 
     async def search(self, vector: Sequence[float], scope: VectorFilter, limit: int) -> list[VectorHit]:
         """Nearest points inside `scope` (the scope is part of the query, not a post-filter)."""
-        query = filters.search_vector(vector, scope, limit, self.dim)
+        query = qdrant_filters.search_vector(vector, scope, limit, self.dim)
         if query is None:
             return []
-        query_filter = filters.scope_filter(scope, models)
+        query_filter = qdrant_filters.scope_filter(scope, models)
         response = await self._guarded(
             lambda client: client.query_points(
                 self.collection,
                 query=query,
                 query_filter=query_filter,
                 limit=limit,
-                with_payload=[filters.MEMORY_ID_KEY],
+                with_payload=[qdrant_filters.MEMORY_ID_KEY],
                 with_vectors=False,
             )
         )
-        return [filters.to_hit(p) for p in response.points]
+        return [qdrant_filters.to_hit(p) for p in response.points]
 
     async def count(self, tenant_id: str | None = None) -> int:
-        count_filter = filters.tenant_filter(tenant_id, models)
+        count_filter = qdrant_filters.tenant_filter(tenant_id, models)
         result = await self._guarded(
             lambda client: client.count(self.collection, count_filter=count_filter, exact=True)
         )
@@ -145,7 +145,7 @@ class QdrantServerIndex:
                 self.collection, offset=offset, limit=limit, with_payload=True, with_vectors=with_vectors
             )
         )
-        return [filters.to_stored(r) for r in records], None if following is None else str(following)
+        return [qdrant_filters.to_stored(r) for r in records], None if following is None else str(following)
 
     async def ping(self) -> bool:
         """True when the server answers and the collection exists."""
@@ -167,11 +167,11 @@ class QdrantServerIndex:
             return  # local mode ignores payload indexes (and warns if asked)
         info = await client.get_collection(self.collection)
         present = set(info.payload_schema or {})
-        for field in filters.INDEXED_FIELDS:
+        for field in qdrant_filters.INDEXED_FIELDS:
             if field in present:
                 continue
             schema = models.KeywordIndexParams(
-                type=models.KeywordIndexType.KEYWORD, is_tenant=field == filters.TENANT_FIELD
+                type=models.KeywordIndexType.KEYWORD, is_tenant=field == qdrant_filters.TENANT_FIELD
             )
             await client.create_payload_index(self.collection, field, field_schema=schema, wait=True)
 

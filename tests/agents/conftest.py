@@ -9,9 +9,9 @@ import pytest
 from projection import projector_of
 from recording_producer import RecordingProducer
 
-from agents.embed import load_default_embedder
-from agents.extract.rules import RulesExtractor
 from agents.pipeline import WritePipeline
+from embedding.embedder import load_default_embedder
+from reading.extract.rules import RulesExtractor
 from sinks.sql.store import SqlMemoryStore
 from sinks.vectors.edge import EdgeVectorIndex
 from streams.settings import Settings

@@ -15,11 +15,11 @@ from hostile_records import hostile_values
 from projection import projector_of
 from recording_producer import RecordingProducer
 
-from agents.decode import RawTurn, Rejection, decode_turn
-from agents.embed import load_default_embedder
-from agents.extract.rules import RulesExtractor
 from agents.pipeline import WritePipeline
 from beliefs.records import DeadLetter, JobState, job_id_for
+from embedding.embedder import load_default_embedder
+from reading.decode import RawTurn, Rejection, decode_turn
+from reading.extract.rules import RulesExtractor
 from sinks.sql.store import SqlMemoryStore
 from sinks.vectors.edge import EdgeVectorIndex
 from streams.settings import Settings

@@ -18,9 +18,9 @@ from projection import projector_of
 
 from agents.consolidate import Consolidator, consolidate
 from agents.consolidate.run import merge_write
-from agents.embed import load_default_embedder
 from beliefs.records import Memory, MemoryState, RecallSemantics, Visibility
-from sinks.sql.maintenance import MaintenanceStore
+from embedding.embedder import load_default_embedder
+from sinks.sql.manage_store import MaintenanceStore
 from sinks.sql.store import SqlMemoryStore
 from tests.agents.manage_helpers import (
     RecordingVectors,

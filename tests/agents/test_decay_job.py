@@ -15,7 +15,7 @@ from beliefs.decay import decay_score
 from beliefs.errors import ConfigurationError
 from beliefs.records import Memory, MemoryState
 from sinks.errors import SinkUnavailableError
-from sinks.sql.maintenance import MaintenanceStore
+from sinks.sql.manage_store import MaintenanceStore
 from sinks.sql.store import SqlMemoryStore
 from sinks.sql.tables import memories
 from tests.agents.manage_helpers import (

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from hostile_turns import BENIGN, attacks, framings, shared_data
 
-from agents.decode import RawTurn
-from agents.extract.rules import RulesExtractor
-from agents.prepare import PreparedTurn, clean_turn, extract_claims
-from agents.provenance import Voice, read
 from beliefs.records import Trust, Turn
+from reading.decode import RawTurn
+from reading.extract.rules import RulesExtractor
+from reading.prepare import PreparedTurn, clean_turn, extract_claims
+from reading.provenance import Voice, read
 
 DATA = shared_data()
 pytestmark = pytest.mark.skipif(DATA is None, reason="shared/data (BIPIA, Giskard) is not beside this checkout")

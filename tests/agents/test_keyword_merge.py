@@ -6,10 +6,10 @@ import pytest
 
 from agents.keyword_merge import merge_keyword_indexes
 from beliefs.errors import ConfigurationError
-from sinks.maintenance import KeywordIndexStore
+from sinks.manage import KeywordIndexStore
 from sinks.recall import Currency, RecallScope
 from sinks.sql.errors import InvalidRequestError
-from sinks.sql.maintenance import MaintenanceStore
+from sinks.sql.manage_store import MaintenanceStore
 from sinks.sql.store import SqlMemoryStore
 from tests.sinks.episode_builders import T0, kept, said
 

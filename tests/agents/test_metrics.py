@@ -10,17 +10,17 @@ from prometheus_client import REGISTRY, CollectorRegistry
 
 from agents.batch import BatchReport
 from agents.decay_job import run_decay
-from agents.errors import LlmCallError
-from agents.extract.anthropic import AnthropicExtractor, make_client
-from agents.extract.rules import RulesExtractor
-from agents.llm import ask_text
 from agents.metrics import IngestMetrics, ProjectionMetrics, ingest_metrics, projection_metrics
 from beliefs.records import Role, Turn, utcnow
+from llm.call import ask_text
+from llm.errors import LlmCallError
+from llm.extractor import AnthropicExtractor, make_client
+from reading.extract.rules import RulesExtractor
 from sidecar.metrics import RequestMetrics
 from sinks.errors import SinkUnavailableError
-from sinks.sql.maintenance import MaintenanceStore
-from tests.agents.fake_anthropic import FakeAnthropic, Reply, claude_settings
+from sinks.sql.manage_store import MaintenanceStore
 from tests.agents.test_pipeline import raw
+from tests.llm.fake_anthropic import FakeAnthropic, Reply, claude_settings
 
 
 def _report() -> BatchReport:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from agents.decode import RawTurn, Rejection
 from agents.overtaken import named_users, split_rejections
+from reading.decode import RawTurn, Rejection
 
 ERASED = datetime(2026, 5, 1, 12, tzinfo=UTC)
 

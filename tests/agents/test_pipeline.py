@@ -16,13 +16,13 @@ import pytest
 from projection import projector_of
 from recording_producer import RecordingProducer
 
-from agents.decode import RawTurn
-from agents.embed import OnnxMiniLmEmbedder, load_default_embedder
-from agents.errors import EmbedderUnavailableError
-from agents.extract.rules import RulesExtractor
 from agents.pipeline import WritePipeline
 from beliefs.episodes import episode_id_for
 from beliefs.records import DeadLetter, JobState, Role, Trust, job_id_for
+from embedding.embedder import OnnxMiniLmEmbedder, load_default_embedder
+from embedding.errors import EmbedderUnavailableError
+from reading.decode import RawTurn
+from reading.extract.rules import RulesExtractor
 from sinks.recall import RecallScope
 from sinks.sql.store import SqlMemoryStore
 from sinks.vectors.edge import EdgeVectorIndex

@@ -11,10 +11,10 @@ import json
 import uuid
 from datetime import UTC, datetime, timedelta
 
-from agents.decode import RawTurn
-from agents.embed import load_default_embedder
 from agents.portability import import_records, read_records
 from beliefs.records import MemoryState, Visibility
+from embedding.embedder import load_default_embedder
+from reading.decode import RawTurn
 from sidecar.auth import Principal
 from sidecar.recall.models import RecallRequest
 from sidecar.recall.service import RecallService

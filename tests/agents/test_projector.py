@@ -16,7 +16,7 @@ from agents.decay_job import run_decay
 from agents.metrics import ProjectionMetrics
 from beliefs.records import Memory, MemoryState
 from sinks.errors import SinkUnavailableError
-from sinks.sql.maintenance import MaintenanceStore
+from sinks.sql.manage_store import MaintenanceStore
 from sinks.sql.store import SqlMemoryStore
 from sinks.vectors.edge import EdgeVectorIndex
 from tests.agents.manage_helpers import seed

@@ -9,7 +9,7 @@ from projection import projector_of
 from agents.decay_job import run_decay
 from sinks.base import VectorFilter
 from sinks.recall import Currency, RecallScope
-from sinks.sql.maintenance import MaintenanceStore
+from sinks.sql.manage_store import MaintenanceStore
 from sinks.sql.store import SqlMemoryStore
 from sinks.vectors.edge import EdgeVectorIndex
 from tests.sinks.episode_builders import T0, VECTOR, kept, said

@@ -20,14 +20,14 @@ from recording_producer import RecordingProducer
 
 from agents.consolidate import consolidate
 from agents.consolidate.merge import Merged
-from agents.decode import RawTurn
-from agents.embed import load_default_embedder
-from agents.extract.rules import RulesExtractor
 from agents.pipeline import WritePipeline
-from agents.secrets import redact_secrets
 from beliefs.records import Memory
+from embedding.embedder import load_default_embedder
+from reading.decode import RawTurn
+from reading.extract.rules import RulesExtractor
+from reading.secrets import redact_secrets
 from sinks.base import VectorFilter, vector_payload
-from sinks.sql.maintenance import MaintenanceStore
+from sinks.sql.manage_store import MaintenanceStore
 from sinks.sql.store import SqlMemoryStore
 from sinks.sql.tables import metadata
 from sinks.vectors.edge import EdgeVectorIndex

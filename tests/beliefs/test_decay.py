@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from beliefs.age import days_since_recalled
 from beliefs.decay import (
-    age_days,
     decay_score,
     decay_scores,
     memory_decay_score,
@@ -112,11 +112,11 @@ def test_vectorized_equals_scalar() -> None:
 
 
 def test_age_runs_from_last_access_else_creation() -> None:
-    assert age_days(memory(40), NOW) == pytest.approx(40)
-    assert age_days(memory(40, accessed_days_ago=2), NOW) == pytest.approx(2)
-    assert age_days(memory(-1), NOW) == 0.0  # created "in the future": never negative
+    assert days_since_recalled(memory(40), NOW) == pytest.approx(40)
+    assert days_since_recalled(memory(40, accessed_days_ago=2), NOW) == pytest.approx(2)
+    assert days_since_recalled(memory(-1), NOW) == 0.0  # created "in the future": never negative
     naive_now = NOW.replace(tzinfo=None)
-    assert age_days(memory(3), naive_now) == pytest.approx(3)
+    assert days_since_recalled(memory(3), naive_now) == pytest.approx(3)
 
 
 def test_memory_score_uses_age_and_accesses() -> None:

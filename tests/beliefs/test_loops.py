@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from beliefs import loops
+from beliefs.confidence import RESOLUTION_CONFIDENCE
 from beliefs.loops import (
     contends,
     contested_id,
@@ -168,4 +169,4 @@ def test_resolution_text_reuses_the_attributes_phrasing():
 
 
 def test_resolution_outranks_extraction():
-    assert loops.RESOLUTION_IMPORTANCE > 0.9 and loops.RESOLUTION_CONFIDENCE > 0.9
+    assert loops.RESOLUTION_IMPORTANCE > 0.9 and RESOLUTION_CONFIDENCE > 0.9

@@ -6,8 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from beliefs.confidence import CONFIDENCE_FLOOR
 from beliefs.reconcile import (
-    CONFIDENCE_FLOOR,
     Decision,
     confirmed,
     decide,

@@ -11,7 +11,7 @@ from prometheus_client import CollectorRegistry
 from agents.metrics import IngestMetrics
 from launch.lag import ConsumerLag
 from launch.reaper import ConsumerOffsets
-from streams.app import bootstrap_servers
+from streams.faust_app import bootstrap_servers
 from streams.partitioner import partition_for, turn_key
 
 pytestmark = pytest.mark.integration

@@ -20,11 +20,11 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from projection import projector_of
 from recording_producer import RecordingProducer
 
-from agents.decode import RawTurn
-from agents.embed import load_default_embedder
-from agents.extract.rules import RulesExtractor
 from agents.pipeline import WritePipeline
 from beliefs.records import Claim, Turn
+from embedding.embedder import load_default_embedder
+from reading.decode import RawTurn
+from reading.extract.rules import RulesExtractor
 from sidecar.app import create_app
 from sidecar.recall.service import RecallService
 from sinks.sql.store import SqlMemoryStore

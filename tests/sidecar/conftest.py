@@ -159,7 +159,7 @@ def outcome_factory() -> Callable[..., TurnOutcome]:
 @pytest.fixture(scope="session")
 def minilm():
     """The real offline embedder (loaded once per process)."""
-    from agents.embed import load_default_embedder
+    from embedding.embedder import load_default_embedder
 
     return load_default_embedder()
 

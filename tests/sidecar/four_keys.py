@@ -20,13 +20,13 @@ from projection import projector_of
 from recording_producer import RecordingProducer
 
 from agents.consolidate import Consolidator
-from agents.decode import RawTurn
-from agents.extract.rules import RulesExtractor
 from agents.pipeline import WritePipeline
+from reading.decode import RawTurn
+from reading.extract.rules import RulesExtractor
 from sidecar.app import create_app
 from sidecar.recall.audit import AuditLog
 from sidecar.recall.service import RecallService
-from sinks.sql.maintenance import MaintenanceStore
+from sinks.sql.manage_store import MaintenanceStore
 from sinks.sql.store import SqlMemoryStore
 from sinks.vectors.edge import EdgeVectorIndex
 from streams.settings import Settings

@@ -15,7 +15,7 @@ from pathlib import Path
 import uvicorn
 from projection import projector_of
 
-from agents.embed import load_default_embedder
+from embedding.embedder import load_default_embedder
 from sidecar.app import create_app
 from sinks.sql.store import SqlMemoryStore
 from sinks.vectors.edge import EdgeVectorIndex

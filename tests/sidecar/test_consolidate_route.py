@@ -11,11 +11,11 @@ from fastapi import FastAPI
 from projection import projector_of
 
 from agents.consolidate import Consolidator
-from agents.embed import load_default_embedder
+from embedding.embedder import load_default_embedder
 from sidecar.auth import ApiKeyAuthenticator
 from sidecar.errors import install_error_handlers
 from sidecar.routes.consolidate import consolidate_routes
-from sinks.sql.maintenance import MaintenanceStore
+from sinks.sql.manage_store import MaintenanceStore
 from tests.agents.manage_helpers import RecordingVectors, seed, stored
 from tests.sidecar.conftest import make_memory
 

@@ -6,10 +6,10 @@ import itertools
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
-from agents.episode import episode_of
 from beliefs.episodes import Episode
 from beliefs.records import JobState, Memory, Role, Turn, job_id_for
 from beliefs.write_plan import TurnOutcome
+from reading.episode_keeping import episode_of
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 VECTOR = [0.5, -0.25, 1.0]

@@ -1,7 +1,7 @@
 """The store is split by contract: the SQL store implements every one, and callers hold the narrow one.
 
 Each caller in `agents/` and `sidecar/` is typed with the protocol it uses (`sinks.contracts`,
-`sinks.recall`, `sinks.maintenance`, `sinks.vector_outbox`), never with the whole SQL store; and a
+`sinks.recall`, `sinks.manage`, `sinks.vector_outbox`), never with the whole SQL store; and a
 capability is a parameter or a protocol method, never found out with `hasattr`.
 """
 
@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from sinks import admin, contracts, maintenance
+from sinks import admin, contracts, manage
 from sinks.portability import ExportReads, ExportSource
 from sinks.recall import RecallStore
 from sinks.reindex import PointSource
 from sinks.sql import SqlMemoryStore
 from sinks.sql.admin import AdminStore
 from sinks.sql.intake import SqlIntake
-from sinks.sql.maintenance import MaintenanceStore
+from sinks.sql.manage_store import MaintenanceStore
 from sinks.sql.snapshot import SqlExportSnapshot
 from sinks.sql.vector_outbox import SqlVectorOutbox
 from sinks.sql.webhooks import WebhookDeliveries
@@ -37,7 +37,7 @@ STORE_CONTRACTS = [
     contracts.MemoryStore,
     RecallStore,
 ]
-MAINTENANCE_CONTRACTS = [maintenance.DecayStore, maintenance.EpisodeRetentionStore, maintenance.ConsolidationStore]
+MAINTENANCE_CONTRACTS = [manage.DecayStore, manage.EpisodeRetentionStore, manage.ConsolidationStore]
 
 
 @pytest.mark.parametrize("contract", STORE_CONTRACTS, ids=lambda c: c.__name__)

@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.embed import load_default_embedder
 from beliefs.records import MemoryState
+from embedding.embedder import load_default_embedder
 from sinks.base import VectorFilter, VectorIndex, VectorPoint
 from sinks.errors import SinkUnavailableError
 from sinks.vectors import EdgeVectorIndex, QdrantServerIndex

@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from agents.extract.factory import make_extractor
+from agents.extractor_choice import make_extractor
 from beliefs.records import Role, Turn
 from streams.settings import Settings
 

@@ -90,7 +90,7 @@ def test_log_text_on_shows_what_debugging_asks_for(logs: Logs) -> None:
         _fail()
     except RuntimeError:
         logging.getLogger("agents.pipeline").exception("failed")
-    logging.getLogger("agents.extract").debug("dropped: %s", text("an echo"))
+    logging.getLogger("reading.extract").debug("dropped: %s", text("an echo"))
     logging.getLogger("aiosqlite").debug("executing")
     assert PRIVATE in buffer.getvalue() and "dropped: an echo" in buffer.getvalue()
     assert len(_lines(buffer)) == 3

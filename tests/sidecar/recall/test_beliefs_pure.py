@@ -7,14 +7,14 @@ from datetime import timedelta
 
 import pytest
 
-from agents.sensitivity import is_safety_fact, sensitivity_of
-from agents.strip import strip_injected
 from beliefs.records import MemoryType, Polarity, RecallSemantics, Sensitivity, Trust
+from reading.sensitivity import is_safety_fact, sensitivity_of
+from reading.strip import strip_injected
 from sidecar.recall import policy
 from sidecar.recall.freshness import certainty, needs_confirmation
 from sidecar.recall.models import ConflictValue, ConflictView, RecalledMemory
 from sidecar.recall.prompt import render
-from sidecar.recall.sensitivity import (
+from sidecar.recall.sensitivity_gate import (
     _safety_fact,
     is_safety_memory,
     request_domains,

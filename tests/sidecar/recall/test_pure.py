@@ -7,6 +7,8 @@ from datetime import timedelta
 import pytest
 from pydantic import ValidationError
 
+from beliefs.age import days_since_confirmed, half_life_days, recency
+from beliefs.confidence import effective_confidence
 from beliefs.records import MemoryState, MemoryType, RecallSemantics, Trust, Visibility
 from sidecar.recall import policy
 from sidecar.recall.budget import edge_order, estimate_tokens, trim
@@ -14,14 +16,7 @@ from sidecar.recall.config import BALANCED, PRECISE, PRESETS, RECENT, RecallConf
 from sidecar.recall.errors import UnknownPresetError
 from sidecar.recall.fusion import Signals, fuse, grounded, stated_relevance
 from sidecar.recall.keywords import query_terms
-from sidecar.recall.scoring import (
-    age_days,
-    effective_confidence,
-    half_life_days,
-    recall_score,
-    recency,
-    salience,
-)
+from sidecar.recall.scoring import recall_score, salience
 from sinks.base import VectorHit
 from sinks.recall import KeywordHit, RecallScope
 from tests.sidecar.recall.seeding import NOW, mem
@@ -78,7 +73,7 @@ def test_a_name_barely_decays_while_a_location_fades_within_weeks() -> None:
 
 def test_age_is_never_negative_and_recency_is_one_now() -> None:
     future = mem("t", "u", "x", days_ago=-2)
-    assert age_days(future, NOW) == 0
+    assert days_since_confirmed(future, NOW) == 0
     assert recency(future, NOW) == 1.0
     assert recency(mem("t", "u", "x", days_ago=120, attribute="preferred_meeting_time"), NOW) == pytest.approx(0.5)
 

@@ -7,7 +7,7 @@ import asyncio
 import numpy as np
 import pytest
 
-from agents.errors import EmbedderUnavailableError
+from embedding.errors import EmbedderUnavailableError
 from sidecar.recall.query_embed import QueryEmbedder
 
 

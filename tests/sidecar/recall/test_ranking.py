@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from beliefs.age import recency
 from beliefs.records import MemoryType
 from sidecar.recall.config import BALANCED, RECENT
 from sidecar.recall.floor import similarity_floor
 from sidecar.recall.fusion import Signals, fuse, keyword_similarity, relevance
-from sidecar.recall.scoring import recall_score, recency
+from sidecar.recall.scoring import recall_score
 from sinks.base import VectorHit
 from sinks.recall import KeywordHit
 from tests.sidecar.recall.seeding import NOW, mem

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from agents.strip import strip_injected
 from beliefs.records import MemoryType, Polarity, RecallSemantics, Role, Trust
+from reading.strip import strip_injected
 from sidecar.auth import Principal
 from sidecar.recall.models import RecallRequest
 from tests.sidecar.recall.seeding import NOW, mem

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from agents.prompts import reflect_answer as prompt
+from llm.prompts import reflect_answer as prompt
 from sidecar.reflect_llm import AnthropicAnswerer, make_answerer
 from streams.settings import Settings
-from tests.agents.fake_anthropic import FakeAnthropic, Reply, claude_settings
+from tests.llm.fake_anthropic import FakeAnthropic, Reply, claude_settings
 from tests.sidecar.reflect.conftest import KEY, STRONG, WEAK
 
 QUESTION = {"user_id": "u1", "question": "What am I allergic to?"}

@@ -1,0 +1,124 @@
+"""Special-category facts, marked at write time: health, religion, sexuality, politics, finances, location.
+
+Such a fact is true and may matter, but surfacing it out of context is the "creepy recall" failure,
+so recall returns it only in its domain or when the caller asks (`sidecar.recall.sensitivity_gate`).
+Safety facts (allergies, medical needs, dietary restrictions, accessibility) are the exception
+that must surface: `is_safety_fact` names them, `SAFETY_DOMAINS` says where they apply. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+
+from beliefs.records import Sensitivity
+
+#: Attributes whose every value is special-category data.
+SENSITIVE_ATTRIBUTES: dict[str, Sensitivity] = {
+    "medical_condition": Sensitivity.HEALTH,
+    "allergy": Sensitivity.HEALTH,
+    "accessibility": Sensitivity.HEALTH,
+    "medication": Sensitivity.HEALTH,
+    "disability": Sensitivity.HEALTH,
+    "religion": Sensitivity.RELIGION,
+    "faith": Sensitivity.RELIGION,
+    "sexual_orientation": Sensitivity.SEXUALITY,
+    "sexuality": Sensitivity.SEXUALITY,
+    "political_affiliation": Sensitivity.POLITICS,
+    "political_party": Sensitivity.POLITICS,
+    "politics": Sensitivity.POLITICS,
+    "salary": Sensitivity.FINANCES,
+    "income": Sensitivity.FINANCES,
+    "debt": Sensitivity.FINANCES,
+    "net_worth": Sensitivity.FINANCES,
+    "address": Sensitivity.LOCATION,
+    "home_address": Sensitivity.LOCATION,
+    "street_address": Sensitivity.LOCATION,
+}
+
+#: Attributes of safety facts: they surface for requests in `SAFETY_DOMAINS` whatever the similarity.
+SAFETY_ATTRIBUTES = frozenset({"allergy", "medical_condition", "accessibility", "diet", "medication", "disability"})
+
+#: Where safety facts apply: a peanut allergy belongs in every food request.
+SAFETY_DOMAINS = frozenset({"food", "medication", "travel", "activities", "health"})
+
+
+def _words(*words: str) -> re.Pattern[str]:
+    return re.compile(r"(?i:\b(?:" + "|".join(words) + r")\b)")
+
+
+_TEXT_SIGNALS: tuple[tuple[Sensitivity, re.Pattern[str]], ...] = (
+    (
+        Sensitivity.HEALTH,
+        _words(
+            r"diagnos\w*", r"depress\w*", r"anxiety", r"adhd", r"autis\w*", r"diabet\w*", r"cancer",
+            r"hiv", r"asthma", r"epilep\w*", r"pregnan\w*", r"therap(?:y|ist)", r"medication",
+            r"antidepressants?", r"surgery", r"disorder", r"chronic", r"allerg(?:y|ies|ic)",
+            r"insulin", r"migraines?", r"bipolar", r"ptsd", r"celiac|coeliac", r"wheelchair",
+            r"disabilit(?:y|ies)", r"blind", r"deaf", r"panic attacks?", r"illness",
+        ),
+    ),
+    (
+        Sensitivity.RELIGION,
+        _words(
+            r"muslim", r"christian", r"catholic", r"protestant", r"jewish", r"judaism", r"hindu",
+            r"buddhist", r"sikh", r"atheist", r"agnostic", r"mormon", r"church", r"mosque",
+            r"synagogue", r"pray(?:s|ing)?", r"ramadan", r"religio\w*", r"my faith",
+        ),
+    ),
+    (
+        Sensitivity.SEXUALITY,
+        _words(
+            r"gay", r"lesbian", r"bisexual", r"queer", r"lgbtq?\+?", r"pansexual", r"asexual",
+            r"sexual orientation", r"came out", r"coming out", r"transgender", r"non-binary",
+        ),
+    ),
+    (
+        Sensitivity.POLITICS,
+        _words(
+            r"democrats?", r"republicans?", r"voted? for", r"vote for", r"labour", r"tory|tories",
+            r"conservative party", r"liberal party", r"socialist", r"communist", r"libertarian",
+            r"political\w*", r"trade union", r"green party",
+        ),
+    ),
+    (
+        Sensitivity.FINANCES,
+        _words(
+            r"salary", r"income", r"debts?", r"loans?", r"mortgage", r"bankrupt\w*", r"credit score",
+            r"savings", r"net worth", r"in debt", r"owe", r"earn(?:s|ing)?\s+\$?\d[\d,.]*k?",
+            r"paid\s+\$?\d[\d,.]*k?", r"\$\d[\d,.]*k?\s+(?:a|per)\s+(?:year|month)",
+        ),
+    ),
+    (
+        Sensitivity.LOCATION,
+        re.compile(
+            r"(?i:\b(?:home address|my address|street address|apartment\s+\d+|apt\.?\s*\d+|zip code|"
+            r"postcode|gps|coordinates)\b|\b\d{1,5}\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\s+"
+            r"(?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Boulevard|Blvd|Drive|Dr|Way|Court|Ct)\b)"
+        ),
+    ),
+)
+
+
+def sensitivity_of(attribute: str | None, value: str | None, text: str) -> Sensitivity | None:
+    """The special category a fact falls in (its attribute first, then its words), else None."""
+    if attribute and attribute in SENSITIVE_ATTRIBUTES:
+        return SENSITIVE_ATTRIBUTES[attribute]
+    said = f"{text} {value or ''}"
+    for category, pattern in _TEXT_SIGNALS:
+        if pattern.search(said):
+            return category
+    return None
+
+
+def is_safety_fact(attribute: str | None, text: str) -> bool:
+    """Allergies, medical needs, dietary restrictions, accessibility: they must reach the prompt in their domain."""
+    if attribute in SAFETY_ATTRIBUTES:
+        return True
+    return bool(_SAFETY_TEXT.search(text))
+
+
+_SAFETY_TEXT = _words(
+    r"allerg(?:y|ies|ic)", r"anaphyla\w*", r"epipen", r"celiac|coeliac", r"gluten[- ]free",
+    r"lactose[- ]intolerant", r"intoleran(?:t|ce)", r"vegan", r"vegetarian", r"halal", r"kosher",
+    r"diabet\w*", r"wheelchair", r"insulin", r"can't eat|cannot eat|can not eat", r"must avoid",
+)

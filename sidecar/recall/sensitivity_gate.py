@@ -1,0 +1,75 @@
+"""Which sensitive memories a request may see, and which safety facts it must see (pure).
+
+A special-category memory (`Memory.sensitivity`, set at write time by `reading.sensitivity`) is
+recalled only when the request is in its domain (read from the query, the action's domain and the
+topic) or the caller names its category in `include_sensitive`; a profile fact is always eligible.
+A safety fact (an allergy, a medical need, a dietary restriction, accessibility) is the opposite
+case: for a request in a safety domain (food, medication, travel, activities) it surfaces whatever
+its similarity, the way a constraint fires on its trigger.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+
+from beliefs.records import Memory, Polarity, RecallSemantics, Sensitivity
+from reading.domains import canonical_domain, domains_of, widened
+from reading.sensitivity import SAFETY_ATTRIBUTES, SAFETY_DOMAINS, is_safety_fact
+
+#: The request domains in which a category of sensitive memory belongs.
+SENSITIVE_DOMAINS: dict[str, frozenset[str]] = {
+    Sensitivity.HEALTH.value: frozenset({"health", "medication"}),
+    Sensitivity.RELIGION.value: frozenset({"religion"}),
+    Sensitivity.SEXUALITY.value: frozenset({"sexuality"}),
+    Sensitivity.POLITICS.value: frozenset({"politics"}),
+    Sensitivity.FINANCES.value: frozenset({"finances"}),
+    Sensitivity.LOCATION.value: frozenset({"location", "travel"}),
+}
+
+#: `include_sensitive` value that admits every category.
+ALL_CATEGORIES = "all"
+
+
+@functools.lru_cache(maxsize=1024)
+def request_domains(query: str, action_domain: str | None = None, topic: str | None = None) -> frozenset[str]:
+    """The domains a request is in: its query's words, its action's domain, its topic (remembered, as
+    `QueryEmbedder` remembers a repeated query's embedding: reading them runs a regex per domain)."""
+    named = {canonical_domain(d) for d in (action_domain, topic) if d}
+    return widened(set(domains_of(query)) | named)
+
+
+def safety_needed(domains: frozenset[str]) -> tuple[str, ...]:
+    """The safety attributes to read for a request in `domains` (none outside the safety domains)."""
+    return tuple(sorted(SAFETY_ATTRIBUTES)) if domains & SAFETY_DOMAINS else ()
+
+
+def is_safety_memory(memory: Memory) -> bool:
+    """A current positive safety fact: an allergy or medical need, not a retraction or a constraint."""
+    if memory.polarity is Polarity.NEGATIVE or memory.recall_semantics is RecallSemantics.CONSTRAINT:
+        return False
+    return _safety_fact(memory.attribute, memory.text)
+
+
+#: `is_safety_fact` remembered by (attribute, text): its regex would run on every candidate of every
+#: request in a safety domain, and a user's memories (their safety facts first) recur across recalls.
+_safety_fact = functools.lru_cache(maxsize=4096)(is_safety_fact)
+
+
+def safety_fires(memory: Memory, domains: frozenset[str]) -> bool:
+    """A safety fact for a request in a safety domain: it must reach the prompt."""
+    return bool(domains & SAFETY_DOMAINS) and is_safety_memory(memory)
+
+
+def sensitive_outside(memory: Memory, domains: frozenset[str], include: Iterable[str] = ()) -> str | None:
+    """Why a sensitive memory stays out of this request, or None when it may be recalled."""
+    if memory.sensitivity is None or memory.profile:
+        return None
+    asked = {c.casefold() for c in include}
+    if ALL_CATEGORIES in asked or memory.sensitivity in asked:
+        return None
+    if domains & SENSITIVE_DOMAINS.get(memory.sensitivity, frozenset({memory.sensitivity})):
+        return None
+    if safety_fires(memory, domains):
+        return None
+    return f"sensitive ({memory.sensitivity}) outside its domain"
