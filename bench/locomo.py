@@ -13,8 +13,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -24,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.dev_stack import DevStack, request, wait_for_jobs  # noqa: E402
 
 
 def _default_path() -> Path:
@@ -37,7 +36,6 @@ def _default_path() -> Path:
 
 
 DEFAULT_PATH = _default_path()
-ROOT = Path(__file__).resolve().parents[1]
 CATEGORIES = {"1": "multi-hop", "2": "temporal", "3": "open-domain", "4": "single-hop", "5": "adversarial"}
 
 
@@ -142,86 +140,15 @@ def framed_texts(turns: list[dict]) -> list[str]:
 # --- beliefstream through HTTP ----------------------------------------------------------------------
 
 
-class DevStack:
-    """`beliefstream dev` in a child process on a free port with a temp data dir."""
-
-    def __init__(self, data_dir: Path) -> None:
-        from streams.broker import free_port
-
-        self.port = free_port()
-        self.data_dir = data_dir
-        env = {k: v for k, v in os.environ.items() if not k.startswith("BELIEFSTREAM_")}
-        self.log = open(data_dir / "dev.log", "w")  # noqa: SIM115 (closed in stop)
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "launch.cli", "dev", "--port", str(self.port), "--data-dir", str(data_dir)],
-            stdout=self.log, stderr=subprocess.STDOUT, env=env, cwd=ROOT,
-        )
-        self.base = f"http://127.0.0.1:{self.port}"
-
-    async def ready(self, client, timeout: float = 180.0) -> str:
-        import httpx
-
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise SystemExit(f"beliefstream dev exited early; see {self.log.name}")
-            try:
-                if (await client.get(f"{self.base}/readyz")).status_code == 200:
-                    return (self.data_dir / "dev-api-key").read_text().strip()
-            except httpx.HTTPError:
-                pass
-            await asyncio.sleep(0.5)
-        raise SystemExit(f"beliefstream dev was not ready after {timeout:.0f} s; see {self.log.name}")
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        self.log.close()
-
-
-async def _request(client, method: str, url: str, **kwargs):
-    """One call, retried while the sidecar says 429 (rate limit) or 503 (busy)."""
-    for _ in range(100):
-        response = await client.request(method, url, **kwargs)
-        if response.status_code not in (429, 503):
-            response.raise_for_status()
-            return response.json()
-        await asyncio.sleep(float(response.headers.get("retry-after", 0.5)))
-    raise SystemExit(f"{method} {url}: still refused after 100 tries")
-
-
 async def retain_all(client, base: str, samples: list[dict], log) -> list[str]:
     job_ids: list[str] = []
     for sample in samples:
         turns = [{k: v for k, v in t.items() if k != "tenant_id"} for t in sample_turns(sample)]
         for start in range(0, len(turns), 500):
             body = {"turns": turns[start : start + 500]}
-            job_ids += (await _request(client, "POST", f"{base}/v1/retain", json=body))["job_ids"]
+            job_ids += (await request(client, "POST", f"{base}/v1/retain", json=body))["job_ids"]
         log(f"retained {sample['sample_id']}: {len(turns)} turns")
     return job_ids
-
-
-async def wait_for_jobs(client, base: str, job_ids: list[str], log, timeout: float) -> dict[str, int]:
-    """Poll in order (turns of a user finish in order) until no job is queued; count the states."""
-    states: dict[str, int] = {}
-    deadline = time.monotonic() + timeout
-    last_report = 0.0
-    for index, job_id in enumerate(job_ids):
-        while True:
-            state = (await _request(client, "GET", f"{base}/v1/jobs/{job_id}"))["state"]
-            if state != "queued":
-                break
-            if time.monotonic() > deadline:
-                raise SystemExit(f"jobs still queued after {timeout:.0f} s ({index}/{len(job_ids)} finished)")
-            if time.monotonic() - last_report > 10:
-                log(f"pipeline: {index}/{len(job_ids)} jobs finished")
-                last_report = time.monotonic()
-            await asyncio.sleep(0.5)
-        states[state] = states.get(state, 0) + 1
-    return states
 
 
 async def recall_all(client, base: str, samples, questions, args, log) -> tuple[dict, dict]:
@@ -238,7 +165,7 @@ async def recall_all(client, base: str, samples, questions, args, log) -> tuple[
         if args.budget is not None:
             body["budget_tokens"] = args.budget
         async with gate:
-            result = await _request(client, "POST", f"{base}/v1/recall", json=body)
+            result = await request(client, "POST", f"{base}/v1/recall", json=body)
         items = sorted(result["memories"], key=lambda m: -m["score"])  # prompt order → rank order
         cited = [[local_turn_id(c) for c in m["citations"]] for m in items]
         tally.add(q["category"], cited, q["evidence"])
