@@ -14,7 +14,6 @@ import argparse
 import asyncio
 import json
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -22,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.dev_stack import DevStack, request, wait_for_jobs  # noqa: E402
+from bench.dev_stack import request, retained  # noqa: E402
 
 
 def _default_path() -> Path:
@@ -183,33 +182,13 @@ async def recall_all(client, base: str, samples, questions, args, log) -> tuple[
 
 
 async def run_pipeline(samples, questions, args, log) -> tuple[dict, dict]:
-    import httpx
+    wanted = json.dumps(sorted(s["sample_id"] for s in samples))
 
-    with tempfile.TemporaryDirectory(prefix="locomo-") as tmp:
-        data_dir = args.data_dir or Path(tmp) / "data"
-        marker = data_dir / "locomo-retained.json"
-        wanted = sorted(s["sample_id"] for s in samples)
-        reuse = marker.exists() and json.loads(marker.read_text()) == wanted
-        if args.data_dir and marker.exists() and not reuse:
-            raise SystemExit(f"{data_dir} holds other conversations ({marker.read_text()}); use an empty --data-dir")
-        data_dir.mkdir(parents=True, exist_ok=True)
-        stack = DevStack(data_dir)
-        try:
-            async with httpx.AsyncClient(timeout=120) as client:
-                key = await stack.ready(client)
-                client.headers["Authorization"] = f"Bearer {key}"
-                if reuse:
-                    log(f"reusing the retained conversations in {data_dir}")
-                else:
-                    started = time.monotonic()
-                    job_ids = await retain_all(client, stack.base, samples, log)
-                    states = await wait_for_jobs(client, stack.base, job_ids, log, args.timeout)
-                    log(f"pipeline: {len(job_ids)} jobs in {time.monotonic() - started:.0f} s: {states}")
-                    await asyncio.sleep(3)  # vector points follow their SQL commit through the outbox
-                    marker.write_text(json.dumps(wanted))
-                return await recall_all(client, stack.base, samples, questions, args, log)
-        finally:
-            stack.stop()
+    async def retain(client, base: str) -> list[str]:
+        return await retain_all(client, base, samples, log)
+
+    async with retained(args.data_dir, wanted, retain, log, args.timeout, "locomo-retained.json") as (client, base):
+        return await recall_all(client, base, samples, questions, args, log)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

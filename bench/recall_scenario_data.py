@@ -98,7 +98,11 @@ class Scenario:
             start = _timestamp(session["ts"])
             user = user_id_of(self.id, session.get("user"))
             for index, turn in enumerate(session["turns"]):
-                said = _timestamp(turn["ts"]) if "ts" in turn else start + timedelta(seconds=TURN_SPACING_S * index)
+                said = (
+                    _timestamp(turn["ts"])
+                    if "ts" in turn
+                    else start + timedelta(seconds=TURN_SPACING_S * index)
+                )
                 out = {
                     "turn_id": f"{self.id}:{session['session_id']}:{index}",
                     "user_id": user,
@@ -191,8 +195,14 @@ def parse(raw: dict[str, Any], split: str) -> Scenario:
     if not recalls:
         raise ValueError("no recalls")
     return Scenario(
-        id=raw["id"], category=raw["category"], about=raw["about"], sessions=sessions, recalls=recalls,
-        split=split, phrasing=raw.get("phrasing"), raw=raw,
+        id=raw["id"],
+        category=raw["category"],
+        about=raw["about"],
+        sessions=sessions,
+        recalls=recalls,
+        split=split,
+        phrasing=raw.get("phrasing"),
+        raw=raw,
     )
 
 
@@ -223,7 +233,11 @@ def _session(raw: dict[str, Any]) -> dict[str, Any]:
 
 
 def _recall(raw: dict[str, Any]) -> Recall:
-    _known(raw, {"query", "live_intent", "action", "dates_relative_to", "needs_memory", "must", "must_not"}, "recall")
+    _known(
+        raw,
+        {"query", "live_intent", "action", "dates_relative_to", "needs_memory", "must", "must_not"},
+        "recall",
+    )
     if not isinstance(raw["query"], str) or not raw["query"].strip():
         raise ValueError("a recall without a query")
     needs_memory = raw.get("needs_memory", True)
@@ -241,11 +255,18 @@ def _recall(raw: dict[str, Any]) -> Recall:
     if action is not None and not (isinstance(action, dict) and isinstance(action.get("action"), str)):
         raise TypeError("action is an object with an 'action' (and optionally a 'domain')")
     live = raw.get("live_intent")
-    if live is not None and not (isinstance(live, dict) and live and all(isinstance(v, str) for v in live.values())):
+    if live is not None and not (
+        isinstance(live, dict) and live and all(isinstance(v, str) for v in live.values())
+    ):
         raise TypeError("live_intent maps attribute names to string values")
     return Recall(
-        query=raw["query"], must=must, must_not=must_not, needs_memory=needs_memory, live_intent=live,
-        action=action, dates_relative_to=raw.get("dates_relative_to"),
+        query=raw["query"],
+        must=must,
+        must_not=must_not,
+        needs_memory=needs_memory,
+        live_intent=live,
+        action=action,
+        dates_relative_to=raw.get("dates_relative_to"),
     )
 
 

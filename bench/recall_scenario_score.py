@@ -68,7 +68,9 @@ def normalised_text(text: str) -> str:
 def duplicate_tokens(items: Sequence[Mapping[str, Any]]) -> int:
     """Tokens spent saying something twice: an episode quoting a turn a returned belief was learnt
     from (the quote's tokens), and any item whose normalised text an earlier item already had."""
-    belief_turns = {turn for item in items if item.get("type") != "episode" for turn in item.get("citations", [])}
+    belief_turns = {
+        turn for item in items if item.get("type") != "episode" for turn in item.get("citations", [])
+    }
     seen: set[str] = set()
     total = 0
     for item in items:
@@ -115,10 +117,17 @@ def judge(scenario: Scenario, recall: Recall, answer: Mapping[str, Any]) -> Verd
     found = tuple(any(fact.found_in(item.get("text", "")) for item in current) for fact in recall.must)
     harms = tuple(_harms(recall.must_not, current))
     return Verdict(
-        scenario=scenario.id, category=scenario.category, split=scenario.split, query=recall.query,
-        needs_memory=recall.needs_memory, found=found,
-        missing=tuple(f.fact for f, ok in zip(recall.must, found, strict=True) if not ok), harms=harms,
-        items=len(items), tokens=int(answer.get("tokens_used", 0)), duplicate_tokens=duplicate_tokens(items),
+        scenario=scenario.id,
+        category=scenario.category,
+        split=scenario.split,
+        query=recall.query,
+        needs_memory=recall.needs_memory,
+        found=found,
+        missing=tuple(f.fact for f, ok in zip(recall.must, found, strict=True) if not ok),
+        harms=harms,
+        items=len(items),
+        tokens=int(answer.get("tokens_used", 0)),
+        duplicate_tokens=duplicate_tokens(items),
     )
 
 

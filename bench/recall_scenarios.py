@@ -1,4 +1,4 @@
-"""Recall scenarios from raw turns: does the assistant get the current truth, once, and only what bears on the turn?
+"""Recall scenarios from raw turns: the current truth, once, and only what bears on the turn?
 
 Run: .venv/bin/python bench/recall_scenarios.py [--split dev|heldout|all] [--only ID,...]
      [--json OUT] [--show-failures] (--help explains every option)
@@ -19,14 +19,13 @@ import asyncio
 import hashlib
 import json
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.dev_stack import DevStack, request, wait_for_jobs  # noqa: E402
+from bench.dev_stack import request, retained  # noqa: E402
 from bench.recall_scenario_data import (  # noqa: E402
     CATEGORIES,
     DATA_DIR,
@@ -40,8 +39,6 @@ from bench.recall_scenario_score import Tally, Verdict, judge, presented_as_curr
 
 #: Turns per `POST /v1/retain` (the API takes up to 1,000).
 RETAIN_BATCH = 400
-#: Seconds to wait, after the last job, for the vector points to follow their SQL commit.
-PROJECTION_WAIT_S = 3.0
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -52,25 +49,33 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "that need no memory, tokens spent on duplicates; per split (dev / heldout) and category.",
     )
     parser.add_argument(
-        "--split", choices=[*SPLITS, "all"], default="all",
+        "--split",
+        choices=[*SPLITS, "all"],
+        default="all",
         help="which scenarios to run (default all; the held-out split is reported in aggregate only)",
     )
     parser.add_argument("--only", help="run only these scenario ids, comma-separated")
-    parser.add_argument("--json", type=Path, metavar="OUT", help="also write the figures (and dev verdicts) as JSON here")
     parser.add_argument(
-        "--show-failures", action="store_true",
-        help="print each failing dev recall with what came back (text, type, recall_reason, labels) and, from a "
-        "second request with diagnostics, what was suppressed and why",
+        "--json", type=Path, metavar="OUT", help="also write the figures (and dev verdicts) as JSON here"
+    )
+    parser.add_argument(
+        "--show-failures",
+        action="store_true",
+        help="print each failing dev recall with what came back (text, type, recall_reason, labels) and, "
+        "from a second request with diagnostics, what was suppressed and why",
     )
     parser.add_argument("--data", type=Path, help="the scenario folder (default tests/data/recall_scenarios)")
     parser.add_argument(
-        "--data-dir", type=Path,
-        help="keep the stack's data here (default: a temp dir, deleted); a second run over the same scenarios "
-        "reuses it and skips retaining (quick iterations on recall, not on the write path; access counts of "
-        "earlier runs stay)",
+        "--data-dir",
+        type=Path,
+        help="keep the stack's data here (default: a temp dir, deleted); a second run over the same "
+        "scenarios reuses it and skips retaining (quick iterations on recall, not on the write path; "
+        "access counts of earlier runs stay)",
     )
     parser.add_argument("--concurrency", type=int, default=4, help="recalls in flight at once (default 4)")
-    parser.add_argument("--timeout", type=float, default=1800, help="seconds to wait for the pipeline (default 1800)")
+    parser.add_argument(
+        "--timeout", type=float, default=1800, help="seconds to wait for the pipeline (default 1800)"
+    )
     args = parser.parse_args(argv)
     if args.concurrency < 1:
         parser.error("--concurrency must be at least 1")
@@ -99,11 +104,16 @@ async def retain(client, base: str, scenarios: list[Scenario], log) -> list[str]
     for start in range(0, len(turns), RETAIN_BATCH):
         body = {"turns": turns[start : start + RETAIN_BATCH]}
         job_ids += (await request(client, "POST", f"{base}/v1/retain", json=body))["job_ids"]
-        log(f"retained {min(start + RETAIN_BATCH, len(turns))}/{len(turns)} turns of {len(scenarios)} scenarios")
+        log(
+            f"retained {min(start + RETAIN_BATCH, len(turns))}/{len(turns)} turns "
+            f"of {len(scenarios)} scenarios"
+        )
     return job_ids
 
 
-async def ask_all(client, base: str, scenarios: list[Scenario], concurrency: int, log) -> list[tuple[Scenario, Recall, dict]]:
+async def ask_all(
+    client, base: str, scenarios: list[Scenario], concurrency: int, log
+) -> list[tuple[Scenario, Recall, dict]]:
     gate = asyncio.Semaphore(concurrency)
     done = 0
     total = sum(len(s.recalls) for s in scenarios)
@@ -121,39 +131,18 @@ async def ask_all(client, base: str, scenarios: list[Scenario], concurrency: int
 
 
 async def run(args: argparse.Namespace, scenarios: list[Scenario], log) -> tuple[list[Verdict], list[str]]:
-    import httpx
+    fingerprint = hashlib.sha256(
+        json.dumps([list(s.turns()) for s in scenarios], sort_keys=True).encode()
+    ).hexdigest()
 
-    digest = hashlib.sha256(json.dumps([list(s.turns()) for s in scenarios], sort_keys=True).encode()).hexdigest()
-    with tempfile.TemporaryDirectory(prefix="recall-scenarios-") as tmp:
-        data_dir = args.data_dir or Path(tmp) / "data"
-        marker = data_dir / "recall-scenarios-retained.txt"
-        reuse = marker.exists() and marker.read_text().strip() == digest
-        if args.data_dir and data_dir.exists() and any(data_dir.iterdir()) and not reuse:
-            raise ScenarioError(f"{data_dir} holds other turns than these scenarios'; use an empty --data-dir")
-        data_dir.mkdir(parents=True, exist_ok=True)
-        stack = DevStack(data_dir)
-        try:
-            async with httpx.AsyncClient(timeout=120) as client:
-                key = await stack.ready(client)
-                client.headers["Authorization"] = f"Bearer {key}"
-                log(f"beliefstream dev ready on {stack.base}")
-                if reuse:
-                    log(f"reusing the turns retained in {data_dir}")
-                else:
-                    started = time.monotonic()
-                    job_ids = await retain(client, stack.base, scenarios, log)
-                    states = await wait_for_jobs(client, stack.base, job_ids, log, args.timeout)
-                    log(f"pipeline: {len(job_ids)} jobs in {time.monotonic() - started:.0f} s: {states}")
-                    await asyncio.sleep(PROJECTION_WAIT_S)
-                    marker.write_text(digest)
-                answers = await ask_all(client, stack.base, scenarios, args.concurrency, log)
-                verdicts = [judge(scenario, recall, answer) for scenario, recall, answer in answers]
-                shown: list[str] = []
-                if args.show_failures:
-                    shown = await explain_failures(client, stack.base, answers, verdicts)
-                return verdicts, shown
-        finally:
-            stack.stop()
+    async def retain_these(client, base: str) -> list[str]:
+        return await retain(client, base, scenarios, log)
+
+    async with retained(args.data_dir, fingerprint, retain_these, log, args.timeout) as (client, base):
+        answers = await ask_all(client, base, scenarios, args.concurrency, log)
+        verdicts = [judge(scenario, recall, answer) for scenario, recall, answer in answers]
+        shown = await explain_failures(client, base, answers, verdicts) if args.show_failures else []
+        return verdicts, shown
 
 
 async def explain_failures(client, base: str, answers, verdicts: list[Verdict]) -> list[str]:
@@ -168,21 +157,32 @@ async def explain_failures(client, base: str, answers, verdicts: list[Verdict]) 
     return lines
 
 
-def failure_lines(scenario: Scenario, recall: Recall, verdict: Verdict, answer: dict, diagnosed: dict) -> list[str]:
+def failure_lines(
+    scenario: Scenario, recall: Recall, verdict: Verdict, answer: dict, diagnosed: dict
+) -> list[str]:
     extra = {k: v for k, v in recall.body(scenario.user_id).items() if k not in ("user_id", "query")}
     lines = [
-        f"FAIL {scenario.id} [{scenario.category}] {recall.query!r}" + (f" {json.dumps(extra)}" if extra else ""),
+        f"FAIL {scenario.id} [{scenario.category}] {recall.query!r}"
+        + (f" {json.dumps(extra)}" if extra else ""),
         f"  about: {scenario.about}",
     ]
     lines += [f"  missing: {fact}" for fact in verdict.missing]
     lines += [f"  harmful ({h.kind}): {h.fact}  <- {h.item_text!r}" for h in verdict.harms]
     if not verdict.needs_memory and verdict.items:
         lines.append(f"  needs no memory, got {verdict.items} item(s)")
-    lines.append(f"  returned ({verdict.items} items, {verdict.tokens} tokens, {verdict.duplicate_tokens} on duplicates):")
+    lines.append(
+        f"  returned ({verdict.items} items, {verdict.tokens} tokens, "
+        f"{verdict.duplicate_tokens} on duplicates):"
+    )
     for item in answer.get("memories", []):
-        lines.append(f"    - [{item.get('type')}{'' if presented_as_current(item) else ', not current'}] {item.get('text')!r}")
+        lines.append(
+            f"    - [{item.get('type')}{'' if presented_as_current(item) else ', not current'}] "
+            f"{item.get('text')!r}"
+        )
         lines.append(f"      why: {item.get('recall_reason')}; labels: {json.dumps(item_labels(item))}")
-    suppressed = list(diagnosed.get("suppressed") or []) + list((diagnosed.get("diagnostics") or {}).get("superseded_episodes") or [])
+    suppressed = list(diagnosed.get("suppressed") or []) + list(
+        (diagnosed.get("diagnostics") or {}).get("superseded_episodes") or []
+    )
     if suppressed:
         lines.append(f"  suppressed (diagnostics): {len(suppressed)}")
         lines += [f"    - {entry.get('id')}: {entry.get('why')}" for entry in suppressed[:12]]
@@ -190,9 +190,10 @@ def failure_lines(scenario: Scenario, recall: Recall, verdict: Verdict, answer: 
 
 
 def item_labels(item: dict) -> dict[str, Any]:
-    """What an item says about itself besides its text (the fields `presented_as_current` reads, and a few more)."""
+    """What an item says about itself besides its text (what `presented_as_current` reads, and more)."""
     names = (
-        "confidence", "trust", "role", "source_role", "certainty", "polarity", "sensitivity", "superseded", "note",
+        "confidence", "trust", "role", "source_role", "certainty", "polarity", "sensitivity", "superseded",
+        "note",
         "labels", "label", "state", "status", "possibly_superseded", "contested", "said_at", "valid_from",
     )  # fmt: skip
     return {name: item[name] for name in names if item.get(name) not in (None, False, [], "")}
@@ -218,8 +219,10 @@ def report(groups: dict[str, dict[str, Tally]]) -> str:
         harms = ", ".join(f"{kind} {n}" for kind, n in total["harms_by_kind"].items()) or "none"
         out.append(f"harms by kind (must_not presented as current): {harms}")
         if total["duplicate_token_share"] is not None:
-            out.append(f"tokens on duplicates: {total['duplicate_tokens']} of {total['tokens']} "
-                       f"({100 * total['duplicate_token_share']:.1f} %)")
+            out.append(
+                f"tokens on duplicates: {total['duplicate_tokens']} of {total['tokens']} "
+                f"({100 * total['duplicate_token_share']:.1f} %)"
+            )
     return "\n".join(out)
 
 
@@ -228,11 +231,19 @@ def _row(category: str, f: dict[str, Any]) -> str:
         return "-" if value is None else f"{100 * value:.1f}%"
 
     cells = (
-        f["scenarios"], f["recalls"], f["passed"], pct(f["current_truth_present"]), pct(f["harmful_recall_rate"]),
-        "-" if f["no_memory_mean_items"] is None else f"{f['no_memory_mean_items']:.2f}", f["duplicate_tokens"],
-        f"{f['mean_items']:.2f}", f"{f['mean_tokens']:.0f}",
+        f["scenarios"],
+        f["recalls"],
+        f["passed"],
+        pct(f["current_truth_present"]),
+        pct(f["harmful_recall_rate"]),
+        "-" if f["no_memory_mean_items"] is None else f"{f['no_memory_mean_items']:.2f}",
+        f["duplicate_tokens"],
+        f"{f['mean_items']:.2f}",
+        f"{f['mean_tokens']:.0f}",
     )
-    return f"{category:<18}" + "".join(f"{str(cell):>{width}}" for cell, (_, width) in zip(cells, COLUMNS, strict=True))
+    return f"{category:<18}" + "".join(
+        f"{str(cell):>{width}}" for cell, (_, width) in zip(cells, COLUMNS, strict=True)
+    )
 
 
 def as_json(groups: dict[str, dict[str, Tally]], verdicts: list[Verdict]) -> dict[str, Any]:
@@ -242,9 +253,15 @@ def as_json(groups: dict[str, dict[str, Tally]], verdicts: list[Verdict]) -> dic
         "figures": {split: {cat: t.figures() for cat, t in cats.items()} for split, cats in groups.items()},
         "dev_verdicts": [
             {
-                "scenario": v.scenario, "category": v.category, "query": v.query, "passed": v.passed,
-                "missing": list(v.missing), "harms": [h.__dict__ for h in v.harms], "items": v.items,
-                "tokens": v.tokens, "duplicate_tokens": v.duplicate_tokens,
+                "scenario": v.scenario,
+                "category": v.category,
+                "query": v.query,
+                "passed": v.passed,
+                "missing": list(v.missing),
+                "harms": [h.__dict__ for h in v.harms],
+                "items": v.items,
+                "tokens": v.tokens,
+                "duplicate_tokens": v.duplicate_tokens,
             }
             for v in verdicts
             if v.split == "dev"
@@ -264,14 +281,18 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         scenarios = select(args)
-        log(f"{len(scenarios)} scenarios, {sum(len(s.recalls) for s in scenarios)} recalls, "
-            f"{sum(1 for s in scenarios for _ in s.turns())} turns")
+        log(
+            f"{len(scenarios)} scenarios, {sum(len(s.recalls) for s in scenarios)} recalls, "
+            f"{sum(1 for s in scenarios for _ in s.turns())} turns"
+        )
         verdicts, failures = asyncio.run(run(args, scenarios, log))
     except ScenarioError as exc:
         raise SystemExit(f"recall_scenarios: {exc}") from None
     except httpx.HTTPStatusError as exc:
-        raise SystemExit(f"recall_scenarios: {exc.request.method} {exc.request.url.path} answered "
-                         f"{exc.response.status_code}: {exc.response.text[:200]}") from None
+        raise SystemExit(
+            f"recall_scenarios: {exc.request.method} {exc.request.url.path} answered "
+            f"{exc.response.status_code}: {exc.response.text[:200]}"
+        ) from None
     except httpx.HTTPError as exc:
         raise SystemExit(f"recall_scenarios: HTTP error talking to beliefstream dev: {exc!r}") from None
     except KeyboardInterrupt:

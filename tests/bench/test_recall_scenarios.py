@@ -76,7 +76,9 @@ def test_every_expectation_is_about_something_said() -> None:
 
 GOOD = {
     "id": "x-one", "category": "stable", "about": "a test scenario",
-    "sessions": [{"session_id": "s1", "ts": "2026-01-01T10:00:00Z", "turns": [{"role": "user", "text": "I sing."}]}],
+    "sessions": [
+        {"session_id": "s1", "ts": "2026-01-01T10:00:00Z", "turns": [{"role": "user", "text": "I sing."}]}
+    ],
     "recalls": [{"query": "do I sing?", "must": [{"fact": "sings", "match": ["sing"]}]}],
 }  # fmt: skip
 
@@ -86,11 +88,39 @@ GOOD = {
     [
         ({"category": "gossip"}, "unknown category"),
         ({"recalls": [{"query": "q"}]}, "no expectation"),
-        ({"recalls": [{"query": "q", "needs_memory": False, "must": [{"fact": "f", "match": ["a"]}]}]}, "needs no memory"),
-        ({"recalls": [{"query": "q", "must_not": [{"fact": "f", "match": ["a"], "harm": "creepy"}]}]}, "unknown harm"),
+        (
+            {"recalls": [{"query": "q", "needs_memory": False, "must": [{"fact": "f", "match": ["a"]}]}]},
+            "needs no memory",
+        ),
+        (
+            {"recalls": [{"query": "q", "must_not": [{"fact": "f", "match": ["a"], "harm": "creepy"}]}]},
+            "unknown harm",
+        ),
         ({"recalls": [{"query": "q", "must": [{"fact": "f", "match": ["(unclosed"]}]}]}, "missing"),
-        ({"sessions": [{"session_id": "s1", "ts": "2026-01-01T10:00:00", "turns": [{"role": "user", "text": "hi"}]}]}, "time zone"),
-        ({"sessions": [{"session_id": "s1", "ts": "2026-01-01T10:00:00Z", "turns": [{"role": "bot", "text": "hi"}]}]}, "role"),
+        (
+            {
+                "sessions": [
+                    {
+                        "session_id": "s1",
+                        "ts": "2026-01-01T10:00:00",
+                        "turns": [{"role": "user", "text": "hi"}],
+                    }
+                ]
+            },
+            "time zone",
+        ),
+        (
+            {
+                "sessions": [
+                    {
+                        "session_id": "s1",
+                        "ts": "2026-01-01T10:00:00Z",
+                        "turns": [{"role": "bot", "text": "hi"}],
+                    }
+                ]
+            },
+            "role",
+        ),
         ({"surprise": 1}, "unknown scenario field"),
     ],
 )
@@ -104,8 +134,10 @@ def test_a_bad_scenario_is_refused_in_one_line(tmp_path: Path, change: dict, mes
 
 def test_turns_are_sent_with_their_sessions_dates_and_users() -> None:
     raw = GOOD | {"sessions": [
-        {"session_id": "s1", "ts": "2026-01-01T10:00:00Z", "turns": [{"role": "user", "text": "a"}, {"role": "assistant", "text": "b"}]},
-        {"session_id": "p1", "ts": "2026-01-02T10:00:00Z", "user": "sister", "turns": [{"role": "user", "text": "c", "speaker": "Ana"}]},
+        {"session_id": "s1", "ts": "2026-01-01T10:00:00Z",
+         "turns": [{"role": "user", "text": "a"}, {"role": "assistant", "text": "b"}]},
+        {"session_id": "p1", "ts": "2026-01-02T10:00:00Z", "user": "sister",
+         "turns": [{"role": "user", "text": "c", "speaker": "Ana"}]},
     ]}  # fmt: skip
     turns = list(parse(raw, "dev").turns())
     assert [(t["turn_id"], t["user_id"], t["session_id"], t["ts"]) for t in turns] == [
@@ -175,8 +207,12 @@ def test_judge_counts_only_items_presented_as_current() -> None:
     both = judge(scenario, recall, {"memories": [item("User moved from Lima to Quito.")]})
     assert both.passed, "an item stating the new value beside the old is not the old fact"
 
-    stale = judge(scenario, recall, {"memories": [item("User lives in Lima."), item("Quito?", confidence=0.2)]})
-    assert stale.missing == ("Quito",) and [h.kind for h in stale.harms] == ["superseded"] and not stale.passed
+    stale = judge(
+        scenario, recall, {"memories": [item("User lives in Lima."), item("Quito?", confidence=0.2)]}
+    )
+    assert (
+        stale.missing == ("Quito",) and [h.kind for h in stale.harms] == ["superseded"] and not stale.passed
+    )
 
 
 def test_a_question_that_needs_no_memory_fails_on_any_item_and_is_counted() -> None:
@@ -206,12 +242,16 @@ END_TO_END = ("update-car-got-rid-of", "safety-tree-nuts", "no-memory-grammar", 
 
 
 @pytest.mark.integration
-def test_dev_scenarios_run_end_to_end_through_a_real_stack(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+def test_dev_scenarios_run_end_to_end_through_a_real_stack(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
     chosen = [s for s in SCENARIOS if s.id in END_TO_END]
     assert {s.split for s in chosen} == {"dev"} and len(chosen) == len(END_TO_END)
     out = tmp_path / "figures.json"
 
-    assert main(["--split", "dev", "--only", ",".join(END_TO_END), "--json", str(out), "--show-failures"]) == 0
+    assert (
+        main(["--split", "dev", "--only", ",".join(END_TO_END), "--json", str(out), "--show-failures"]) == 0
+    )
 
     printed = capsys.readouterr()
     report = json.loads(out.read_text())
