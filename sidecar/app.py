@@ -24,6 +24,7 @@ from sidecar.publisher import TurnPublisher
 from sidecar.ratelimit import RateLimiter
 from sidecar.recall.service import RecallService
 from sidecar.reflect import Answerer, ReflectService
+from sidecar.routes.console import console_routes
 from sidecar.routes.consolidate import consolidate_routes
 from sidecar.routes.contested import contested_routes
 from sidecar.routes.direct import direct_routes
@@ -35,6 +36,7 @@ from sidecar.routes.health import Check, health_routes
 from sidecar.routes.jobs import job_routes
 from sidecar.routes.memories import memory_routes
 from sidecar.routes.metrics import metrics_routes
+from sidecar.routes.reads import read_routes
 from sidecar.routes.recall import recall_routes
 from sidecar.routes.reflect import reflect_routes
 from sidecar.routes.retain import retain_routes
@@ -111,6 +113,7 @@ def create_app(
     app.include_router(episode_routes(authenticate, store))
     app.include_router(export_routes(authenticate, store))
     app.include_router(metrics_routes(metrics))
+    app.include_router(console_routes())  # static files; every read and change goes through /v1 with the typed key
     if consolidator is not None:
         app.include_router(consolidate_routes(authenticate, consolidator))
     app.include_router(revoke_routes(authenticate, store, projector))
@@ -123,6 +126,7 @@ def create_app(
                 app.include_router(contested_routes(authenticate, contested, projector, embedder))
     if admin is not None:
         app.include_router(user_routes(authenticate, admin))
+        app.include_router(read_routes(authenticate, admin))
         if vectors is not None and embedder is not None:
             app.include_router(edit_routes(authenticate, store, admin, projector, embedder))
     if recall is not None:  # started and closed by the entry point, like the store

@@ -9,7 +9,7 @@ contract §2 defines them (`beliefs.records.Memory`).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationInfo
 
@@ -100,6 +100,10 @@ class JobView(BaseModel):
     updated_at: datetime
 
 
+#: `order` of a listing: by creation (episodes: by when said), oldest or newest first.
+Order = Literal["oldest", "newest"]
+
+
 class MemoryPage(BaseModel):
     memories: list[Memory]
     next_cursor: str | None = Field(description="pass as `cursor` for the next page; null on the last")
@@ -108,6 +112,19 @@ class MemoryPage(BaseModel):
 class EpisodePage(BaseModel):
     episodes: list[Episode]
     next_cursor: str | None = Field(description="pass as `cursor` for the next page; null on the last")
+
+
+class MemorySource(BaseModel):
+    """One turn a memory was learnt from, and the episode that keeps its words (if any is in reach)."""
+
+    turn_id: str
+    episode: Episode | None = Field(description="the turn as said: text, said_at, speaker, role; null if none")
+
+
+class MemorySources(BaseModel):
+    memory_id: str
+    sources: list[MemorySource] = Field(description="in the order the memory cites them (its first turn first)")
+    total: int = Field(description="turns the memory cites; more than `sources` when over the 50 quoted")
 
 
 class MemoryWithHistory(Memory):

@@ -1,7 +1,8 @@
-"""The administration contracts: edits as new versions, the tenant's users, an attribute's history.
+"""The administration contracts: edits as new versions, the tenant's users, one user's overview,
+an attribute's history, and the audit of reads.
 
 `sinks.sql.admin.AdminStore` implements them over the SQL store's engine; the sidecar's user and
-edit routes hold them. Every call is scoped by tenant.
+edit routes hold them. Every call is scoped by tenant (and by `Reach` where private state counts).
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol, runtime_checkable
 
-from beliefs.records import Memory, MemoryState
+from beliefs.records import Memory, MemoryState, RecallAudit
+from sinks.reach import Reach
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,21 @@ class UserCounts:
     @property
     def total(self) -> int:
         return sum(self.counts.values())
+
+
+@dataclass(frozen=True)
+class UserOverview:
+    """One user at a glance: memories by state, the current ones by type and topic, episodes by
+    state, open contested pairs, and the newest memory and turn."""
+
+    user_id: str
+    memories: dict[str, int] = field(default_factory=dict)
+    current_by_type: dict[str, int] = field(default_factory=dict)
+    current_by_topic: dict[str, int] = field(default_factory=dict)
+    episodes: dict[str, int] = field(default_factory=dict)
+    open_contested: int = 0
+    last_memory_at: datetime | None = None
+    last_said_at: datetime | None = None
 
 
 def states_in_order() -> list[str]:
@@ -44,9 +61,13 @@ class MemoryEdits(Protocol):
 @runtime_checkable
 class UserDirectory(Protocol):
     async def list_users(
-        self, tenant_id: str, limit: int = 100, cursor: str | None = None
+        self, tenant_id: str, limit: int = 100, cursor: str | None = None, search: str | None = None
     ) -> tuple[list[UserCounts], str | None]:
-        """One page of the tenant's users (by user id) with their memories counted by state."""
+        """One page of the tenant's users (by user id) with their memories counted by state; with
+        `search`, only users whose id contains it (case-insensitive)."""
+
+    async def user_overview(self, tenant_id: str, user_id: str, reach: Reach) -> UserOverview:
+        """The counts of one user's state that `reach` sees (all zero for a user with none)."""
 
     async def attribute_history(
         self, tenant_id: str, user_id: str, attribute: str, entity: str | None = None
@@ -55,5 +76,14 @@ class UserDirectory(Protocol):
 
 
 @runtime_checkable
-class Administration(MemoryEdits, UserDirectory, Protocol):
-    """Both: what `create_app` is handed as `admin`."""
+class ReadAudit(Protocol):
+    async def list_reads(
+        self, tenant_id: str, user_id: str, reach: Reach, limit: int = 100, cursor: str | None = None
+    ) -> tuple[list[RecallAudit], str | None]:
+        """One page of the recalls of the user's memories, newest first: those made by a tenant key,
+        and by agents `reach` sees."""
+
+
+@runtime_checkable
+class Administration(MemoryEdits, UserDirectory, ReadAudit, Protocol):
+    """All three: what `create_app` is handed as `admin`."""

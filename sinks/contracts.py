@@ -16,7 +16,7 @@ from typing import Protocol, runtime_checkable
 from beliefs.contested import ContestedSlot
 from beliefs.episodes import Episode, EpisodeState
 from beliefs.erasure import Erasures
-from beliefs.records import Job, Memory, MemoryState, Turn
+from beliefs.records import Job, Memory, MemoryState, MemoryType, Turn
 from beliefs.write_plan import TurnOutcome
 from sinks.base import ErasureReport, PendingEvent, Pingable, Sink, WriteResult
 from sinks.reach import EVERY_AGENT, Reach
@@ -92,6 +92,19 @@ class IntakeQueue(Protocol):
         """Drop turns whose job is finished or gone (erased); answers how many."""
 
 
+@dataclass(frozen=True)
+class MemoryListing:
+    """How a memory listing is narrowed and ordered besides its state: one type, one topic, newest first."""
+
+    type: MemoryType | None = None
+    topic: str | None = None
+    newest_first: bool = False
+
+
+#: A listing of one state, not narrowed further, oldest first.
+EVERY_MEMORY = MemoryListing()
+
+
 @runtime_checkable
 class BeliefReads(Protocol):
     """Memories and episodes by id and by page, scoped by tenant (the governance routes' reads)."""
@@ -108,7 +121,9 @@ class BeliefReads(Protocol):
         state: MemoryState | None = MemoryState.ACTIVE,
         limit: int = 100,
         cursor: str | None = None,
-    ) -> tuple[list[Memory], str | None]: ...
+        narrowing: MemoryListing = EVERY_MEMORY,
+    ) -> tuple[list[Memory], str | None]:
+        """One page of the user's memories in (created_at, id) order (or newest first), and the next cursor."""
 
     async def get_episode(self, tenant_id: str, episode_id: str) -> Episode | None: ...
 
@@ -119,8 +134,9 @@ class BeliefReads(Protocol):
         state: EpisodeState | None = EpisodeState.ACTIVE,
         limit: int = 100,
         cursor: str | None = None,
+        newest_first: bool = False,
     ) -> tuple[list[Episode], str | None]:
-        """One page of the user's episodes in (said_at, id) order, and the cursor of the next."""
+        """One page of the user's episodes in (said_at, id) order (or newest first), and the next cursor."""
 
 
 @runtime_checkable

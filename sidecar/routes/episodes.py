@@ -16,7 +16,7 @@ from beliefs.records import Visibility, utcnow
 from sidecar.auth import ApiKeyAuthenticator, Principal
 from sidecar.errors import BadRequest, NotFound
 from sidecar.mirror import follow
-from sidecar.schemas import ERROR_RESPONSES, EpisodePage
+from sidecar.schemas import ERROR_RESPONSES, EpisodePage, Order
 from sinks.contracts import BeliefReads, GovernanceStore
 from sinks.vector_outbox import Projection
 
@@ -56,12 +56,15 @@ def episode_routes(authenticate: ApiKeyAuthenticator, store: BeliefReads) -> API
         state: Annotated[str, Query(description=f"one of: {STATE_CHOICES}")] = "active",
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
         cursor: Annotated[str | None, Query(description="`next_cursor` of the previous page")] = None,
+        order: Annotated[
+            Order, Query(description="by when said: oldest or newest first (repeat it with `cursor`)")
+        ] = "oldest",
     ) -> EpisodePage:
         """The user's episodes (turns kept as said) in the order they were said, one page at a time."""
         wanted = _state(state)
         try:
             episodes, next_cursor = await store.list_episodes(
-                principal.tenant_id, user_id, state=wanted, limit=limit, cursor=cursor
+                principal.tenant_id, user_id, state=wanted, limit=limit, cursor=cursor, newest_first=order == "newest"
             )
         except ValueError as exc:  # the store's refusal of a cursor it did not hand out
             if cursor is None:

@@ -1,4 +1,4 @@
-"""`GET /v1/users/{user_id}/memories` and `GET /v1/memories/{id}`: the belief state as stored.
+"""`GET /v1/users/{user_id}/memories`, `GET /v1/memories/{id}` and its `/sources`: the belief state as stored.
 
 Reads are scoped by the key's tenant in the store and need the `recall` capability. An agent-bound
 key never sees another agent's private (`visibility=agent`) memories, nor does a tenant key without
@@ -9,13 +9,17 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 
-from beliefs.records import Memory, MemoryState
+from beliefs.episodes import episode_id_for
+from beliefs.records import Memory, MemoryState, MemoryType
 from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
 from sidecar.errors import BadRequest, NotFound
-from sidecar.schemas import ERROR_RESPONSES, MemoryPage, MemoryWithHistory
-from sinks.contracts import BeliefReads
+from sidecar.routes.episodes import episode_visible_to
+from sidecar.schemas import ERROR_RESPONSES, MemoryPage, MemorySource, MemorySources, MemoryWithHistory, Order
+from sinks.contracts import BeliefReads, MemoryListing
 
 STATE_CHOICES = ", ".join(["all", *(state.value for state in MemoryState)])
+#: Source turns a memory's `/sources` quotes at most (a belief confirmed more often cites its first ones).
+MAX_SOURCES = 50
 
 
 def visible_to(principal: Principal, memory: Memory) -> bool:
@@ -43,13 +47,17 @@ def memory_routes(authenticate: ApiKeyAuthenticator, store: BeliefReads) -> APIR
         state: Annotated[str, Query(description=f"one of: {STATE_CHOICES}")] = "active",
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
         cursor: Annotated[str | None, Query(description="`next_cursor` of the previous page")] = None,
+        type: Annotated[MemoryType | None, Query(description="only memories of this type")] = None,
+        topic: Annotated[str | None, Query(min_length=1, max_length=64, description="only this topic")] = None,
+        order: Annotated[Order, Query(description="by creation: oldest or newest first (repeat it with `cursor`)")] = "oldest",
     ) -> MemoryPage:
-        """The user's memories in the store's stable order, one page at a time."""
+        """The user's memories in the store's stable order (creation, then id), one page at a time."""
         principal.require(Capability.RECALL, "reading memories")
         wanted = parse_state(state)
+        narrowing = MemoryListing(type=type, topic=topic, newest_first=order == "newest")
         try:
             memories, next_cursor = await store.list_memories(
-                principal.tenant_id, user_id, state=wanted, limit=limit, cursor=cursor
+                principal.tenant_id, user_id, state=wanted, limit=limit, cursor=cursor, narrowing=narrowing
             )
         except ValueError as exc:  # the store's refusal of a cursor it did not hand out
             if cursor is None:
@@ -70,5 +78,23 @@ def memory_routes(authenticate: ApiKeyAuthenticator, store: BeliefReads) -> APIR
         history = await store.memory_history(principal.tenant_id, memory_id)
         visible = [entry for entry in history if visible_to(principal, entry)]
         return MemoryWithHistory(**memory.model_dump(), history=visible)
+
+    @router.get("/v1/memories/{memory_id}/sources", response_model=MemorySources)
+    async def memory_sources(
+        principal: Annotated[Principal, Depends(authenticate)], memory_id: str
+    ) -> MemorySources:
+        """The turns a memory was learnt from (`source_turn_ids`, at most 50), each with its episode:
+        the words as said, when and by whom (null when the turn was kept as no episode, or is out of reach)."""
+        principal.require(Capability.RECALL, "reading memories")
+        memory = await store.get_memory(principal.tenant_id, memory_id)
+        if memory is None or not visible_to(principal, memory):
+            raise NotFound(f"no memory {memory_id!r}")
+        sources = []
+        for turn_id in memory.source_turn_ids[:MAX_SOURCES]:
+            episode = await store.get_episode(principal.tenant_id, episode_id_for(principal.tenant_id, turn_id))
+            if episode is not None and not episode_visible_to(principal, episode):
+                episode = None
+            sources.append(MemorySource(turn_id=turn_id, episode=episode))
+        return MemorySources(memory_id=memory_id, sources=sources, total=len(memory.source_turn_ids))
 
     return router

@@ -1,8 +1,9 @@
-"""`GET /v1/users` and `GET /v1/users/{user_id}/attributes/{attribute}/history`.
+"""`GET /v1/users`, `GET /v1/users/{user_id}` and `GET /v1/users/{user_id}/attributes/{attribute}/history`.
 
-The tenant's users with their memories counted by state, a page at a time (tenant keys only: an
-agent-bound key sees one agent's slice, not the tenant's user base); and the values one attribute
-of a user held over time, from the supersession chain ("what did the user prefer before?").
+The tenant's users with their memories counted by state, a page at a time, searchable by id (tenant
+keys only: an agent-bound key sees one agent's slice, not the tenant's user base); one user's counts
+at a glance (within the key's reach); and the values one attribute of a user held over time, from
+the supersession chain ("what did the user prefer before?").
 """
 
 from datetime import datetime
@@ -11,6 +12,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, Field
 
+from beliefs.episodes import EpisodeState
 from beliefs.records import Memory, MemoryState
 from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
 from sidecar.errors import BadRequest, Forbidden
@@ -30,6 +32,20 @@ class UserSummary(BaseModel):
 class UserPage(BaseModel):
     users: list[UserSummary] = Field(description="ordered by user_id")
     next_cursor: str | None = Field(description="pass as `cursor` for the next page; null on the last")
+
+
+class UserOverviewView(BaseModel):
+    """One user at a glance, as far as the key reaches; every count is 0 for a user with nothing stored."""
+
+    user_id: str
+    memories: dict[str, int] = Field(description="memories by state, every state listed (0 included)")
+    total: int = Field(description="memories in every state")
+    current_by_type: dict[str, int] = Field(description="current beliefs (active, not superseded) by type")
+    current_by_topic: dict[str, int] = Field(description="current beliefs by topic, largest first")
+    episodes: dict[str, int] = Field(description="episodes (turns kept as said) by state, every state listed")
+    open_contested: int = Field(description="contested pairs awaiting a decision (GET /v1/contested)")
+    last_memory_at: datetime | None = Field(description="when the user's newest memory was created")
+    last_said_at: datetime | None = Field(description="when the user's newest episode was said")
 
 
 class AttributeValue(BaseModel):
@@ -77,13 +93,16 @@ def user_routes(authenticate: ApiKeyAuthenticator, admin: UserDirectory) -> APIR
         principal: Annotated[Principal, Depends(authenticate)],
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
         cursor: Annotated[str | None, Query(description="`next_cursor` of the previous page")] = None,
+        q: Annotated[
+            str | None, Query(min_length=1, max_length=256, description="only users whose id contains this (any case)")
+        ] = None,
     ) -> UserPage:
         """The users of the key's tenant who have memories, with counts by state."""
         if principal.agent_id is not None:
             raise Forbidden("listing a tenant's users needs a tenant key; this API key is bound to one agent")
         principal.require(Capability.RECALL, "listing the tenant's users")
         try:
-            users, next_cursor = await admin.list_users(principal.tenant_id, limit, cursor)
+            users, next_cursor = await admin.list_users(principal.tenant_id, limit, cursor, search=q)
         except InvalidCursorError as exc:
             raise BadRequest("cursor is not a next_cursor of this listing; start again without it") from exc
         states = states_in_order()
@@ -98,6 +117,25 @@ def user_routes(authenticate: ApiKeyAuthenticator, admin: UserDirectory) -> APIR
                 for user in users
             ],
             next_cursor=next_cursor,
+        )
+
+    @router.get("/v1/users/{user_id}", response_model=UserOverviewView)
+    async def user_overview(principal: Annotated[Principal, Depends(authenticate)], user_id: str) -> UserOverviewView:
+        """One user's memories by state, current beliefs by type and topic, episodes and open contested
+        pairs, counted within the key's reach (another agent's private state is not counted)."""
+        principal.require(Capability.RECALL, "reading a user's belief state")
+        found = await admin.user_overview(principal.tenant_id, user_id, principal.reach)
+        by_topic = sorted(found.current_by_topic.items(), key=lambda item: (-item[1], item[0]))
+        return UserOverviewView(
+            user_id=user_id,
+            memories={state: found.memories.get(state, 0) for state in states_in_order()},
+            total=sum(found.memories.values()),
+            current_by_type=found.current_by_type,
+            current_by_topic=dict(by_topic),
+            episodes={state.value: found.episodes.get(state.value, 0) for state in EpisodeState},
+            open_contested=found.open_contested,
+            last_memory_at=found.last_memory_at,
+            last_said_at=found.last_said_at,
         )
 
     @router.get("/v1/users/{user_id}/attributes/{attribute}/history", response_model=AttributeHistory)

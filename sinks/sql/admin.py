@@ -1,7 +1,7 @@
 """`AdminStore`: what a person or a platform asks of the belief state besides recall.
 
 Edits (a new version superseding the old, with its events), the tenant's users with their counts,
-and the values of one attribute over time. It shares the `SqlMemoryStore`'s engine (one pool, one
+one user's overview, the values of one attribute over time, and the audit of reads. It shares the `SqlMemoryStore`'s engine (one pool, one
 SQLite lock), like `MaintenanceStore`, and keeps these statements out of the write path's store.
 Every statement is scoped by tenant in the query.
 """
@@ -16,9 +16,10 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from beliefs import reconcile
-from beliefs.records import EventKind, Memory, MemoryEvent
-from sinks.admin import UserCounts
-from sinks.sql import governance, queries
+from beliefs.records import EventKind, Memory, MemoryEvent, RecallAudit
+from sinks.admin import UserCounts, UserOverview
+from sinks.reach import Reach
+from sinks.sql import admin_queries, governance, queries
 from sinks.sql.convert import memory_changes
 from sinks.sql.engine import unavailable_on_outage, write_transaction
 from sinks.sql.errors import InvalidCursorError, InvalidRequestError, MemoryNotCurrentError
@@ -86,13 +87,16 @@ class AdminStore:
         return closed, new
 
     async def list_users(
-        self, tenant_id: str, limit: int = 100, cursor: str | None = None
+        self, tenant_id: str, limit: int = 100, cursor: str | None = None, search: str | None = None
     ) -> tuple[list[UserCounts], str | None]:
-        """One page of the tenant's users (by user id) with their memories counted by state."""
+        """One page of the tenant's users (by user id) with their memories counted by state; with
+        `search`, those whose id contains it, case-insensitive (`%` and `_` match themselves)."""
         if limit < 1:
             raise InvalidRequestError(f"limit must be at least 1, got {limit}")
         limit = min(limit, MAX_PAGE)
         criteria = [memories.c.tenant_id == tenant_id]
+        if search:
+            criteria.append(memories.c.user_id.icontains(search, autoescape=True))
         if cursor is not None:
             criteria.append(memories.c.user_id > _after_user(cursor))
         page = (
@@ -134,3 +138,17 @@ class AdminStore:
         order = (memories.c.valid_from, memories.c.created_at, memories.c.id)
         async with unavailable_on_outage("attribute_history"), self._engine.connect() as conn:
             return await queries.memories_where(conn, *criteria, order=order)
+
+    async def user_overview(self, tenant_id: str, user_id: str, reach: Reach) -> UserOverview:
+        """The counts of one user's state that `reach` sees (all zero for a user with none)."""
+        async with unavailable_on_outage("user_overview"), self._engine.connect() as conn:
+            return await admin_queries.overview(conn, tenant_id, user_id, reach)
+
+    async def list_reads(
+        self, tenant_id: str, user_id: str, reach: Reach, limit: int = 100, cursor: str | None = None
+    ) -> tuple[list[RecallAudit], str | None]:
+        """One page of the user's recall audit, newest first (reads by agents out of `reach` left out)."""
+        if limit < 1:
+            raise InvalidRequestError(f"limit must be at least 1, got {limit}")
+        async with unavailable_on_outage("list_reads"), self._engine.connect() as conn:
+            return await admin_queries.reads_page(conn, tenant_id, user_id, reach, min(limit, MAX_PAGE), cursor)

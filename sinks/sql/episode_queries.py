@@ -83,13 +83,16 @@ async def list_page(
     state: EpisodeState | None,
     limit: int,
     cursor: str | None,
+    newest_first: bool = False,
 ) -> tuple[list[Episode], str | None]:
-    """One page in (said_at, id) order and the cursor of the next (None on the last)."""
+    """One page in (said_at, id) order (or newest first) and the cursor of the next (None on the last)."""
     stmt = sa.select(*EPISODE_COLUMNS).where(episodes.c.tenant_id == tenant_id, episodes.c.user_id == user_id)
     if state is not None:
         stmt = stmt.where(episodes.c.state == EpisodeState(state).value)
     keys = (episodes.c.said_at, episodes.c.id)
-    return await queries.keyset_page(conn, stmt, keys, limit, cursor, row_episode, lambda e: (e.said_at, e.id))
+    return await queries.keyset_page(
+        conn, stmt, keys, limit, cursor, row_episode, lambda e: (e.said_at, e.id), newest_first
+    )
 
 
 async def delete(conn: AsyncConnection, ids: Sequence[str]) -> None:

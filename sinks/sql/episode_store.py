@@ -41,12 +41,13 @@ class EpisodeStoreMixin:
         state: EpisodeState | None = EpisodeState.ACTIVE,
         limit: int = 100,
         cursor: str | None = None,
+        newest_first: bool = False,
     ) -> tuple[list[Episode], str | None]:
         if limit < 1:
             raise InvalidRequestError(f"limit must be at least 1, got {limit}")
         async with unavailable_on_outage("list_episodes"), self._engine.connect() as conn:
             return await episode_queries.list_page(
-                conn, tenant_id, user_id, state, min(limit, MAX_EPISODE_PAGE), cursor
+                conn, tenant_id, user_id, state, min(limit, MAX_EPISODE_PAGE), cursor, newest_first
             )
 
     async def revoke_episode(self, tenant_id: str, episode_id: str, at: datetime) -> Episode | None:

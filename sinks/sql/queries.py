@@ -11,8 +11,9 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from beliefs.records import JobState, Memory, MemoryState, Visibility
+from beliefs.records import JobState, Memory, MemoryState, MemoryType, Visibility
 from beliefs.write_plan import KnownJob, SlotKey, TextKey
+from sinks.contracts import EVERY_MEMORY, MemoryListing
 from sinks.manage import Users
 from sinks.reach import Reach
 from sinks.sql import projection
@@ -255,13 +256,19 @@ async def keyset_page(
     cursor: str | None,
     build: Callable[[Mapping[str, Any]], R],
     key_of: Callable[[R], tuple[datetime, str]],
+    descending: bool = False,
 ) -> tuple[list[R], str | None]:
-    """One page of `stmt` in (`keys`) order after `cursor`, and the cursor of the next (None on the last)."""
+    """One page of `stmt` in (`keys`) order after `cursor`, and the cursor of the next (None on the last);
+    `descending`: newest first (a cursor continues in the order that handed it out)."""
     at, id_ = keys
     if cursor is not None:
         after, after_id = decode_cursor(cursor)
-        stmt = stmt.where(sa.or_(at > after, sa.and_(at == after, id_ > after_id)))
-    page = [build(row) for row in (await conn.execute(stmt.order_by(at, id_).limit(limit + 1))).mappings()]
+        if descending:
+            stmt = stmt.where(sa.or_(at < after, sa.and_(at == after, id_ < after_id)))
+        else:
+            stmt = stmt.where(sa.or_(at > after, sa.and_(at == after, id_ > after_id)))
+    order = (at.desc(), id_.desc()) if descending else (at, id_)
+    page = [build(row) for row in (await conn.execute(stmt.order_by(*order).limit(limit + 1))).mappings()]
     if len(page) <= limit:
         return page, None
     page = page[:limit]
@@ -269,11 +276,24 @@ async def keyset_page(
 
 
 async def list_page(
-    conn: AsyncConnection, tenant_id: str, user_id: str, state: MemoryState | None, limit: int, cursor: str | None
+    conn: AsyncConnection,
+    tenant_id: str,
+    user_id: str,
+    state: MemoryState | None,
+    limit: int,
+    cursor: str | None,
+    narrowing: MemoryListing = EVERY_MEMORY,
 ) -> tuple[list[Memory], str | None]:
-    """One page of a user's memories in (created_at, id) order and the cursor of the next."""
+    """One page of a user's memories in (created_at, id) order (newest first if asked) and the cursor of
+    the next."""
     stmt = sa.select(*MEMORY_COLUMNS).where(memories.c.tenant_id == tenant_id, memories.c.user_id == user_id)
     if state is not None:
         stmt = stmt.where(memories.c.state == MemoryState(state).value)
+    if narrowing.type is not None:
+        stmt = stmt.where(memories.c.type == MemoryType(narrowing.type).value)
+    if narrowing.topic is not None:
+        stmt = stmt.where(memories.c.topic == narrowing.topic)
     keys = (memories.c.created_at, memories.c.id)
-    return await keyset_page(conn, stmt, keys, limit, cursor, row_memory, lambda m: (m.created_at, m.id))
+    return await keyset_page(
+        conn, stmt, keys, limit, cursor, row_memory, lambda m: (m.created_at, m.id), narrowing.newest_first
+    )

@@ -21,6 +21,7 @@ from beliefs.erasure import Erasures, split_erased
 from beliefs.records import Job, JobState, Memory, MemoryState, RecallAudit, Turn, utcnow
 from beliefs.write_plan import BeliefView, TurnOutcome, WritePlan, plan_write, slot_key, text_key
 from sinks.base import ErasureReport, PendingEvent, WriteResult
+from sinks.contracts import EVERY_MEMORY, MemoryListing
 from sinks.recall import Currency, KeywordHit, OpenContest, RecallScope
 from sinks.sql import (
     contested_queries,
@@ -260,12 +261,15 @@ class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin)
         state: MemoryState | None = MemoryState.ACTIVE,
         limit: int = 100,
         cursor: str | None = None,
+        narrowing: MemoryListing = EVERY_MEMORY,
     ) -> tuple[list[Memory], str | None]:
-        """One page of a user's memories in (created_at, id) order, and the cursor of the next."""
+        """One page of a user's memories in (created_at, id) order (or newest first), and the next cursor."""
         if limit < 1:
             raise InvalidRequestError(f"limit must be at least 1, got {limit}")
         async with unavailable_on_outage("list_memories"), self._engine.connect() as conn:
-            return await queries.list_page(conn, tenant_id, user_id, state, min(limit, queries.MAX_PAGE), cursor)
+            return await queries.list_page(
+                conn, tenant_id, user_id, state, min(limit, queries.MAX_PAGE), cursor, narrowing
+            )
 
     # -- recall (sinks.sql.recall_queries): scope and currency in every query ------------------------
 
