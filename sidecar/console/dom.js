@@ -1,6 +1,6 @@
-// Building the page: every piece of data goes in as text (textContent, text nodes, attributes),
-// never as markup. The page's Content-Security-Policy requires Trusted Types, so an innerHTML of a
-// string would throw rather than render.
+// Building the page: every piece of data goes in as text (text nodes, attributes),
+// never as markup. The page's Content-Security-Policy requires Trusted Types, so assigning a
+// string of markup to an element would throw rather than render.
 
 /** h("tag.class", {attr: value, onclick: fn}, ...children): children are nodes or plain text. */
 export function h(spec, attrs = {}, ...children) {
