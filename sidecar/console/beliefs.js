@@ -31,7 +31,7 @@ export function memorySummary(m) {
     h("span.scores", {},
       score("confidence", m.confidence),
       score("importance", m.importance),
-      score("freshness", m.decay_score ?? 1),
+      score("freshness", m.decay_score, "not scored yet"),
       h("span.fresh", {}, `since ${when(m.valid_from)}`,
         m.last_confirmed ? ` · confirmed ${when(m.last_confirmed)}` : "",
         m.expires_at ? ` · expires ${when(m.expires_at)}` : "")),

@@ -59,13 +59,14 @@ export function short(id) {
 }
 
 /** A labelled 0..1 score as a <meter> with its number beside it. */
-export function score(label, value) {
+export function score(label, value, absent = "—") {
+  const known = typeof value === "number";
   return h(
     "span.score",
-    { title: `${label} ${fixed(value)}` },
+    { title: `${label} ${known ? fixed(value) : absent}` },
     h("span.score-label", {}, label),
-    h("meter", { min: 0, max: 1, value: typeof value === "number" ? value : 0 }),
-    h("span.score-value", {}, fixed(value)),
+    known ? h("meter", { min: 0, max: 1, value }) : null,
+    h("span.score-value", {}, known ? fixed(value) : absent),
   );
 }
 

@@ -148,7 +148,7 @@ def test_the_console_shows_and_governs_the_belief_state_in_a_real_browser(tmp_pa
     chrome = None
     first_out = first_err = ""
     try:
-        wait_ready(process, port)
+        wait_ready(process, port, timeout=180)  # a loaded machine starts dev slowly
         seed(base)
         page = httpx.get(f"{base}/console")
         csp = page.headers["content-security-policy"]
@@ -296,7 +296,7 @@ def test_the_console_shows_and_governs_the_belief_state_in_a_real_browser(tmp_pa
         code, first_out, first_err = stop(process, signal.SIGTERM)
         assert code == 0
         process = start_dev(data_dir, port, api_keys=f"{ADMIN}=acme/admin")
-        wait_ready(process, port)
+        wait_ready(process, port, timeout=180)
         console.by("table.users tbody th a").click()
         console.ready("failed")
         assert console.wait_status("401").startswith("401 unauthorized")
