@@ -39,9 +39,9 @@ import uvicorn
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from agents.episode import episode_of  # noqa: E402
 from beliefs.records import JobState, Memory, MemoryType, Role, Turn, job_id_for, memory_id_for  # noqa: E402
 from beliefs.write_plan import TurnOutcome  # noqa: E402
+from reading.episode_keeping import episode_of  # noqa: E402
 from sidecar.app import create_app  # noqa: E402
 from sinks.sql.admin import AdminStore  # noqa: E402
 from sinks.sql.store import SqlMemoryStore  # noqa: E402
