@@ -3,9 +3,10 @@
 // the contested pairs awaiting a decision above. Every list is a page at a time.
 
 import { call, seg } from "./api.js";
-import { badge, h, replace, score, when } from "./dom.js";
+import { badge, h, replace, when } from "./dom.js";
 import { renderContested } from "./contested.js";
 import { memoryDetail } from "./memory.js";
+import { memorySummary } from "./summary.js";
 
 const MEMORY_PAGE = 100;
 const EPISODE_PAGE = 50;
@@ -15,27 +16,6 @@ const STATES = ["active", "all", "superseded", "contested", "consolidated", "rev
 function select(name, label, options, value) {
   return h("label.filter", {}, `${label} `,
     h("select", { name }, options.map(([v, text]) => h("option", { value: v, selected: v === value ? "" : null }, text))));
-}
-
-export function memorySummary(m) {
-  return [
-    h("span.text", {}, m.text),
-    h("span.badges", {},
-      m.state !== "active" ? badge(m.state, `state-${m.state}`) : null,
-      m.trust !== "trusted" ? badge(m.trust, `trust-${m.trust}`) : badge("trusted", "trust-trusted"),
-      m.sensitivity ? badge(`sensitive: ${m.sensitivity}`, "sensitive") : null,
-      m.polarity === "negative" ? badge("negative") : null,
-      m.recall_semantics === "constraint" ? badge("constraint") : null,
-      m.profile ? badge("profile") : null,
-      m.visibility === "agent" ? badge(`private to ${m.agent_id}`) : null),
-    h("span.scores", {},
-      score("confidence", m.confidence),
-      score("importance", m.importance),
-      score("freshness", m.decay_score, "not scored yet"),
-      h("span.fresh", {}, `since ${when(m.valid_from)}`,
-        m.last_confirmed ? ` · confirmed ${when(m.last_confirmed)}` : "",
-        m.expires_at ? ` · expires ${when(m.expires_at)}` : "")),
-  ];
 }
 
 export async function renderBeliefs(body, user, context) {

@@ -4,7 +4,7 @@
 
 import { call, seg } from "./api.js";
 import { badge, confirmAction, fixed, h, replace, short, when } from "./dom.js";
-import { memorySummary } from "./beliefs.js";
+import { memorySummary } from "./summary.js";
 
 function fields(m) {
   const rows = [
