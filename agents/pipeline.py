@@ -32,6 +32,7 @@ from reading.decode import RawTurn, Rejection, decode_turn
 from reading.episode_text import SessionTails
 from reading.extractor import Extractor
 from reading.prepare import clean_turn, extract_claims, memories_from_claims
+from reading.statement_reading import statements_of
 from sinks.base import WriteResult
 from sinks.contracts import IngestStore
 from sinks.errors import BackpressureError, SinkError
@@ -295,7 +296,13 @@ class WritePipeline:
             embeddings = list(vectors[at : at + len(per_turn)])
             at += len(per_turn)
             state, reason = (JobState.DONE, None) if per_turn else (JobState.SKIPPED, "no_memory_extracted")
-            outcomes.append(TurnOutcome(p.turn, job_id, state, reason, per_turn, embeddings, episode, episode_vector))
+            statement, memory_statements = statements_of(p, episode, episode_vector, per_turn, embeddings)
+            outcomes.append(
+                TurnOutcome(
+                    p.turn, job_id, state, reason, per_turn, embeddings, episode, episode_vector,
+                    statement, memory_statements,
+                )
+            )  # fmt: skip
         return outcomes
 
     @staticmethod

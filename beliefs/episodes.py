@@ -45,6 +45,11 @@ class Episode(BaseModel):
     state: EpisodeState = EpisodeState.ACTIVE
     expires_at: datetime | None = None  # retention (`BELIEFSTREAM_EPISODE_RETENTION_DAYS`)
     revoked_at: datetime | None = None
+    # currency (migration 0013, `beliefs.supersession`): a later statement of the user made this one
+    # stale (`superseded_by`) or may have (`possibly_superseded_by`), said at `superseded_at`
+    superseded_by: str | None = None
+    possibly_superseded_by: str | None = None
+    superseded_at: datetime | None = None
 
 
 class EpisodeEvent(BaseModel):

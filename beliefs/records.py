@@ -236,6 +236,10 @@ class Memory(BaseModel):
     access_count: int = 0
     decay_score: float | None = None
     half_life_days: float | None = None
+    # a later statement may have made this belief stale, and the rules could not decide (migration
+    # 0013, `beliefs.supersession`): the newer memory's id, else the newer episode's, and when it was said
+    possibly_superseded_by: str | None = None
+    possibly_superseded_at: datetime | None = None
 
     @property
     def is_current(self) -> bool:

@@ -11,14 +11,16 @@ episode is planned with the ids its memories ended as (confirmed targets include
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from beliefs import loops, reconcile
+from beliefs import currency_plan, loops, reconcile
 from beliefs.contested import Contest, ContestedSlot, LoopBook
+from beliefs.currency_plan import CurrencyBook
 from beliefs.episodes import Episode, EpisodeEvent
 from beliefs.records import EventKind, Job, JobState, Memory, MemoryEvent, Turn
+from beliefs.supersession import Statement
 
 #: Job states after which a turn is never processed again.
 FINISHED = frozenset({JobState.DONE, JobState.SKIPPED, JobState.FAILED})
@@ -100,6 +102,7 @@ class WritePlan:
     escalations: list[dict[str, Any]] = field(default_factory=list)  # input-required events
     episodes: dict[str, tuple[Episode, Sequence[float] | None]] = field(default_factory=dict)
     episode_events: list[EpisodeEvent] = field(default_factory=list)
+    episode_updates: dict[str, Episode] = field(default_factory=dict)  # existing episodes, new currency links
 
 
 def plan_write(
@@ -110,13 +113,17 @@ def plan_write(
     view: BeliefView,
     now: datetime,
     book: LoopBook | None = None,
+    currency: CurrencyBook | None = None,
 ) -> WritePlan:
     """Reconcile the outcomes in order; finished jobs and existing memory ids are left alone.
 
     With `book`, a claim on a contested pair, or one that would make a contradiction loop, is
-    stored contested instead of being auto-resolved (`beliefs.contested`).
+    stored contested instead of being auto-resolved (`beliefs.contested`). With `currency` (the
+    earlier statements the store loaded), a turn's statement that corrects, changes or ends an
+    earlier one links it (`beliefs.currency_plan`).
     """
     plan = WritePlan()
+    currency = currency if currency is not None else CurrencyBook()
     seen_jobs: set[str] = set()
     for outcome in outcomes:
         known = known_jobs.get(outcome.job_id)
@@ -126,6 +133,8 @@ def plan_write(
         seen_jobs.add(outcome.job_id)
         memory_ids = list(dict.fromkeys(_apply_outcome(outcome, plan, existing_ids, view, book)))
         episode = _plan_episode(outcome, plan, memory_ids)
+        if episode is not None:
+            _link_statements(outcome, episode, memory_ids, plan, view, currency)
         turn = outcome.turn
         plan.jobs.append(
             Job(
@@ -154,6 +163,47 @@ def _plan_episode(outcome: TurnOutcome, plan: WritePlan, memory_ids: list[str]) 
     plan.episodes[episode.id] = (episode, outcome.episode_embedding)
     plan.episode_events.append(EpisodeEvent.about(EventKind.EPISODE_CREATED, episode))
     return episode
+
+
+def _link_statements(
+    outcome: TurnOutcome,
+    episode: Episode,
+    memory_ids: list[str],
+    plan: WritePlan,
+    view: BeliefView,
+    currency: CurrencyBook,
+) -> None:
+    """Judge the turn's statement against the earlier ones, apply the links, then remember it."""
+    for statement in outcome.memory_statements:
+        currency.memory_statements[statement.id] = statement
+    newer = outcome.statement
+    if newer is None:
+        return
+    scope = currency_plan.scope_of(episode)
+    if newer.shape is not None:
+
+        def current(memory_id: str) -> Memory | None:
+            try:
+                memory = view.get(memory_id)
+            except KeyError:
+                return None
+            return memory if memory.is_current else None
+
+        def episode_of(episode_id: str) -> Episode | None:
+            if episode_id in plan.episodes:
+                return plan.episodes[episode_id][0]
+            return plan.episode_updates.get(episode_id) or currency.episodes.get(episode_id)
+
+        _, memories, episodes = currency_plan.link_turn(newer, scope, currency, memory_ids, current, episode_of)
+        for memory in memories:
+            _change(plan, view, memory)
+        plan.events.extend(currency_plan.superseded_events(memories, outcome.turn.turn_id))
+        for linked in episodes:
+            if linked.id in plan.episodes:
+                plan.episodes[linked.id] = (linked, plan.episodes[linked.id][1])
+            else:
+                plan.episode_updates[linked.id] = linked
+    currency.remember(scope, replace(newer, memory_ids=tuple(memory_ids)))
 
 
 def _apply_outcome(
@@ -232,3 +282,6 @@ class TurnOutcome:
     embeddings: Sequence[Sequence[float]] = ()  # one per memory, same order
     episode: Episode | None = None  # the turn as said; its `memory_ids` are filled at write time
     episode_embedding: Sequence[float] | None = None
+    # the episode as `beliefs.supersession` reads it (a sincere, trusted user turn only), with its shape
+    statement: Statement | None = None
+    memory_statements: Sequence[Statement] = ()  # its memories', same order

@@ -22,6 +22,7 @@ from beliefs.age import SECONDS_PER_DAY, halved
 from beliefs.confidence import QUOTE_CONFIDENCE
 from beliefs.episodes import Episode
 from beliefs.records import Memory, Trust
+from sidecar.recall import currency
 from sidecar.recall.budget import estimate_tokens
 from sidecar.recall.config import RecallConfig
 from sidecar.recall.floor import similarity_floor
@@ -29,11 +30,6 @@ from sidecar.recall.fusion import Signals
 from sidecar.recall.people import mentions
 from sidecar.recall.query_dates import Window
 from sidecar.recall.scoring import Score, blend
-
-SUPERSEDED_NOTE = (
-    "the belief this turn stated is no longer current (superseded, revoked, contested or expired): "
-    "what was said then, not what is true now"
-)
 
 
 @dataclass(slots=True)
@@ -45,6 +41,7 @@ class EpisodeEntry:
     signals: Signals | None = None
     context: list[Episode] = field(default_factory=list)  # neighbouring turns included, the more relevant first
     superseded: bool = False
+    currency: currency.Currency = currency.CURRENT  # the labels the quote carries
     neighbours: list[Episode] = field(default_factory=list)  # the turns around it trust allows (candidates)
 
     def turns(self) -> list[Episode]:
@@ -136,10 +133,11 @@ def judge_episodes(
             suppressed.append((episode.id, why))
             continue
         linked = [current_beliefs[i] for i in episode.memory_ids if i in current_beliefs]
-        stale = superseded(episode, current_beliefs)
+        labels = currency.of_episode(episode, beliefs_gone(episode, current_beliefs))
+        stale = labels.superseded
         if stale and suppress_superseded:
-            suppressed.append((episode.id, f"suppressed: {SUPERSEDED_NOTE}"))
-            labelled.append((episode.id, f"suppressed: {SUPERSEDED_NOTE}"))
+            suppressed.append((episode.id, f"suppressed: {labels.note}"))
+            labelled.append((episode.id, f"suppressed: {labels.note}"))
             continue
         found = signals.get(episode.id)
         floor = None
@@ -156,12 +154,15 @@ def judge_episodes(
             reasons.insert(0, floor.why)
         relevance = min(1.0, (found.relevance if found else 0.0) + bonus)
         score = score_episode(episode, relevance, config.episode_importance, now, config)
-        if stale:
+        if stale or labels.possibly_superseded:
             score = score._replace(value=score.value * config.superseded_episode_factor)
-            labelled.append((episode.id, f"labelled superseded: {SUPERSEDED_NOTE}"))
+            how = "superseded" if stale else "possibly superseded"
+            labelled.append((episode.id, f"labelled {how}: {labels.note}"))
         said = f"said by {episode.speaker or episode.role.value} on {episode.said_at.date().isoformat()}"
         matched = f"matched query ({found.sources})" if found else "context"
-        entries.append(EpisodeEntry(episode, [matched, said, *reasons], relevance, score, found, superseded=stale))
+        entries.append(
+            EpisodeEntry(episode, [matched, said, *reasons], relevance, score, found, superseded=stale, currency=labels)
+        )
     return EpisodeVerdicts(entries, suppressed, labelled)
 
 
@@ -178,10 +179,12 @@ def offer_context(
         entry.neighbours = [
             m
             for m in neighbours.get(entry.episode.id, ())
-            if trust_allowed(m, include_untrusted) is None and not superseded(m, current_beliefs)
+            if trust_allowed(m, include_untrusted) is None
+            and currency.of_episode(m, beliefs_gone(m, current_beliefs)) is currency.CURRENT
         ]
 
 
-def superseded(episode: Episode, current_beliefs: Mapping[str, Memory]) -> bool:
+def beliefs_gone(episode: Episode, current_beliefs: Mapping[str, Memory]) -> bool:
     """It stated beliefs and none of them is current any more."""
     return bool(episode.memory_ids) and not any(i in current_beliefs for i in episode.memory_ids)
+

@@ -14,7 +14,7 @@ from datetime import datetime
 
 from beliefs.episodes import Episode
 from sidecar.recall.budget import Filler, Trimmed, edge_order, estimate_tokens
-from sidecar.recall.episodes import SUPERSEDED_NOTE, EpisodeEntry
+from sidecar.recall.episodes import EpisodeEntry
 from sidecar.recall.models import CandidateSources, EpisodeTurn, RecalledMemory
 from sidecar.recall.select import CONSTRAINT, RANKED, Entry, Selection
 
@@ -138,5 +138,8 @@ def episode_item(entry: EpisodeEntry, diagnostics: bool, now: datetime | None = 
             if t.id != episode.id
         ],
         superseded=entry.superseded,
-        note=SUPERSEDED_NOTE if entry.superseded else None,
+        possibly_superseded=entry.currency.possibly_superseded,
+        superseded_by=entry.currency.superseded_by,
+        superseded_at=entry.currency.superseded_at,
+        note=entry.currency.note,
     )

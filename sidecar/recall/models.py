@@ -163,7 +163,19 @@ class RecalledMemory(BaseModel):
     role: Role | None = Field(default=None, description="episodes: user, or assistant/tool (never a claim about the user)")
     session_id: str | None = None
     context: list[EpisodeTurn] = Field(default_factory=list, description="episodes: neighbouring turns included")
-    superseded: bool = Field(default=False, description="episodes: the belief it stated is no longer current")
+    superseded: bool = Field(
+        default=False,
+        description="episodes: a later statement replaced it, or the belief it stated is no longer current",
+    )
+    possibly_superseded: bool = Field(
+        default=False,
+        description="a later statement of the user may have replaced it (the rules could not decide): "
+        "not current; the newer item is `superseded_by`, said at `superseded_at`",
+    )
+    superseded_by: str | None = Field(
+        default=None, description="the newer memory or episode that replaced (or may have replaced) it"
+    )
+    superseded_at: datetime | None = Field(default=None, description="when that newer statement was said")
     note: str | None = None
 
 

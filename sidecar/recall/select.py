@@ -16,7 +16,7 @@ from datetime import datetime
 from beliefs.attributes import is_single_valued
 from beliefs.reconcile import normalize_value
 from beliefs.records import Memory
-from sidecar.recall import policy, sensitivity_gate
+from sidecar.recall import currency, policy, sensitivity_gate
 from sidecar.recall.budget import Trimmed, edge_order, estimate_tokens, trim
 from sidecar.recall.config import RecallConfig
 from sidecar.recall.floor import similarity_floor
@@ -354,6 +354,7 @@ def to_result(selection: Selection, signals: dict[str, Signals], diagnostics: bo
                 polarity=memory.polarity,
                 sensitivity=memory.sensitivity,
                 sources=sources,
+                **currency.labels(currency.of_memory(memory)),
             )
         )
     return RecallResult(

@@ -30,6 +30,8 @@ MUTABLE_FIELDS = (
     "revoked_at",
     "last_confirmed",
     "source_turn_ids",
+    "possibly_superseded_by",
+    "possibly_superseded_at",
 )
 
 _MEMORY_FIELDS = tuple(Memory.model_fields)

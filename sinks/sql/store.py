@@ -25,6 +25,7 @@ from sinks.contracts import EVERY_MEMORY, MemoryListing
 from sinks.recall import Currency, KeywordHit, OpenContest, RecallScope
 from sinks.sql import (
     contested_queries,
+    currency_queries,
     episode_queries,
     erasure_guard,
     governance,
@@ -132,13 +133,18 @@ class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin)
         texts = list(dict.fromkeys(text_key(m) for m in todo))
         view = BeliefView(await queries.load_active(conn, slots, texts))
         book = await contested_queries.load_loop_book(conn, todo, self.loop_threshold, self.loop_window_days)
-        return plan_write(outcomes, known_jobs=known_jobs, existing_ids=existing, view=view, now=utcnow(), book=book)
+        updates = [o for o in outcomes if _unfinished(o, known_jobs)]
+        currency = await currency_queries.load_currency_book(conn, updates, view)
+        return plan_write(
+            outcomes, known_jobs=known_jobs, existing_ids=existing, view=view, now=utcnow(), book=book, currency=currency
+        )
 
     async def _apply(self, conn, plan: WritePlan) -> None:
         now = utcnow()
         await queries.insert_memories(conn, plan.inserts.values())
         await queries.update_memories(conn, [dict(memory_changes(m), id=i) for i, m in plan.updates.items()])
         await episode_queries.insert_episodes(conn, plan.episodes.values())
+        await currency_queries.update_links(conn, list(plan.episode_updates.values()))
         events = [*plan.events, *plan.episode_events]
         await queries.insert_outbox(conn, [governance.event_row(self.events_topic, event, now) for event in events])
         await queries.upsert_jobs(conn, [job_row(job) for job in plan.jobs])

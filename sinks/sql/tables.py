@@ -84,6 +84,8 @@ memories = sa.Table(
     sa.Column("vector_version", sa.Integer, nullable=False),
     sa.Column("text_norm_hash", sa.String(64), nullable=False),
     sa.Column("vector_dirty_at", UtcDateTime),  # since when the point is owed (migration 0011)
+    sa.Column("possibly_superseded_by", ID),  # migration 0013: a later statement may have made it stale
+    sa.Column("possibly_superseded_at", UtcDateTime),
 )
 
 _ACTIVE = sa.text("valid_until IS NULL")
@@ -262,6 +264,9 @@ episodes = sa.Table(
     sa.Column("vector_dirty", sa.Boolean, nullable=False),
     sa.Column("vector_version", sa.Integer, nullable=False),
     sa.Column("vector_dirty_at", UtcDateTime),  # since when the point is owed (migration 0011)
+    sa.Column("superseded_by", ID),  # migration 0013: the later statement that made this one stale
+    sa.Column("possibly_superseded_by", ID),  # ... or may have, when the rules could not decide
+    sa.Column("superseded_at", UtcDateTime),  # when that later statement was said
 )
 _HAS_EXPIRY = sa.text("expires_at IS NOT NULL")
 sa.Index(

@@ -1,0 +1,154 @@
+"""Updates by subject: does a new statement make an earlier one (a quote or a belief) stale? Pure.
+
+The slot rules of `beliefs.reconcile` need both claims on one (entity, attribute); most updates are
+said otherwise ("Scratch that, the retreat is in Valencia now" after "We booked the Lisbon venue for
+the retreat"). Here an update is read from two things, neither a list of attributes:
+
+- the *shape* of the new statement (`Shape`, read by `reading.statement_shape`): it corrects ("I
+  meant 9 km, not 14"), changes ("switched", "instead", "now") or ends ("anymore", "cancelled")
+  something, and may name the value it replaces;
+- the *subject* both statements share (`Statement`): their meaning (the embeddings the write path
+  computes anyway) and their normalised terms (content words, names and numbers, read by
+  `reading.subject`).
+
+`judge` links each earlier statement of the same speaker to the new one: `firm` when the new one
+names the earlier value it replaces, or an explicit update speaks closely of the same subject and
+the earlier one holds a value the new one does not repeat; `possible` when the rules cannot decide
+(a looser match, or an update only implied by "now"). A firm link supersedes; a possible one is
+shown labelled, the newer first, both dated. Only a sincere, trusted statement of the user's own
+makes links (the caller passes only those; `Shape` is None for a hypothetical, reported or asked one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from math import sqrt
+from typing import Literal
+
+
+class UpdateKind(StrEnum):
+    CORRECTION = "correction"  # the earlier statement was wrong: "sorry, it's 120, not 90"
+    CHANGE = "change"  # it was true and is no longer: "switched to", "instead", "now"
+    CESSATION = "cessation"  # it has ended, maybe with nothing in its place: "anymore", "cancelled"
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What a statement's form says about earlier ones (`reading.statement_shape` reads it).
+
+    `explicit`: a cue that says so in words ("I meant", "switched", "no longer"); implied: only a
+    present-time contrast ("now", "these days", "my new ..."). `replaced` are the values it says are
+    over ("not 14", "instead of pottery", "no longer treasurer"), normalised terms each; `stated` the
+    values it puts in their place ("9 km").
+    """
+
+    kind: UpdateKind
+    explicit: bool
+    cues: tuple[str, ...] = ()
+    replaced: tuple[tuple[str, ...], ...] = ()
+    stated: tuple[tuple[str, ...], ...] = ()
+    ends: bool = False  # a cessation cue: the old thing is over, whether or not a value replaces it
+
+
+@dataclass(frozen=True)
+class Statement:
+    """An episode or a belief as the currency rules see it: who said it, when, and about what."""
+
+    id: str
+    kind: Literal["episode", "memory"]
+    said_at: datetime
+    speaker: str | None
+    terms: frozenset[str]  # normalised content words, names and numbers
+    values: frozenset[str]  # the names and numbers among them
+    vector: Sequence[float] | None = None
+    shape: Shape | None = None
+    memory_ids: tuple[str, ...] = field(default=())  # an episode's beliefs
+
+
+@dataclass(frozen=True)
+class Link:
+    """`older` is made stale by `newer` (`firm`) or may be (`possible`); `at` is when newer was said."""
+
+    older_id: str
+    newer_id: str
+    firm: bool
+    at: datetime
+    reason: str
+
+
+#: Closeness (cosine plus shared terms) from which an explicit update is firm about a statement.
+FIRM_CLOSENESS = 0.62
+#: Closeness from which an explicit update may concern a statement: linked as possibly superseded.
+POSSIBLE_CLOSENESS = 0.5
+#: Closeness from which an implied update ("now", "these days") may concern a statement.
+IMPLIED_CLOSENESS = 0.66
+#: Below this cosine a named value is a coincidence ("90" of a rail pass and of a run), not the subject.
+NAMED_FLOOR = 0.25
+#: What each shared content term (not a value) adds to the cosine, for at most `SHARED_CAP` terms.
+SHARED_TERM = 0.05
+SHARED_CAP = 3
+
+
+def cosine(a: Sequence[float] | None, b: Sequence[float] | None) -> float:
+    """Cosine of two vectors (0 when either is missing); the model's vectors are normalised already."""
+    if a is None or b is None or len(a) == 0 or len(a) != len(b):
+        return 0.0
+    dot = sum(x * y for x, y in zip(a, b, strict=True))
+    norm = sqrt(sum(x * x for x in a)) * sqrt(sum(y * y for y in b))
+    return dot / norm if norm else 0.0
+
+
+def closeness(newer: Statement, older: Statement) -> float:
+    """How closely two statements speak of one subject: their cosine, raised by the content terms
+    (not values: those are what an update changes) they share."""
+    shared = len((newer.terms & older.terms) - newer.values - older.values)
+    return cosine(newer.vector, older.vector) + SHARED_TERM * min(shared, SHARED_CAP)
+
+
+def names_replaced(shape: Shape, older: Statement) -> tuple[str, ...] | None:
+    """The first value the shape says is over that `older` holds (all its terms), or None."""
+    for value in shape.replaced:
+        if value and all(term in older.terms for term in value):
+            return value
+    return None
+
+
+def judge(newer: Statement, earlier: Sequence[Statement]) -> list[Link]:
+    """The earlier statements `newer` makes stale (firm) or may make stale (possible), oldest first.
+
+    Only statements said before `newer` by the same speaker are judged; `newer` without a shape
+    links nothing.
+    """
+    shape = newer.shape
+    if shape is None:
+        return []
+    links: list[Link] = []
+    for older in sorted(earlier, key=lambda s: (s.said_at, s.id)):
+        if older.id == newer.id or older.said_at > newer.said_at or older.speaker != newer.speaker:
+            continue
+        link = _link(newer, older, shape)
+        if link is not None:
+            links.append(link)
+    return links
+
+
+def _link(newer: Statement, older: Statement, shape: Shape) -> Link | None:
+    near = closeness(newer, older)
+    named = names_replaced(shape, older)
+    if named is not None and cosine(newer.vector, older.vector) >= NAMED_FLOOR:
+        return Link(older.id, newer.id, True, newer.said_at, f"{shape.kind.value}: names {' '.join(named)!r} as over")
+    # an update replaces a value: the older statement must hold one the newer does not repeat
+    # (a cessation ends the thing itself, whatever the older one said of it)
+    differs = shape.ends or bool(older.values - newer.values) or not older.values
+    if not differs:
+        return None
+    if shape.explicit and near >= FIRM_CLOSENESS:
+        return Link(older.id, newer.id, True, newer.said_at, f"{shape.kind.value} of the same subject ({near:.2f})")
+    threshold = POSSIBLE_CLOSENESS if shape.explicit else IMPLIED_CLOSENESS
+    if near >= threshold:
+        how = "explicit" if shape.explicit else "implied"
+        return Link(older.id, newer.id, False, newer.said_at, f"{how} {shape.kind.value}, close subject ({near:.2f})")
+    return None

@@ -1,0 +1,164 @@
+"""The shape of a statement: does it correct, change or end something said before? (pure)
+
+Read from the form of the sentence, never from what it is about, so it holds for any subject:
+
+- a *correction* repairs what was said: an apology or admission of error ("sorry", "my mistake",
+  "I misspoke", "typo", "I got it wrong", "I mixed it up", "scratch that", "wait, no"), a restated
+  intent ("I meant", "let me correct that"), or the contrast "X, not Y";
+- a *change* says the old value held and no longer does: a verb of change ("switched", "swapped",
+  "moved", "relocated", "transferred", "upgraded", "renamed", "rescheduled", "replaced"), a decision
+  between options ("instead", "ended up", "settled on", "decided against", "went with"), a new start
+  ("just joined", "took up", "took over"), an announcement ("change of plan", "update:", "turns out",
+  "as of", "from now on"); or, implied only, a present-time contrast ("now", "these days", "my new");
+- a *cessation* says it is over: "no longer", "not ... anymore", "stopped", "quit", "cancelled",
+  "pulled out", "gave up", "broke up", "let ... go", "fell through", "not ... after all", "forget
+  what I said".
+
+What it replaces is read from the contrast ("X, not Y", "not Y but X", "instead of Y", "from Y to
+X", "swapped Y for X") or from what a cessation names ("cancelled my Economist subscription").
+A sentence asked, hedged, hypothetical, quoting someone or echoing the assistant has no shape: only
+what the user asserts can make what they said before stale. "still" says nothing changed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from beliefs.supersession import Shape, UpdateKind
+from reading.extract.framing import Frame, frame_of
+from reading.extract.speech_act import is_echo, quotes_someone
+from reading.extract.text import sentence_spans
+from reading.subject import terms_of, value_terms
+
+_CORRECTION = re.compile(
+    r"(?i:\b(?:sorry|oops|whoops|correction|typo|my (?:mistake|bad|error)|I misspoke|misspoke|mis(?:typed|spelt|spelled|"
+    r"read|remembered|heard)|I meant|meant to (?:say|write|type)|I mean\b(?!\s+it)|let me (?:correct|rephrase|fix)|"
+    r"to correct|correct(?:ing)? (?:that|myself|what I said)|(?:got|had) (?:it|that|this|(?:his|her|their|the|my)"
+    r"(?:\s+\w+){1,2}) (?:wrong|backwards)|was wrong|I was mistaken|mixed (?:it|them|that|those|(?:the|my)(?:\s+\w+){1,2}) up|"
+    r"mix-?up|wait,? no|no,? wait|scratch that|strike that|I said [^.!?]{1,60}? but|not what I (?:said|meant)|"
+    r"I (?:double-)?checked|to be (?:precise|exact|clear)|rather)\b)"
+)
+_CHANGE = re.compile(
+    r"(?i:\b(?:change of plans?|plans? (?:have |has )?changed|(?:we|I)(?:'ve| have)? changed|changed (?:it|my|our|the)|"
+    r"switch(?:ed|ing)?|swap(?:ped|ping)?|trad(?:ed|ing) in|mov(?:ed|ing) (?:to|up|over|from|on|in|into|back)|"
+    r"relocat(?:ed|ing)|transferr?(?:ed|ing)|upgrad(?:ed|ing)|downgrad(?:ed|ing)|replac(?:ed|ing)|renam(?:ed|ing)|"
+    r"rebrand(?:ed|ing)|reschedul(?:ed|ing)|postpon(?:ed|ing)|push(?:ed)? (?:back|forward)|brought forward|"
+    r"rebook(?:ed|ing)|reassign(?:ed|ing)|instead|from now on|as of (?:now|today|this|next|last|\w+ \d)|"
+    r"starting (?:this|next|today|from|on)|ended up|end up|settled on|decided (?:against|on|to go with)|went with|"
+    r"opted (?:for|against)|turn(?:s|ed) out|got rid of|sold (?:my|our|the)|took up|taken up|took over|"
+    r"(?:just|recently) (?:joined|started|moved|switched|bought|got|signed)|joined|started (?:at|with|as|a new)|"
+    r"first (?:day|week|month) (?:at|with|as)|new (?:job|role|position|place|address|number)|update:|"
+    r"hired (?:me|by)|got (?:hired|promoted|poached)|promoted|accepted (?:an|the|a) (?:offer|job|position)|"
+    r"used to|after all|(?:we|I) (?:now|then) )\b)"
+)
+_CESSATION = re.compile(
+    r"(?i:\b(?:no longer|not any ?more|n't [^.!?,;]{1,50}? any ?more|not [^.!?,;]{1,50}? any ?more|any ?more|"
+    r"stopped|quit(?:ting)?|cancel+(?:ed|ing)|called off|pulled out|dropped out|withdr[eaw]w?n?|gave up|given up|"
+    r"broke up|split up|let (?:\w+ ){1,2}go|fell through|forget (?:what|that|about what) I said|never ?mind|"
+    r"no more|not [^.!?,;]{1,40}? after all|moved out|left (?:my|our|the)|handed in (?:my|our) notice|resigned|"
+    r"got rid of|sold (?:my|our|the)|decided against|closed down|shut down)\b)"
+)
+_IMPLIED = re.compile(r"(?i:\b(?:now|these days|nowadays|currently|this (?:year|season|term|month)|my new|our new|new)\b)")
+_CONTINUED = re.compile(r"(?i:\b(?:still|as always|same as (?:before|always)|like I said|as I said)\b)")
+
+_VALUE = (
+    r"(?:\d[\d,.]*(?:\s?(?:%|k|km|kg|mb|gb|mbps|miles?|hours?|minutes?|days?|weeks?|years?|am|pm|st|nd|rd|th))?"
+    r"|(?:(?:Mr|Mrs|Ms|Dr|St)\.?\s+)?[A-Z][\w'’&.-]*(?:\s+(?:[A-Z][\w'’&.-]*|\d+))*|[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*)?)"
+)
+_DET = r"(?:(?:the|my|our|a|an|his|her|their)\s+)?"
+_CONTRASTS = (
+    # "9 km, not 14", "it's Brenna, not Brenda"
+    re.compile(rf"(?P<new>{_VALUE})\s*,?\s+(?:and\s+)?not\s+{_DET}(?P<old>{_VALUE})"),
+    # "not 14 but 9"
+    re.compile(rf"(?i:\bnot\s+){_DET}(?P<old>{_VALUE})\s*,?\s+(?i:but)\s+{_DET}(?P<new>{_VALUE})"),
+    # "instead of Crete"
+    re.compile(rf"(?i:\binstead of\s+){_DET}(?P<old>{_VALUE})"),
+    # "from Porto to Seville"
+    re.compile(rf"(?i:\bfrom\s+){_DET}(?P<old>{_VALUE})\s+(?i:to)\s+{_DET}(?P<new>{_VALUE})"),
+    # "swapped pottery for life drawing"
+    re.compile(
+        rf"(?i:\b(?:swapp?ed|switched|traded|exchanged|replaced)\s+){_DET}(?P<old>{_VALUE})\s+(?i:for|with)\s+{_DET}(?P<new>{_VALUE})"
+    ),
+)
+#: Where a clause ends, for what a cessation names.
+_CLAUSE_END = re.compile(r"[,;:]|\s(?:and|but|so|because|since|as|then|now)\s")
+
+
+@dataclass
+class _Cues:
+    correction: list[str]
+    change: list[str]
+    cessation: list[str]
+    implied: list[str]
+
+
+def _asserted(sentence: str) -> bool:
+    """An assertion of the user's own: not a question, a hypothetical or hedge, a quote or an echo."""
+    stripped = sentence.strip()
+    if not stripped or stripped.endswith("?") or is_echo(stripped) or quotes_someone(stripped):
+        return False
+    return frame_of(stripped).frame not in (Frame.HYPOTHETICAL, Frame.HEDGED) or _CORRECTION.search(stripped) is not None
+
+
+def _found(pattern: re.Pattern[str], sentence: str) -> list[str]:
+    return [m.group(0).lower() for m in pattern.finditer(sentence)]
+
+
+def _ended(sentence: str) -> list[tuple[str, ...]]:
+    """What a cessation sentence says is over: the values (else the first content word) of its clause."""
+    out: list[tuple[str, ...]] = []
+    for match in _CESSATION.finditer(sentence):
+        before = _CLAUSE_END.split(sentence[: match.start()])[-1]
+        after = _CLAUSE_END.split(sentence[match.end() :])[0]
+        clause = f"{before} {after}" if match.group(0).lower().endswith("more") or "after all" in match.group(0) else after
+        if "n't" in match.group(0) or match.group(0).lower().startswith("not "):
+            clause = match.group(0) + " " + clause
+        terms, values = terms_of(" x " + clause)  # never sentence-initial: a capital is a name
+        if values:
+            out.extend((value,) for value in sorted(values))
+        elif terms:
+            first = next((t for t in value_terms(clause) if t in terms), None)
+            if first is not None:
+                out.append((first,))
+    return out
+
+
+def read_shape(text: str) -> Shape | None:
+    """The update shape of a statement, or None when it corrects, changes and ends nothing."""
+    cues = _Cues([], [], [], [])
+    replaced: list[tuple[str, ...]] = []
+    stated: list[tuple[str, ...]] = []
+    for start, end in sentence_spans(text):
+        sentence = text[start:end]
+        if not _asserted(sentence) or _CONTINUED.search(sentence):
+            continue
+        cues.correction += _found(_CORRECTION, sentence)
+        cues.change += _found(_CHANGE, sentence)
+        ceased = _found(_CESSATION, sentence)
+        cues.cessation += ceased
+        cues.implied += _found(_IMPLIED, sentence)
+        for pattern in _CONTRASTS:
+            for match in pattern.finditer(sentence):
+                old = value_terms(match.group("old"))
+                if old and old not in replaced:
+                    replaced.append(old)
+                new = value_terms(match.group("new")) if "new" in match.groupdict() and match.group("new") else ()
+                if new and new not in stated:
+                    stated.append(new)
+        if ceased:
+            replaced += [value for value in _ended(sentence) if value not in replaced]
+    contrast = bool(stated) and bool(replaced)
+    if cues.correction or (contrast and not cues.change and not cues.cessation):
+        kind = UpdateKind.CORRECTION
+    elif cues.change:
+        kind = UpdateKind.CHANGE
+    elif cues.cessation:
+        kind = UpdateKind.CESSATION
+    elif cues.implied:
+        return Shape(UpdateKind.CHANGE, False, tuple(dict.fromkeys(cues.implied)))
+    else:
+        return None
+    found = tuple(dict.fromkeys([*cues.correction, *cues.change, *cues.cessation]))
+    stated = [value for value in stated if value not in replaced]
+    return Shape(kind, True, found, tuple(replaced), tuple(stated), ends=bool(cues.cessation))

@@ -1,0 +1,119 @@
+"""What a statement speaks of, as terms two statements can share: content words, names and numbers (pure).
+
+Normalised so that two phrasings of one subject meet: casefolded, possessives and plurals dropped
+("Dara's wedding" and "the weddings" share `wedding`), numbers without separators or ordinal
+endings ("1,450" = `1450`, "21st" = `21`), function words and the words every statement about
+oneself carries ("I", "really", "now") left out. Values are what an update changes: names
+(capitalised words not opening a sentence) and numbers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime
+
+from beliefs.supersession import Shape, Statement
+
+_WORD = re.compile(r"[^\W_][\w'’&-]*")
+_NUMBER = re.compile(r"^\d[\d,.]*(?:st|nd|rd|th|k|km|kg|mb|gb|mbps)?$", re.IGNORECASE)
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[\"“(]\s*)$")
+
+#: Words that carry no subject: function words, pronouns, auxiliaries, fillers, time adverbs, and the
+#: cue words of updates themselves (an update and what it updates share the subject, not the cue).
+STOPWORDS = frozenset(
+    """
+    a about above after again against all almost also although always am an and any anymore are aren't around as
+    at back be because been before being below between both but by can can't cannot could couldn't did didn't do
+    does doesn't doing don't done down during each either else even ever every few for from further get gets
+    getting got had hadn't has hasn't have haven't having he her here hers herself him himself his how however i
+    i'd i'll i'm i've if in into is isn't it it's its itself just last let let's like made make many may me might
+    mine more most much must my myself never new no nor not now of off oh ok okay on once one only or other our
+    ours ourselves out over own please quite rather really same see she should shouldn't since so some still such
+    than that that's the their theirs them themselves then there there's these they they're thing things this
+    those though through thus to too under until up upon us very was wasn't way we we'd we'll we're we've were
+    weren't what what's when where which while who whom whose why will with won't would wouldn't yes yet you
+    you'd you'll you're you've your yours yourself user actually anyway sorry well right sure kind sort bit lot lots
+    today tomorrow yesterday week weeks month months year years day days time times instead anymore longer
+    nowadays currently recently again already soon later earlier lately mean meant said say says saying think
+    thought know going gonna want wanted need needs told tell guess maybe probably definitely honestly basically
+    scratch switched switch swapped change changed changes moved move update updated turns turned ended settled
+    decided stopped quit cancelled canceled wrong mistake correction typo misspoke mixed checked plan plans
+    """.split()
+)
+
+
+def _normal(word: str) -> str:
+    word = word.casefold().replace("’", "'")
+    if word.endswith("'s"):
+        word = word[:-2]
+    word = word.strip("'-")
+    if _NUMBER.match(word):
+        return _number(word)
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def _number(word: str) -> str:
+    end = len(word.rstrip("abcdefghijklmnopqrstuvwxyz"))
+    number = word[:end].rstrip(".,").replace(",", "")
+    unit = word[end:]
+    if unit in {"st", "nd", "rd", "th"}:
+        unit = ""
+    if unit == "k":
+        return number + "000"
+    return number + unit if unit else number
+
+
+def terms_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(terms, values) of a text: normalised content words with its names and numbers, and those alone."""
+    terms: set[str] = set()
+    values: set[str] = set()
+    for match in _WORD.finditer(text):
+        raw = match.group(0)
+        word = _normal(raw)
+        if not word or word in STOPWORDS or (len(word) < 3 and not word[0].isdigit()):
+            continue
+        terms.add(word)
+        starts_sentence = _SENTENCE_START.search(text[: match.start()]) is not None
+        if word[0].isdigit() or (raw[0].isupper() and not starts_sentence and raw.casefold() not in STOPWORDS):
+            values.add(word)
+    return frozenset(terms), frozenset(values)
+
+
+def value_terms(phrase: str) -> tuple[str, ...]:
+    """The normalised terms of a value phrase ("9 km" -> ("9", "km")), function words left out."""
+    found: list[str] = []
+    for match in _WORD.finditer(phrase):
+        word = _normal(match.group(0))
+        if word and word not in STOPWORDS and word not in found:
+            found.append(word)
+    return tuple(found)
+
+
+def statement_of(
+    item_id: str,
+    kind: str,
+    text: str,
+    said_at: datetime,
+    speaker: str | None,
+    vector: Sequence[float] | None,
+    shape: Shape | None = None,
+    memory_ids: Sequence[str] = (),
+) -> Statement:
+    """A `Statement` of an episode or belief for `beliefs.supersession.judge`."""
+    terms, values = terms_of(text)
+    return Statement(
+        id=item_id,
+        kind="memory" if kind == "memory" else "episode",
+        said_at=said_at,
+        speaker=speaker,
+        terms=terms,
+        values=values,
+        vector=vector,
+        shape=shape,
+        memory_ids=tuple(memory_ids),
+    )
