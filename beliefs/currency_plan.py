@@ -12,7 +12,7 @@ turn's closest memory, else its episode), a possible one marks them `possibly_su
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from beliefs.episodes import Episode
 from beliefs.records import EventKind, Memory, MemoryEvent, MemoryState
@@ -70,22 +70,20 @@ def link_turn(
             if memory is None or memory_id in own_memory_ids or memory_id in changed_memories:
                 continue
             follows = _belief_link(newer, link, book.memory_statements.get(memory_id))
-            if follows is not None:
-                changed_memories[memory_id] = linked_memory(memory, follows, newer, own_memory_ids, book)
+            changed_memories[memory_id] = linked_memory(memory, follows, newer, own_memory_ids, book)
     return links, list(changed_memories.values()), changed_episodes
 
 
-def _belief_link(newer: Statement, link: Link, belief: Statement | None) -> Link | None:
-    """Whether a belief of a linked episode follows it: judged on its own text (firm or possible), or,
-    sharing terms with the new statement, as its episode was; None: the link is about another part."""
-    if belief is None:
-        return None
-    own = judge(newer, [belief])
-    if own and (own[0].firm or not link.firm):
+def _belief_link(newer: Statement, link: Link, belief: Statement | None) -> Link:
+    """How a belief of a linked episode follows it: as judged on its own text when that is firm;
+    as its episode when it shares terms with the new statement; else possibly superseded (the link
+    may be about another part of the turn, but the belief is never left alone as current)."""
+    own = judge(newer, [belief]) if belief is not None else []
+    if own and own[0].firm:
         return own[0]
-    if belief.terms & newer.terms:
+    if belief is not None and belief.terms & newer.terms:
         return link
-    return own[0] if own else None
+    return replace(link, firm=False, reason=f"{link.reason}; its turn was linked")
 
 
 def linked_episode(episode: Episode, link: Link) -> Episode:

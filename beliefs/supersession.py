@@ -13,7 +13,7 @@ the retreat"). Here an update is read from two things, neither a list of attribu
 
 `judge` links each earlier statement of the same speaker to the new one: `firm` when the new one
 names the earlier value it replaces, or an explicit update speaks closely of the same subject and
-the earlier one holds a value the new one does not repeat; `possible` when the rules cannot decide
+the two do not hold the same values; `possible` when the rules cannot decide
 (a looser match, or an update only implied by "now"). A firm link supersedes; a possible one is
 shown labelled, the newer first, both dated. Only a sincere, trusted statement of the user's own
 makes links (the caller passes only those; `Shape` is None for a hypothetical, reported or asked one).
@@ -81,8 +81,10 @@ class Link:
 
 #: Closeness (cosine plus shared terms) from which an explicit update is firm about a statement.
 FIRM_CLOSENESS = 0.62
+#: A correction declares the earlier statement wrong in so many words: less subject evidence makes it firm.
+FIRM_CORRECTION_CLOSENESS = 0.52
 #: Closeness from which an explicit update may concern a statement: linked as possibly superseded.
-POSSIBLE_CLOSENESS = 0.5
+POSSIBLE_CLOSENESS = 0.45
 #: Closeness from which an implied update ("now", "these days") may concern a statement.
 IMPLIED_CLOSENESS = 0.66
 #: Below this cosine a named value is a coincidence ("90" of a rail pass and of a run), not the subject.
@@ -140,12 +142,13 @@ def _link(newer: Statement, older: Statement, shape: Shape) -> Link | None:
     named = names_replaced(shape, older)
     if named is not None and cosine(newer.vector, older.vector) >= NAMED_FLOOR:
         return Link(older.id, newer.id, True, newer.said_at, f"{shape.kind.value}: names {' '.join(named)!r} as over")
-    # an update replaces a value: the older statement must hold one the newer does not repeat
-    # (a cessation ends the thing itself, whatever the older one said of it)
-    differs = shape.ends or bool(older.values - newer.values) or not older.values
+    # an update replaces a value: the two must not hold the same names and numbers (a correction often
+    # repeats the old one: "42 is the neighbour's"); a cessation ends the thing itself, whatever it held
+    differs = shape.ends or older.values != newer.values or not older.values
     if not differs:
         return None
-    if shape.explicit and near >= FIRM_CLOSENESS:
+    firm_from = FIRM_CORRECTION_CLOSENESS if shape.kind is UpdateKind.CORRECTION else FIRM_CLOSENESS
+    if shape.explicit and near >= firm_from:
         return Link(older.id, newer.id, True, newer.said_at, f"{shape.kind.value} of the same subject ({near:.2f})")
     threshold = POSSIBLE_CLOSENESS if shape.explicit else IMPLIED_CLOSENESS
     if near >= threshold:

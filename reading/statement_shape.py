@@ -50,7 +50,7 @@ _CHANGE = re.compile(
     r"(?:just|recently) (?:joined|started|moved|switched|bought|got|signed)|joined|started (?:at|with|as|a new)|"
     r"first (?:day|week|month) (?:at|with|as)|new (?:job|role|position|place|address|number)|update:|"
     r"hired (?:me|by)|got (?:hired|promoted|poached)|promoted|accepted (?:an|the|a) (?:offer|job|position)|"
-    r"used to|after all|(?:we|I) (?:now|then) )\b)"
+    r"used to|after all|(?:down|up) to (?:one|two|a|just|only|\d)|cut (?:down|back)|(?:we|I) (?:now|then) )\b)"
 )
 _CESSATION = re.compile(
     r"(?i:\b(?:no longer|not any ?more|n't [^.!?,;]{1,50}? any ?more|not [^.!?,;]{1,50}? any ?more|any ?more|"

@@ -127,6 +127,16 @@ RULES: tuple[Rule, ...] = (
         "{S} joined {v}.",
         0.75,
     ),
+    _rule(  # a start at an employer, said without "I": "Just started as an analyst at X", "First week at X done"
+        "works_at",
+        r"(?i:(?:^|[.!?]\s+|\bI(?:'ve| have)?\s+)(?:just\s+|recently\s+)?(?:(?:started|began)"
+        r"(?:\s+(?:working|work|a new (?:job|role|position)))?(?:\s+as\s+an?\s+[\w -]{2,40}?)?\s+(?:at|with)|"
+        r"first (?:day|week|month|shift) (?:at|with)|onboarding (?:at|with)|(?:got |been |was )?(?:hired|poached|"
+        rf"recruited|headhunted) by|accepted an offer (?:from|at)|signed on with|joined))\s+{_PROPER}",
+        "started|began|first|onboarding|hired|poached|recruited|headhunted|offer|signed|joined",
+        "{S} works at {v}.",
+        0.75,
+    ),
     _rule(
         "works_at", rf"{_IM}(?i:\s+an?\s+[\w -]{{2,40}}?\s+at)\s+{_PROPER}", " at ", "{S} works at {v}.", 0.7
     ),
