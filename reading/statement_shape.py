@@ -40,7 +40,7 @@ _CORRECTION = re.compile(
     r"I (?:double-)?checked|to be (?:precise|exact|clear)|rather)\b)"
 )
 _CHANGE = re.compile(
-    r"(?i:\b(?:change of plans?|plans? (?:have |has )?changed|(?:we|I)(?:'ve| have)? changed|changed (?:it|my|our|the)|"
+    r"(?i:\b(?:change of plans?|plans? (?:have |has )?changed|(?:we|I)(?:'ve| have)? changed|changed (?:to|it|my|our|the)|"
     r"switch(?:ed|ing)?|swap(?:ped|ping)?|trad(?:ed|ing) in|mov(?:ed|ing) (?:to|up|over|from|on|in|into|back)|"
     r"relocat(?:ed|ing)|transferr?(?:ed|ing)|upgrad(?:ed|ing)|downgrad(?:ed|ing)|replac(?:ed|ing)|renam(?:ed|ing)|"
     r"rebrand(?:ed|ing)|reschedul(?:ed|ing)|postpon(?:ed|ing)|push(?:ed)? (?:back|forward)|brought forward|"

@@ -15,7 +15,7 @@ from datetime import datetime
 
 from beliefs.supersession import Shape, Statement
 
-_WORD = re.compile(r"[^\W_][\w'’&-]*")
+_WORD = re.compile(r"\d+(?:[,.]\d+)*[a-zA-Z]*|[^\W_][\w'’&-]*")
 _NUMBER = re.compile(r"^\d[\d,.]*(?:st|nd|rd|th|k|km|kg|mb|gb|mbps)?$", re.IGNORECASE)
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[\"“(]\s*)$")
 

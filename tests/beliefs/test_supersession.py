@@ -1,0 +1,125 @@
+"""Subject matching and the update decision (`beliefs.supersession.judge`), pure: statements built by
+`reading.subject` from many phrasings, with vectors chosen to place them near or far in meaning."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from math import cos, sin
+
+import pytest
+
+from beliefs.supersession import FIRM_CLOSENESS, POSSIBLE_CLOSENESS, Shape, UpdateKind, cosine, judge
+from reading.statement_shape import read_shape
+from reading.subject import statement_of, terms_of
+
+T0 = datetime(2026, 3, 1, tzinfo=UTC)
+
+
+def at_cosine(value: float) -> list[float]:
+    """A unit vector whose cosine with (1, 0) is `value`."""
+    angle = __import__("math").acos(value)
+    return [cos(angle), sin(angle)]
+
+
+def older(text: str, similarity: float = 1.0, speaker: str | None = None, days: int = 0):
+    return statement_of(f"old-{days}-{text[:8]}", "episode", text, T0 + timedelta(days=days), speaker, [1.0, 0.0])
+
+
+def newer(text: str, similarity: float, speaker: str | None = None, shape: Shape | None = None):
+    return statement_of(
+        "new", "episode", text, T0 + timedelta(days=30), speaker, at_cosine(similarity), shape or read_shape(text)
+    )
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("My rail pass is 90 a month.", "Sorry, it's 120, not 90."),
+        ("My bike commute is 14 km each way.", "I meant 9 km, not 14."),
+        ("We're booked into the Hotel Miramar.", "We cancelled the Miramar, it was too loud."),
+        ("I'm the treasurer of the tenants' association.", "I'm no longer treasurer, I took over as chair."),
+        ("I play squash on Mondays.", "I quit squash after the injury."),
+        ("Our channel is Apollo Dev.", "We went with Atlas instead of Apollo Dev."),
+    ],
+)
+def test_naming_the_replaced_value_is_a_firm_link_even_at_modest_similarity(before: str, after: str) -> None:
+    [link] = judge(newer(after, 0.35), [older(before)])
+    assert link.firm and link.older_id.startswith("old-") and link.at == T0 + timedelta(days=30)
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("We booked the Lisbon venue for the retreat.", "Scratch that, the retreat is in Valencia now."),
+        ("Our office is in the Westgate building.", "The company relocated our office to Canal Street."),
+        ("My landlord is Trevor Hale.", "The building was sold, so the landlord changed to Mrs. Adeyemi."),
+        ("The wedding is on the 14th of August.", "The wedding got moved to the 21st of August."),
+    ],
+)
+def test_an_explicit_update_close_in_meaning_is_firm(before: str, after: str) -> None:
+    [link] = judge(newer(after, FIRM_CLOSENESS), [older(before)])
+    assert link.firm
+
+
+def test_an_explicit_update_a_little_further_off_is_only_possible() -> None:
+    [link] = judge(newer("We switched the book club to Thursdays.", POSSIBLE_CLOSENESS), [older("The book club meets on Mondays.")])
+    assert not link.firm and "close subject" in link.reason
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("I live in Lisbon.", "We switched the book club to Thursdays."),
+        ("My sister is a nurse.", "Sorry, it's 120, not 90."),
+        ("I love hiking in the Alps.", "I quit the choir in March."),
+    ],
+)
+def test_another_subject_is_never_linked(before: str, after: str) -> None:
+    assert judge(newer(after, 0.2), [older(before)]) == []
+
+
+def test_a_number_named_in_passing_is_a_coincidence_below_the_floor() -> None:
+    assert judge(newer("Sorry, it's 120, not 90.", 0.1), [older("I ran 90 km last month.")]) == []
+
+
+def test_an_implied_update_needs_a_closer_subject_and_is_never_firm() -> None:
+    before = older("My dentist is Dr. Ahmed.")
+    assert judge(newer("These days I see Dr. Patel.", POSSIBLE_CLOSENESS), [before]) == []
+    [link] = judge(newer("These days I see Dr. Patel.", 0.9), [before])
+    assert not link.firm
+
+
+def test_the_same_values_said_again_are_no_update() -> None:
+    assert judge(newer("I live in Porto now.", 0.9), [older("I live in Porto.")]) == []
+
+
+def test_only_the_same_speakers_earlier_statements_are_judged() -> None:
+    before = older("My rail pass is 90 a month.", speaker="Caroline")
+    assert judge(newer("Sorry, it's 120, not 90.", 0.9, speaker="Melanie"), [before]) == []
+    assert judge(newer("Sorry, it's 120, not 90.", 0.9, speaker="Caroline"), [before])
+
+
+def test_a_statement_without_a_shape_links_nothing() -> None:
+    assert read_shape("My rail pass is 120 a month.") is None
+    assert judge(newer("My rail pass is 120 a month.", 0.95), [older("My rail pass is 90 a month.")]) == []
+
+
+def test_a_later_statement_is_never_made_stale_by_an_earlier_one() -> None:
+    later = statement_of("later", "episode", "My rail pass is 90 a month.", T0 + timedelta(days=60), None, [1.0, 0.0])
+    assert judge(newer("Sorry, it's 120, not 90.", 0.9), [later]) == []
+
+
+def test_links_come_oldest_first() -> None:
+    first, second = older("My rail pass is 90 a month.", days=1), older("The rail pass is 90, ugh.", days=2)
+    assert [link.older_id for link in judge(newer("Sorry, it's 120, not 90.", 0.5), [second, first])] == [
+        first.id,
+        second.id,
+    ]
+
+
+def test_cosine_and_terms() -> None:
+    assert cosine([1.0, 0.0], [0.0, 1.0]) == 0.0 and cosine(None, [1.0]) == 0.0
+    assert round(cosine([1.0, 0.0], at_cosine(0.5)), 6) == 0.5
+    terms, values = terms_of("I met Dara's weddings planner on the 21st; I pay 1,450.")
+    assert {"dara", "wedding", "21", "1450"} <= terms and values == {"dara", "21", "1450"}
+    assert UpdateKind.CESSATION.value == "cessation"
