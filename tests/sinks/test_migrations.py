@@ -145,8 +145,11 @@ async def test_0004_moves_embeddings_out_of_memories_and_keeps_keyword_search(is
     assert [hit.id for hit in hits] == [row["id"]]
 
 
-#: Columns of `memories` added after 0004 (0006: polarity and sensitivity; 0011: vector_dirty_at).
-LATER_COLUMNS = frozenset({"polarity", "sensitivity", "vector_dirty_at"})
+#: Columns of `memories` added after 0004 (0006: polarity and sensitivity; 0011: vector_dirty_at;
+#: 0013: the possibly-superseded link).
+LATER_COLUMNS = frozenset(
+    {"polarity", "sensitivity", "vector_dirty_at", "possibly_superseded_by", "possibly_superseded_at"}
+)
 
 
 def _without_later_columns(row: dict) -> dict:

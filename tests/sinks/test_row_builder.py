@@ -89,6 +89,8 @@ def memory_shapes(tenant: str) -> list[Memory]:
                 access_count=i,
                 decay_score=0.25 if full else None,
                 half_life_days=30.0 if full else None,
+                possibly_superseded_by="m-newer" if full else None,
+                possibly_superseded_at=at + timedelta(hours=5) if full else None,
             )
         )
     return shapes
@@ -113,6 +115,9 @@ def episode_shapes(tenant: str) -> list[Episode]:
                 state=state,
                 expires_at=at + timedelta(days=30) if full else None,
                 revoked_at=at + timedelta(days=1) if full else None,
+                superseded_by=f"{tenant}-e-later" if full and i % 2 else None,
+                possibly_superseded_by=f"{tenant}-e-later" if full and not i % 2 else None,
+                superseded_at=at + timedelta(days=2) if full else None,
             )
         )
     return shapes
@@ -179,12 +184,12 @@ def test_a_built_record_is_frozen_and_copies_like_a_validated_one() -> None:
 
 def test_a_value_outside_its_enum_or_a_short_row_goes_to_validation() -> None:
     values = [memory_row(memory_shapes("t")[1], None)[name] for name in MEMORY_FIELDS]
-    short = values[:-1]  # no half_life_days: validation gives its default, and leaves it unset
+    short = values[:-1]  # no possibly_superseded_at: validation gives its default, and leaves it unset
     wrong = list(values)
     wrong[MEMORY_FIELDS.index("state")] = "archived"
 
     assert_same_record(memory_of(short), validated(Memory, MEMORY_FIELDS, short))
-    assert "half_life_days" not in memory_of(short).model_fields_set
+    assert "possibly_superseded_at" not in memory_of(short).model_fields_set
     with pytest.raises(ValidationError, match="state"):
         memory_of(wrong)
 
