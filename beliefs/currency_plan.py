@@ -70,19 +70,20 @@ def link_turn(
             if memory is None or memory_id in own_memory_ids or memory_id in changed_memories:
                 continue
             follows = _belief_link(newer, link, book.memory_statements.get(memory_id))
-            changed_memories[memory_id] = linked_memory(memory, follows, newer, own_memory_ids, book)
+            if follows is not None:
+                changed_memories[memory_id] = linked_memory(memory, follows, newer, own_memory_ids, book)
     return links, list(changed_memories.values()), changed_episodes
 
 
-def _belief_link(newer: Statement, link: Link, belief: Statement | None) -> Link:
-    """How a belief of a linked episode follows it: as judged on its own text when that is firm;
-    as its episode when it shares terms with the new statement; else possibly superseded (the link
-    may be about another part of the turn, but the belief is never left alone as current)."""
+def _belief_link(newer: Statement, link: Link, belief: Statement | None) -> Link | None:
+    """How a belief of a linked episode follows it: as judged on its own text; else, when the whole
+    turn was linked by its subject, possibly superseded (never left alone as current); a turn linked
+    by one value it named ("cancelled the Economist") leaves its other beliefs alone."""
     own = judge(newer, [belief]) if belief is not None else []
-    if own and own[0].firm:
+    if own:
         return own[0]
-    if belief is not None and belief.terms & newer.terms:
-        return link
+    if " names " in link.reason:
+        return None
     return replace(link, firm=False, reason=f"{link.reason}; its turn was linked")
 
 

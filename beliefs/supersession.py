@@ -51,6 +51,8 @@ class Shape:
     replaced: tuple[tuple[str, ...], ...] = ()
     stated: tuple[tuple[str, ...], ...] = ()
     ends: bool = False  # a cessation cue: the old thing is over, whether or not a value replaces it
+    starts: bool = False  # a new start ("just joined", "first week at"): it may replace something, or add to it
+    renewed: tuple[str, ...] = ()  # head nouns said "new" ("my new landlord"): a new value of that noun
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,7 @@ class Statement:
     vector: Sequence[float] | None = None
     shape: Shape | None = None
     memory_ids: tuple[str, ...] = field(default=())  # an episode's beliefs
+    clauses: tuple[frozenset[str], ...] = ()  # the terms of each of its clauses
 
 
 @dataclass(frozen=True)
@@ -86,12 +89,21 @@ FIRM_CORRECTION_CLOSENESS = 0.52
 #: Closeness from which an explicit update may concern a statement: linked as possibly superseded.
 POSSIBLE_CLOSENESS = 0.45
 #: Closeness from which an implied update ("now", "these days") may concern a statement.
-IMPLIED_CLOSENESS = 0.66
+IMPLIED_CLOSENESS = 0.75
 #: Below this cosine a named value is a coincidence ("90" of a rail pass and of a run), not the subject.
 NAMED_FLOOR = 0.25
 #: What each shared content term (not a value) adds to the cosine, for at most `SHARED_CAP` terms.
 SHARED_TERM = 0.05
 SHARED_CAP = 3
+#: A term said in this share of the statements judged (and in at least `COMMON_MIN`) ties no subject.
+COMMON_SHARE = 0.1
+COMMON_MIN = 3
+#: An update replaces what one subject held: only the earlier statements about as close as the closest
+#: are linked (within `BEST_MARGIN`), at most `MAX_LINKS` of them.
+BEST_MARGIN = 0.08
+MAX_LINKS = 3
+#: How a link by a named value ranks among the others: above any closeness.
+NAMED_RANK = 9.0
 
 
 def cosine(a: Sequence[float] | None, b: Sequence[float] | None) -> float:
@@ -103,11 +115,27 @@ def cosine(a: Sequence[float] | None, b: Sequence[float] | None) -> float:
     return dot / norm if norm else 0.0
 
 
-def closeness(newer: Statement, older: Statement) -> float:
-    """How closely two statements speak of one subject: their cosine, raised by the content terms
-    (not values: those are what an update changes) they share."""
-    shared = len((newer.terms & older.terms) - newer.values - older.values)
+def anchors(newer: Statement, older: Statement, common: frozenset[str] = frozenset()) -> frozenset[str]:
+    """The terms that tie two statements to one subject: those they share that are not `common` (said
+    in many of the statements judged: "great", a friend's name in every greeting)."""
+    return (newer.terms & older.terms) - common
+
+
+def closeness(newer: Statement, older: Statement, common: frozenset[str] = frozenset()) -> float:
+    """How closely two statements speak of one subject: their cosine, raised by the specific terms
+    they share."""
+    shared = len(anchors(newer, older, common))
     return cosine(newer.vector, older.vector) + SHARED_TERM * min(shared, SHARED_CAP)
+
+
+def common_terms(statements: Sequence[Statement]) -> frozenset[str]:
+    """Terms said in more than `COMMON_SHARE` of the statements (at least `COMMON_MIN` of them)."""
+    counts: dict[str, int] = {}
+    for statement in statements:
+        for term in statement.terms:
+            counts[term] = counts.get(term, 0) + 1
+    bar = max(COMMON_MIN, COMMON_SHARE * len(statements))
+    return frozenset(term for term, n in counts.items() if n >= bar)
 
 
 def names_replaced(shape: Shape, older: Statement) -> tuple[str, ...] | None:
@@ -127,31 +155,51 @@ def judge(newer: Statement, earlier: Sequence[Statement]) -> list[Link]:
     shape = newer.shape
     if shape is None:
         return []
-    links: list[Link] = []
-    for older in sorted(earlier, key=lambda s: (s.said_at, s.id)):
-        if older.id == newer.id or older.said_at > newer.said_at or older.speaker != newer.speaker:
-            continue
-        link = _link(newer, older, shape)
+    judged = [
+        older
+        for older in earlier
+        if older.id != newer.id and older.said_at <= newer.said_at and older.speaker == newer.speaker
+    ]
+    common = common_terms(judged)
+    found: list[tuple[float, Link]] = []
+    for older in judged:
+        link = _link(newer, older, shape, common)
         if link is not None:
-            links.append(link)
-    return links
+            named = link.reason.startswith(f"{shape.kind.value}: names")
+            found.append((NAMED_RANK if named else closeness(newer, older, common), link))
+    if not found:
+        return []
+    best = max(near for near, _ in found)
+    kept = sorted(found, key=lambda pair: -pair[0])[:MAX_LINKS]
+    links = [link for near, link in kept if near >= best - BEST_MARGIN]
+    return sorted(links, key=lambda link: next((s.said_at, s.id) for s in judged if s.id == link.older_id))
 
 
-def _link(newer: Statement, older: Statement, shape: Shape) -> Link | None:
-    near = closeness(newer, older)
+def _link(newer: Statement, older: Statement, shape: Shape, common: frozenset[str]) -> Link | None:
     named = names_replaced(shape, older)
     if named is not None and cosine(newer.vector, older.vector) >= NAMED_FLOOR:
-        return Link(older.id, newer.id, True, newer.said_at, f"{shape.kind.value}: names {' '.join(named)!r} as over")
+        # firm unless the older statement said several things: another clause holds a value of its own
+        # ("I read the Guardian, and I'm subscribed to the Economist too": only the Economist is over)
+        partial = any(
+            (clause & older.values) - newer.values and not clause & set(named) for clause in older.clauses
+        )
+        return Link(older.id, newer.id, not partial, newer.said_at, f"{shape.kind.value}: names {' '.join(named)!r} as over")
+    if not anchors(newer, older, common):
+        return None  # meaning alone is no subject: a conversation's turns all sound alike
+    near = closeness(newer, older, common)
+    # firm only when a value is replaced: the older held one, the newer brings another
+    replaces = bool(older.values) and bool(newer.values - older.values)
     # an update replaces a value: the two must not hold the same names and numbers (a correction often
     # repeats the old one: "42 is the neighbour's"); a cessation ends the thing itself, whatever it held
     differs = shape.ends or older.values != newer.values or not older.values
     if not differs:
         return None
     firm_from = FIRM_CORRECTION_CLOSENESS if shape.kind is UpdateKind.CORRECTION else FIRM_CLOSENESS
-    if shape.explicit and near >= firm_from:
+    explicit = shape.explicit or bool(set(shape.renewed) & older.terms)  # "my new landlord" after "my landlord"
+    if explicit and replaces and near >= firm_from:
         return Link(older.id, newer.id, True, newer.said_at, f"{shape.kind.value} of the same subject ({near:.2f})")
-    threshold = POSSIBLE_CLOSENESS if shape.explicit else IMPLIED_CLOSENESS
+    threshold = POSSIBLE_CLOSENESS if explicit or shape.starts else IMPLIED_CLOSENESS
     if near >= threshold:
-        how = "explicit" if shape.explicit else "implied"
+        how = "explicit" if explicit else "a new start:" if shape.starts else "implied"
         return Link(older.id, newer.id, False, newer.said_at, f"{how} {shape.kind.value}, close subject ({near:.2f})")
     return None

@@ -32,7 +32,7 @@ from reading.extract.text import sentence_spans
 from reading.subject import terms_of, value_terms
 
 _CORRECTION = re.compile(
-    r"(?i:\b(?:sorry|oops|whoops|correction|typo|my (?:mistake|bad|error)|I misspoke|misspoke|mis(?:typed|spelt|spelled|"
+    r"(?i:\b(?:sorry(?!\s+(?:to|about|for|that|if|but|you|for))|oops|whoops|correction|typo|my (?:mistake|bad|error)|I misspoke|misspoke|mis(?:typed|spelt|spelled|"
     r"read|remembered|heard)|I meant|meant to (?:say|write|type)|I mean\b(?!\s+it)|let me (?:correct|rephrase|fix)|"
     r"to correct|correct(?:ing)? (?:that|myself|what I said)|(?:got|had) (?:it|that|this|(?:his|her|their|the|my)"
     r"(?:\s+\w+){1,2}) (?:wrong|backwards)|was wrong|I was mistaken|mixed (?:it|them|that|those|(?:the|my)(?:\s+\w+){1,2}) up|"
@@ -45,12 +45,11 @@ _CHANGE = re.compile(
     r"relocat(?:ed|ing)|transferr?(?:ed|ing)|upgrad(?:ed|ing)|downgrad(?:ed|ing)|replac(?:ed|ing)|renam(?:ed|ing)|"
     r"rebrand(?:ed|ing)|reschedul(?:ed|ing)|postpon(?:ed|ing)|push(?:ed)? (?:back|forward)|brought forward|"
     r"rebook(?:ed|ing)|reassign(?:ed|ing)|instead|from now on|as of (?:now|today|this|next|last|\w+ \d)|"
-    r"starting (?:this|next|today|from|on)|ended up|end up|settled on|decided (?:against|on|to go with)|went with|"
+    r"starting (?:(?:this|next) (?:week|month|year|term|season|spring|summer|autumn|fall|winter|monday|tuesday|"
+    r"wednesday|thursday|friday|saturday|sunday)|today|tomorrow|from|on)|ended up|end up|settled on|decided (?:against|on|to go with)|went with|"
     r"opted (?:for|against)|turn(?:s|ed) out|got rid of|sold (?:my|our|the)|took up|taken up|took over|"
-    r"(?:just|recently) (?:joined|started|moved|switched|bought|got|signed)|joined|started (?:at|with|as|a new)|"
-    r"first (?:day|week|month) (?:at|with|as)|new (?:job|role|position|place|address|number)|update:|"
-    r"hired (?:me|by)|got (?:hired|promoted|poached)|promoted|accepted (?:an|the|a) (?:offer|job|position)|"
-    r"used to|after all|(?:down|up) to (?:one|two|a|just|only|\d)|cut (?:down|back)|(?:we|I) (?:now|then) )\b)"
+    r"(?:just|recently) (?:moved|switched)|new (?:job|role|position|address|number)|update:|"
+    r"got (?:promoted|poached)|accepted (?:an|the|a) (?:offer|job|position)|after all|(?:down|up) to (?:one|two|a|just|only|\d)|cut (?:down|back)|(?:we|I) (?:now|then) )\b)"
 )
 _CESSATION = re.compile(
     r"(?i:\b(?:no longer|not any ?more|n't [^.!?,;]{1,50}? any ?more|not [^.!?,;]{1,50}? any ?more|any ?more|"
@@ -59,7 +58,19 @@ _CESSATION = re.compile(
     r"no more|not [^.!?,;]{1,40}? after all|moved out|left (?:my|our|the)|handed in (?:my|our) notice|resigned|"
     r"got rid of|sold (?:my|our|the)|decided against|closed down|shut down)\b)"
 )
-_IMPLIED = re.compile(r"(?i:\b(?:now|these days|nowadays|currently|this (?:year|season|term|month)|my new|our new|new)\b)")
+_IMPLIED = re.compile(r"(?i:\b(?:now|these days|nowadays|currently|this (?:year|season|term|month)|(?:my|our) new)\b)")
+#: A new start may replace something (an employer, a gym) or add to it (a club): the rules cannot tell.
+_STARTS = re.compile(
+    r"(?i:\b(?:(?:just |recently )?(?:joined|started (?:at|with|as|a new|working)|signed (?:up|on))|"
+    r"first (?:day|week|month|shift) (?:at|with|as)|onboarding (?:at|with)|hired (?:me|by)|got hired)\b)"
+)
+#: "my new landlord": a new value of a noun an earlier statement may have given another.
+_RENEWED = re.compile(r"(?i:\b(?:my|our|the|his|her|their)\s+new\s+(?P<head>[a-z][\w-]+(?:\s+[a-z][\w-]+)?))")
+#: A cessation said negated ("I won't quit", "not gonna give up") ends nothing.
+_NEGATED = re.compile(
+    r"(?i:(?:\b(?:won't|wont|will not|not gonna|not going to|never|don't|do not|can't|cannot|wouldn't|would|should|"
+    r"might|could)|'d)\s+(?:\w+\s+)?$)"
+)
 _CONTINUED = re.compile(r"(?i:\b(?:still|as always|same as (?:before|always)|like I said|as I said)\b)")
 
 _VALUE = (
@@ -74,8 +85,12 @@ _CONTRASTS = (
     re.compile(rf"(?i:\bnot\s+){_DET}(?P<old>{_VALUE})\s*,?\s+(?i:but)\s+{_DET}(?P<new>{_VALUE})"),
     # "instead of Crete"
     re.compile(rf"(?i:\binstead of\s+){_DET}(?P<old>{_VALUE})"),
-    # "from Porto to Seville"
-    re.compile(rf"(?i:\bfrom\s+){_DET}(?P<old>{_VALUE})\s+(?i:to)\s+{_DET}(?P<new>{_VALUE})"),
+    # "moved from Porto to Seville" (a verb of change before it: "from contemporary to hip-hop" is a range)
+    re.compile(
+        rf"(?i:\b(?:moved|switched|changed|went|upgraded|downgraded|transferred|relocated|swapped|jumped|increased|"
+        rf"decreased|raised|dropped|cut|grew|rose|fell|gone)\b[^.!?]{{0,40}}?\bfrom\s+){_DET}(?P<old>{_VALUE})\s+(?i:to)\s+"
+        rf"{_DET}(?P<new>{_VALUE})"
+    ),
     # "swapped pottery for life drawing"
     re.compile(
         rf"(?i:\b(?:swapp?ed|switched|traded|exchanged|replaced)\s+){_DET}(?P<old>{_VALUE})\s+(?i:for|with)\s+{_DET}(?P<new>{_VALUE})"
@@ -91,6 +106,7 @@ class _Cues:
     change: list[str]
     cessation: list[str]
     implied: list[str]
+    starts: list[str]
 
 
 def _asserted(sentence: str) -> bool:
@@ -102,13 +118,15 @@ def _asserted(sentence: str) -> bool:
 
 
 def _found(pattern: re.Pattern[str], sentence: str) -> list[str]:
-    return [m.group(0).lower() for m in pattern.finditer(sentence)]
+    return [m.group(0).lower() for m in pattern.finditer(sentence) if not _NEGATED.search(sentence[: m.start()])]
 
 
 def _ended(sentence: str) -> list[tuple[str, ...]]:
     """What a cessation sentence says is over: the values (else the first content word) of its clause."""
     out: list[tuple[str, ...]] = []
     for match in _CESSATION.finditer(sentence):
+        if _NEGATED.search(sentence[: match.start()]):
+            continue
         before = _CLAUSE_END.split(sentence[: match.start()])[-1]
         after = _CLAUSE_END.split(sentence[match.end() :])[0]
         clause = f"{before} {after}" if match.group(0).lower().endswith("more") or "after all" in match.group(0) else after
@@ -126,7 +144,8 @@ def _ended(sentence: str) -> list[tuple[str, ...]]:
 
 def read_shape(text: str) -> Shape | None:
     """The update shape of a statement, or None when it corrects, changes and ends nothing."""
-    cues = _Cues([], [], [], [])
+    cues = _Cues([], [], [], [], [])
+    renewed: list[str] = []
     replaced: list[tuple[str, ...]] = []
     stated: list[tuple[str, ...]] = []
     for start, end in sentence_spans(text):
@@ -138,6 +157,8 @@ def read_shape(text: str) -> Shape | None:
         ceased = _found(_CESSATION, sentence)
         cues.cessation += ceased
         cues.implied += _found(_IMPLIED, sentence)
+        cues.starts += _found(_STARTS, sentence)
+        renewed += [term for m in _RENEWED.finditer(sentence) for term in value_terms(m.group("head"))[:1]]
         for pattern in _CONTRASTS:
             for match in pattern.finditer(sentence):
                 old = value_terms(match.group("old"))
@@ -155,10 +176,14 @@ def read_shape(text: str) -> Shape | None:
         kind = UpdateKind.CHANGE
     elif cues.cessation:
         kind = UpdateKind.CESSATION
-    elif cues.implied:
-        return Shape(UpdateKind.CHANGE, False, tuple(dict.fromkeys(cues.implied)))
+    elif cues.implied or cues.starts:
+        implied = tuple(dict.fromkeys([*cues.starts, *cues.implied]))
+        return Shape(UpdateKind.CHANGE, False, implied, starts=bool(cues.starts), renewed=tuple(dict.fromkeys(renewed)))
     else:
         return None
     found = tuple(dict.fromkeys([*cues.correction, *cues.change, *cues.cessation]))
     stated = [value for value in stated if value not in replaced]
-    return Shape(kind, True, found, tuple(replaced), tuple(stated), ends=bool(cues.cessation))
+    return Shape(
+        kind, True, found, tuple(replaced), tuple(stated), ends=bool(cues.cessation), starts=bool(cues.starts),
+        renewed=tuple(dict.fromkeys(renewed)),
+    )  # fmt: skip

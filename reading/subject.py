@@ -17,6 +17,7 @@ from beliefs.supersession import Shape, Statement
 
 _WORD = re.compile(r"\d+(?:[,.]\d+)*[a-zA-Z]*|[^\W_][\w'’&-]*")
 _NUMBER = re.compile(r"^\d[\d,.]*(?:st|nd|rd|th|k|km|kg|mb|gb|mbps)?$", re.IGNORECASE)
+_CLAUSE = re.compile(r"[;,.!?]\s+|\s+(?:and|but|while|whereas)\s+", re.IGNORECASE)
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[\"“(]\s*)$")
 
 #: Words that carry no subject: function words, pronouns, auxiliaries, fillers, time adverbs, and the
@@ -68,6 +69,13 @@ def _number(word: str) -> str:
     return number + unit if unit else number
 
 
+#: Number words are values too ("four espressos" then "one green tea").
+NUMBER_WORDS = frozenset(
+    "zero two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred "
+    "thousand half dozen twice once".split()
+)
+
+
 def terms_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """(terms, values) of a text: normalised content words with its names and numbers, and those alone."""
     terms: set[str] = set()
@@ -79,7 +87,7 @@ def terms_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
             continue
         terms.add(word)
         starts_sentence = _SENTENCE_START.search(text[: match.start()]) is not None
-        if word[0].isdigit() or (raw[0].isupper() and not starts_sentence and raw.casefold() not in STOPWORDS):
+        if word[0].isdigit() or word in NUMBER_WORDS or (raw[0].isupper() and not starts_sentence and raw.casefold() not in STOPWORDS):
             values.add(word)
     return frozenset(terms), frozenset(values)
 
@@ -106,6 +114,7 @@ def statement_of(
 ) -> Statement:
     """A `Statement` of an episode or belief for `beliefs.supersession.judge`."""
     terms, values = terms_of(text)
+    clauses = tuple(terms_of(clause)[0] for clause in _CLAUSE.split(text) if clause.strip())
     return Statement(
         id=item_id,
         kind="memory" if kind == "memory" else "episode",
@@ -116,4 +125,5 @@ def statement_of(
         vector=vector,
         shape=shape,
         memory_ids=tuple(memory_ids),
+        clauses=clauses,
     )

@@ -155,7 +155,8 @@ def judge_episodes(
         relevance = min(1.0, (found.relevance if found else 0.0) + bonus)
         score = score_episode(episode, relevance, config.episode_importance, now, config)
         if stale or labels.possibly_superseded:
-            score = score._replace(value=score.value * config.superseded_episode_factor)
+            factor = config.superseded_episode_factor if stale else config.possibly_superseded_factor
+            score = score._replace(value=score.value * factor)
             how = "superseded" if stale else "possibly superseded"
             labelled.append((episode.id, f"labelled {how}: {labels.note}"))
         said = f"said by {episode.speaker or episode.role.value} on {episode.said_at.date().isoformat()}"
@@ -173,14 +174,14 @@ def offer_context(
     include_untrusted: bool,
 ) -> None:
     """Give each entry the neighbouring turns it may quote: what trust allows, never a superseded turn
-    (that one is only ever shown labelled, as its own item). Which of them it quotes is decided with
+    (that one is only ever shown labelled, as its own item); a possibly superseded one may be quoted, dated. Which of them it quotes is decided with
     the budget (`evidence.merge`), in rank order, so no turn is quoted twice and none is lost."""
     for entry in entries:
         entry.neighbours = [
             m
             for m in neighbours.get(entry.episode.id, ())
             if trust_allowed(m, include_untrusted) is None
-            and currency.of_episode(m, beliefs_gone(m, current_beliefs)) is currency.CURRENT
+            and not currency.of_episode(m, beliefs_gone(m, current_beliefs)).superseded
         ]
 
 

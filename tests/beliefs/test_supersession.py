@@ -22,12 +22,20 @@ def at_cosine(value: float) -> list[float]:
 
 
 def older(text: str, similarity: float = 1.0, speaker: str | None = None, days: int = 0):
-    return statement_of(f"old-{days}-{text[:8]}", "episode", text, T0 + timedelta(days=days), speaker, [1.0, 0.0])
+    return statement_of(
+        f"old-{days}-{text[:8]}", "episode", text, T0 + timedelta(days=days), speaker, [1.0, 0.0]
+    )
 
 
 def newer(text: str, similarity: float, speaker: str | None = None, shape: Shape | None = None):
     return statement_of(
-        "new", "episode", text, T0 + timedelta(days=30), speaker, at_cosine(similarity), shape or read_shape(text)
+        "new",
+        "episode",
+        text,
+        T0 + timedelta(days=30),
+        speaker,
+        at_cosine(similarity),
+        shape or read_shape(text),
     )
 
 
@@ -62,7 +70,10 @@ def test_an_explicit_update_close_in_meaning_is_firm(before: str, after: str) ->
 
 
 def test_an_explicit_update_a_little_further_off_is_only_possible() -> None:
-    [link] = judge(newer("We switched the book club to Thursdays.", POSSIBLE_CLOSENESS), [older("The book club meets on Mondays.")])
+    [link] = judge(
+        newer("We switched the book club to Thursdays.", POSSIBLE_CLOSENESS),
+        [older("The book club meets on Mondays.")],
+    )
     assert not link.firm and "close subject" in link.reason
 
 
@@ -78,14 +89,55 @@ def test_another_subject_is_never_linked(before: str, after: str) -> None:
     assert judge(newer(after, 0.2), [older(before)]) == []
 
 
+def test_a_value_named_in_a_statement_of_several_things_is_only_possibly_all_of_it() -> None:
+    before = older("I read the Guardian every morning, and I'm subscribed to the Economist too.")
+    [link] = judge(newer("Cancelled my Economist subscription yesterday.", 0.4), [before])
+    assert not link.firm and "economist" in link.reason
+
+
+def test_meaning_alone_is_no_subject() -> None:
+    """Turns of one conversation all sound alike: without a specific term in common nothing is linked."""
+    assert (
+        judge(
+            newer("Scratch that, we're going with the blue one.", 0.9), [older("Thanks, that sounds lovely!")]
+        )
+        == []
+    )
+
+
+def test_terms_said_in_many_statements_tie_no_subject() -> None:
+    chatter = [older(f"Thanks Mel, the support group was great, {day}.", days=i) for i, day in enumerate("ABCDEF")]
+    target = older("The support group meets in Hall 3.", days=7)
+    links = judge(newer("Scratch that, the support group meets in Hall 5 now.", 0.7), [*chatter, target])
+    assert [link.older_id for link in links] == [target.id]
+
+
+def test_a_new_start_is_at_most_a_possible_link() -> None:
+    [link] = judge(
+        newer("Just started as a product analyst at Lumen Health!", 0.9),
+        [older("I'm a data analyst at Brightwave.")],
+    )
+    assert not link.firm
+
+
+def test_a_new_value_of_the_same_noun_is_an_explicit_change() -> None:
+    shape = read_shape("The building was sold. My new landlord is Mrs. Adeyemi.")
+    assert shape is not None and "landlord" in shape.renewed
+    [link] = judge(
+        newer("The building was sold. My new landlord is Mrs. Adeyemi.", 0.55),
+        [older("My landlord is Trevor Hale.")],
+    )
+    assert not link.firm and "explicit" in link.reason
+
+
 def test_a_number_named_in_passing_is_a_coincidence_below_the_floor() -> None:
     assert judge(newer("Sorry, it's 120, not 90.", 0.1), [older("I ran 90 km last month.")]) == []
 
 
 def test_an_implied_update_needs_a_closer_subject_and_is_never_firm() -> None:
     before = older("My dentist is Dr. Ahmed.")
-    assert judge(newer("These days I see Dr. Patel.", POSSIBLE_CLOSENESS), [before]) == []
-    [link] = judge(newer("These days I see Dr. Patel.", 0.9), [before])
+    assert judge(newer("These days my dentist is Dr. Patel.", POSSIBLE_CLOSENESS), [before]) == []
+    [link] = judge(newer("These days my dentist is Dr. Patel.", 0.9), [before])
     assert not link.firm
 
 
@@ -105,7 +157,9 @@ def test_a_statement_without_a_shape_links_nothing() -> None:
 
 
 def test_a_later_statement_is_never_made_stale_by_an_earlier_one() -> None:
-    later = statement_of("later", "episode", "My rail pass is 90 a month.", T0 + timedelta(days=60), None, [1.0, 0.0])
+    later = statement_of(
+        "later", "episode", "My rail pass is 90 a month.", T0 + timedelta(days=60), None, [1.0, 0.0]
+    )
     assert judge(newer("Sorry, it's 120, not 90.", 0.9), [later]) == []
 
 
