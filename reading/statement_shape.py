@@ -61,7 +61,8 @@ _CESSATION = re.compile(
 _IMPLIED = re.compile(r"(?i:\b(?:now|these days|nowadays|currently|this (?:year|season|term|month)|(?:my|our) new)\b)")
 #: A new start may replace something (an employer, a gym) or add to it (a club): the rules cannot tell.
 _STARTS = re.compile(
-    r"(?i:\b(?:(?:just |recently )?(?:joined|started (?:at|with|as|a new|working)|signed (?:up|on))|"
+    r"(?i:\b(?:(?:just|recently) (?:joined|started|began|signed (?:up|on))|joined|started (?:at|with|as|a new|working)|"
+    r"signed (?:up|on)|"
     r"first (?:day|week|month|shift) (?:at|with|as)|onboarding (?:at|with)|hired (?:me|by)|got hired)\b)"
 )
 #: "my new landlord": a new value of a noun an earlier statement may have given another.

@@ -118,17 +118,18 @@ async def test_within_one_batch_the_later_turn_wins_too(world, tenant, tmp_path)
 
 
 async def test_an_undecided_update_is_labelled_dated_and_ranked_after_the_newer(world, tenant, tmp_path) -> None:
+    """A new start may replace the old (another school) or add to it (a second one): not decided."""
     await retain(
         world, tmp_path,
-        [turn(tenant, "t1", "My daughter's piano lessons are with Mrs. Okafor on Thursdays.", 30, session="s1")],
-        [turn(tenant, "t2", "These days the piano lessons are on Saturday mornings.", 1, session="s2")],
+        [turn(tenant, "t1", "My daughter takes piano lessons at the Riverside Music School.", 30, session="s1")],
+        [turn(tenant, "t2", "My daughter just started piano lessons at the Conservatory Academy.", 1, session="s2")],
     )  # fmt: skip
     old = await world.store.get_episode(tenant, episode_id_for(tenant, "t1"))
     assert old.superseded_by is None and old.possibly_superseded_by == episode_id_for(tenant, "t2")
     result = await recall(world, tenant, "When are the piano lessons?")
     by_text = {m.text: m for m in result.memories if m.type == "episode"}
-    older = by_text["My daughter's piano lessons are with Mrs. Okafor on Thursdays."]
-    newer = by_text["These days the piano lessons are on Saturday mornings."]
+    older = by_text["My daughter takes piano lessons at the Riverside Music School."]
+    newer = by_text["My daughter just started piano lessons at the Conservatory Academy."]
     assert older.possibly_superseded and older.superseded_by == episode_id_for(tenant, "t2")
     assert older.superseded_at == NOW - timedelta(days=1) and "may have replaced" in older.note
     assert not newer.possibly_superseded and newer.score > older.score
