@@ -45,6 +45,7 @@ STOPWORDS = frozenset(
 
 
 def _normal(word: str) -> str:
+    name = word[:1].isupper()
     word = word.casefold().replace("’", "'")
     if word.endswith("'s"):
         word = word[:-2]
@@ -54,7 +55,19 @@ def _normal(word: str) -> str:
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
+        word = word[:-1]
+    return word if name else _stem(word)
+
+
+def _stem(word: str) -> str:
+    """A light stem, the same on both sides of a comparison: "freelancing", "freelanced" and
+    "freelance" meet; "booked" and "booking" too."""
+    for ending in ("ing", "ed"):
+        if len(word) >= len(ending) + 5 and word.endswith(ending):
+            word = word[: -len(ending)]
+            break
+    if len(word) > 4 and word.endswith("e"):
+        word = word[:-1]
     return word
 
 
