@@ -188,7 +188,7 @@ def _link(newer: Statement, older: Statement, shape: Shape, common: frozenset[st
         return None  # meaning alone is no subject: a conversation's turns all sound alike
     near = closeness(newer, older, common)
     # firm only when a value is replaced: the older held one, the newer brings another
-    replaces = bool(older.values) and bool(newer.values - older.values)
+    replaces = bool(older.values - common) and bool(newer.values - older.values - common)
     # an update replaces a value: the two must not hold the same names and numbers (a correction often
     # repeats the old one: "42 is the neighbour's"); a cessation ends the thing itself, whatever it held
     differs = shape.ends or older.values != newer.values or not older.values
@@ -199,7 +199,7 @@ def _link(newer: Statement, older: Statement, shape: Shape, common: frozenset[st
     if explicit and replaces and near >= firm_from:
         return Link(older.id, newer.id, True, newer.said_at, f"{shape.kind.value} of the same subject ({near:.2f})")
     threshold = POSSIBLE_CLOSENESS if explicit or shape.starts else IMPLIED_CLOSENESS
-    if near >= threshold:
+    if near >= threshold and (explicit or replaces):  # an implied update must at least bring a new value
         how = "explicit" if explicit else "a new start:" if shape.starts else "implied"
         return Link(older.id, newer.id, False, newer.said_at, f"{how} {shape.kind.value}, close subject ({near:.2f})")
     return None

@@ -66,7 +66,7 @@ _STARTS = re.compile(
     r"first (?:day|week|month|shift) (?:at|with|as)|onboarding (?:at|with)|hired (?:me|by)|got hired)\b)"
 )
 #: "my new landlord": a new value of a noun an earlier statement may have given another.
-_RENEWED = re.compile(r"(?i:\b(?:my|our|the|his|her|their)\s+new\s+(?P<head>[a-z][\w-]+(?:\s+[a-z][\w-]+)?))")
+_RENEWED = re.compile(r"(?i:\b(?:my|our|his|her|their)\s+new\s+(?P<head>[a-z][\w-]+(?:\s+[a-z][\w-]+)?))")
 #: A cessation said negated ("I won't quit", "not gonna give up") ends nothing.
 _NEGATED = re.compile(
     r"(?i:(?:\b(?:won't|wont|will not|not gonna|not going to|never|don't|do not|can't|cannot|wouldn't|would|should|"
@@ -78,12 +78,13 @@ _VALUE = (
     r"(?:\d[\d,.]*(?:\s?(?:%|k|km|kg|mb|gb|mbps|miles?|hours?|minutes?|days?|weeks?|years?|am|pm|st|nd|rd|th))?"
     r"|(?:(?:Mr|Mrs|Ms|Dr|St)\.?\s+)?[A-Z][\w'’&.-]*(?:\s+(?:[A-Z][\w'’&.-]*|\d+))*|[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*)?)"
 )
+_NAMED = r"(?:\d[\d,.]*(?:\s?[a-z%]{1,5})?|(?:(?:Mr|Mrs|Ms|Dr|St)\.?\s+)?[A-Z][\w'’&.-]*(?:\s+[A-Z][\w'’&.-]*)*)"
 _DET = r"(?:(?:the|my|our|a|an|his|her|their)\s+)?"
 _CONTRASTS = (
-    # "9 km, not 14", "it's Brenna, not Brenda"
-    re.compile(rf"(?P<new>{_VALUE})\s*,?\s+(?:and\s+)?not\s+{_DET}(?P<old>{_VALUE})"),
-    # "not 14 but 9"
-    re.compile(rf"(?i:\bnot\s+){_DET}(?P<old>{_VALUE})\s*,?\s+(?i:but)\s+{_DET}(?P<new>{_VALUE})"),
+    # "9 km, not 14", "it's Brenna, not Brenda" (the comma sets the contrast apart: "they're not alone" is none)
+    re.compile(rf"(?P<new>{_VALUE})\s*(?:,|;|\s-)\s*(?:and\s+)?not\s+{_DET}(?P<old>{_VALUE})"),
+    # "not 14 but 9", "not Tuesday but Thursday": names and numbers only
+    re.compile(rf"(?i:\bnot\s+){_DET}(?P<old>{_NAMED})\s*,?\s+(?i:but)\s+{_DET}(?P<new>{_NAMED})"),
     # "instead of Crete"
     re.compile(rf"(?i:\binstead of\s+){_DET}(?P<old>{_VALUE})"),
     # "moved from Porto to Seville" (a verb of change before it: "from contemporary to hip-hop" is a range)

@@ -18,6 +18,7 @@ from beliefs.supersession import Shape, Statement
 _WORD = re.compile(r"\d+(?:[,.]\d+)*[a-zA-Z]*|[^\W_][\w'’&-]*")
 _NUMBER = re.compile(r"^\d[\d,.]*(?:st|nd|rd|th|k|km|kg|mb|gb|mbps)?$", re.IGNORECASE)
 _CLAUSE = re.compile(r"[;,.!?]\s+|\s+(?:and|but|while|whereas)\s+", re.IGNORECASE)
+_TITLE = re.compile(r"\b(?:Mr|Mrs|Ms|Dr|St|Prof)\.\s*$")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[\"“(]\s*)$")
 
 #: Words that carry no subject: function words, pronouns, auxiliaries, fillers, time adverbs, and the
@@ -99,7 +100,8 @@ def terms_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
         if not word or word in STOPWORDS or (len(word) < 3 and not word[0].isdigit()):
             continue
         terms.add(word)
-        starts_sentence = _SENTENCE_START.search(text[: match.start()]) is not None
+        before = text[: match.start()]
+        starts_sentence = _SENTENCE_START.search(before) is not None and not _TITLE.search(before)
         if word[0].isdigit() or word in NUMBER_WORDS or (raw[0].isupper() and not starts_sentence and raw.casefold() not in STOPWORDS):
             values.add(word)
     return frozenset(terms), frozenset(values)
