@@ -60,12 +60,6 @@ class RecallConfig(BaseModel):
     superseded_episode_factor: float = Field(
         default=0.5, ge=0.0, le=1.0, description="score multiplier of an episode whose belief is no longer current"
     )
-    possibly_superseded_factor: float = Field(
-        default=0.8,
-        ge=0.0,
-        le=1.0,
-        description="score multiplier of an item a later statement may have replaced (ranked after the newer)",
-    )
     # policy
     confidence_floor: float = Field(default=CONFIDENCE_FLOOR, ge=0.0, le=1.0)
     profile_limit: int = Field(default=5, ge=0)

@@ -3,8 +3,9 @@
 One place for the labels, so the belief and the quote read alike: a superseded quote is `superseded:
 true` with a `note` (left out by default, `superseded_episodes: "label"` shows it); an item the
 rules could not decide about is `possibly_superseded: true`, named beside the newer item
-(`superseded_by`) and the date it was said (`superseded_at`), ranked below it by
-`superseded_episode_factor`, and never presented as current.
+(`superseded_by`) and the date it was said (`superseded_at`), and never presented as current. Its
+rank stays what its relevance gives: it may be the very evidence asked for (ranking the newer above it
+cost a LoCoMo temporal question); the answer's dates and the label say which came first.
 """
 
 from __future__ import annotations

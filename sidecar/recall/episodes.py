@@ -154,9 +154,9 @@ def judge_episodes(
             reasons.insert(0, floor.why)
         relevance = min(1.0, (found.relevance if found else 0.0) + bonus)
         score = score_episode(episode, relevance, config.episode_importance, now, config)
+        if stale:
+            score = score._replace(value=score.value * config.superseded_episode_factor)
         if stale or labels.possibly_superseded:
-            factor = config.superseded_episode_factor if stale else config.possibly_superseded_factor
-            score = score._replace(value=score.value * factor)
             how = "superseded" if stale else "possibly superseded"
             labelled.append((episode.id, f"labelled {how}: {labels.note}"))
         said = f"said by {episode.speaker or episode.role.value} on {episode.said_at.date().isoformat()}"

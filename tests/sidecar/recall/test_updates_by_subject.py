@@ -117,7 +117,7 @@ async def test_within_one_batch_the_later_turn_wins_too(world, tenant, tmp_path)
     assert [m for m in presented_as_current(result, "Porto") if "Seville" not in m.text] == []
 
 
-async def test_an_undecided_update_is_labelled_dated_and_ranked_after_the_newer(world, tenant, tmp_path) -> None:
+async def test_an_undecided_update_is_labelled_and_dated_beside_the_newer(world, tenant, tmp_path) -> None:
     """A new start may replace the old (another school) or add to it (a second one): not decided."""
     await retain(
         world, tmp_path,
@@ -132,7 +132,7 @@ async def test_an_undecided_update_is_labelled_dated_and_ranked_after_the_newer(
     newer = by_text["My daughter just started piano lessons at the Conservatory Academy."]
     assert older.possibly_superseded and older.superseded_by == episode_id_for(tenant, "t2")
     assert older.superseded_at == NOW - timedelta(days=1) and "may have replaced" in older.note
-    assert not newer.possibly_superseded and newer.score > older.score
+    assert not newer.possibly_superseded and newer.said_at > older.said_at
 
 
 async def test_weak_claims_never_make_a_belief_stale(world, tenant, tmp_path) -> None:
