@@ -51,6 +51,12 @@ class Episode(BaseModel):
     possibly_superseded_by: str | None = None
     superseded_at: datetime | None = None
 
+    @property
+    def private_to(self) -> str | None:
+        """The agent whose private turn this was ("" if it names none), or None when shared: the
+        same rule as `Memory.private_to`, so evidence is scoped exactly like the beliefs it gave."""
+        return (self.agent_id or "") if self.visibility is Visibility.AGENT else None
+
 
 class EpisodeEvent(BaseModel):
     """An episode kept or revoked, published on `beliefstream.memory.events` beside `MemoryEvent`s

@@ -11,6 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from fastapi import FastAPI
+
+from sidecar.access import ROUTES
+
 MARKER = "<!-- Everything below is generated from /openapi.json by `scripts/api_docs.py`: do not edit by hand. -->"
 REGENERATE = ".venv/bin/python scripts/api_docs.py"
 
@@ -19,8 +23,9 @@ _METHODS = ("get", "post", "put", "patch", "delete")
 _COMMON_ERRORS = {"400", "401", "403", "404", "413", "422", "429", "503"}
 
 
-def full_app_openapi() -> dict[str, Any]:
-    """The OpenAPI document of a sidecar with every optional route mounted (nothing is started)."""
+def full_app() -> FastAPI:
+    """A sidecar with every optional route mounted, `/mcp` and the docs pages included (nothing is
+    started; no route may be called)."""
     from sidecar.app import create_app
     from streams.settings import Settings
 
@@ -34,11 +39,24 @@ def full_app_openapi() -> dict[str, Any]:
             return unavailable
 
     stub = Unstarted()
-    settings = Settings(api_keys="reference=reference")
-    app = create_app(  # type: ignore[arg-type]
-        settings, stub, stub, stub, embedder=stub, recall=stub, consolidator=stub, admin=stub, contested=stub
+    settings = Settings(api_keys="reference=reference", api_docs_ui=True)
+    return create_app(  # type: ignore[arg-type]
+        settings,
+        stub,
+        stub,
+        stub,
+        embedder=stub,
+        recall=stub,
+        consolidator=stub,
+        admin=stub,
+        contested=stub,
+        mcp_tools=stub,
     )
-    return app.openapi()
+
+
+def full_app_openapi() -> dict[str, Any]:
+    """The OpenAPI document of a sidecar with every optional route mounted."""
+    return full_app().openapi()
 
 
 def _type(schema: dict[str, Any]) -> str:
@@ -84,6 +102,8 @@ def _operation(method: str, path: str, op: dict[str, Any]) -> list[str]:
         lines += [_cell(op["description"]), ""]
     if not op.get("security"):
         lines += ["No API key needed.", ""]
+    elif (rule := ROUTES.get((method.upper(), path))) is not None:
+        lines += [f"Needs {rule.describe()}.", ""]
     parameters = op.get("parameters", [])
     if parameters:
         lines += ["| parameter | in | type | required | default | description |", "|---|---|---|---|---|---|"]
@@ -134,8 +154,10 @@ def render(openapi: dict[str, Any]) -> str:
         "",
         "## HTTP reference",
         "",
-        "Every route but the health checks and `/metrics` needs `Authorization: Bearer <key>` and may answer "
-        "these errors, each as `{\"error\": {\"code\", \"message\"}}` ([ErrorBody](#errorbody)): "
+        "Every route but the health checks, `/metrics`, `/openapi.json` and the console's files needs `Authorization: Bearer <key>`, "
+        "holding the capability its entry names (one table, `sidecar/access.py`; a missing one is a `403`; an "
+        "agent's private state is seen only by that agent's keys and tenant keys with `agents`), and "
+        "may answer these errors, each as `{\"error\": {\"code\", \"message\"}}` ([ErrorBody](#errorbody)): "
         "`400` malformed request, `401` missing or unknown key, `403` outside the key's scope, `404` not found "
         "in the key's tenant, `413` body too large, `422` invalid field (with `details`), `429` rate limit "
         "(with `Retry-After`), `503` a dependency is unavailable (retry).",

@@ -13,6 +13,7 @@ from importlib.metadata import PackageNotFoundError, version
 from fastapi import FastAPI
 
 from embedding.embedder import Embedder
+from sidecar.access import AccessGuard, check_routes
 from sidecar.auth import ApiKeyAuthenticator
 from sidecar.consolidation import Consolidation
 from sidecar.errors import UnexpectedErrorMiddleware, install_error_handlers
@@ -89,6 +90,7 @@ def create_app(
         logger.warning("no API keys configured (BELIEFSTREAM_API_KEYS): every authenticated call is a 401")
     limiter = RateLimiter(settings.rate_limit_per_s, settings.rate_limit_burst)
     authenticate = ApiKeyAuthenticator(keys, limiter)
+    guard = AccessGuard(authenticate)  # every route's capability and audience: sidecar.access.ROUTES
     metrics = RequestMetrics()
     mcp = McpEndpoint(mcp_tools, authenticate, settings.host) if mcp_tools is not None else None
 
@@ -97,6 +99,8 @@ def create_app(
         lifespan=mcp.lifespan if mcp is not None else None,
         version=_version(),
         description="Retain conversation turns and read the governed belief state (contract §3).",
+        docs_url="/docs" if settings.api_docs_ui else None,  # pages that load their scripts from a CDN
+        redoc_url="/redoc" if settings.api_docs_ui else None,
     )
     install_error_handlers(app)
     app.add_middleware(BodySizeLimitMiddleware, max_body_bytes=settings.max_body_bytes)
@@ -107,32 +111,33 @@ def create_app(
     if vectors is not None:
         checks.append(("vectors", vectors.ping))
     app.include_router(health_routes(checks, backlog=projector.backlog if projector is not None else None))
-    app.include_router(retain_routes(authenticate, store, publisher, settings.max_turn_bytes))
-    app.include_router(job_routes(authenticate, store))
-    app.include_router(memory_routes(authenticate, store))
-    app.include_router(episode_routes(authenticate, store))
-    app.include_router(export_routes(authenticate, store))
+    app.include_router(retain_routes(guard, store, publisher, settings.max_turn_bytes))
+    app.include_router(job_routes(guard, store))
+    app.include_router(memory_routes(guard, store))
+    app.include_router(episode_routes(guard, store))
+    app.include_router(export_routes(guard, store))
     app.include_router(metrics_routes(metrics))
     app.include_router(console_routes())  # static files; every read and change goes through /v1 with the typed key
     if consolidator is not None:
-        app.include_router(consolidate_routes(authenticate, consolidator))
-    app.include_router(revoke_routes(authenticate, store, projector))
-    app.include_router(episode_revoke_routes(authenticate, store, projector))
-    app.include_router(erasure_routes(authenticate, store, projector, recall.flush if recall is not None else None))
+        app.include_router(consolidate_routes(guard, consolidator))
+    app.include_router(revoke_routes(guard, store, projector))
+    app.include_router(episode_revoke_routes(guard, store, projector))
+    app.include_router(erasure_routes(guard, store, projector, recall.flush if recall is not None else None))
     if vectors is not None:
         if embedder is not None:
-            app.include_router(direct_routes(authenticate, store, projector, embedder))
+            app.include_router(direct_routes(guard, store, projector, embedder))
             if contested is not None:
-                app.include_router(contested_routes(authenticate, contested, projector, embedder))
+                app.include_router(contested_routes(guard, contested, projector, embedder))
     if admin is not None:
-        app.include_router(user_routes(authenticate, admin))
-        app.include_router(read_routes(authenticate, admin))
+        app.include_router(user_routes(guard, admin))
+        app.include_router(read_routes(guard, admin))
         if vectors is not None and embedder is not None:
-            app.include_router(edit_routes(authenticate, store, admin, projector, embedder))
+            app.include_router(edit_routes(guard, store, admin, projector, embedder))
     if recall is not None:  # started and closed by the entry point, like the store
-        app.include_router(recall_routes(authenticate, recall))
+        app.include_router(recall_routes(guard, recall))
         # reflect reads through recall; without an answerer (the default) its answers are extractive
-        app.include_router(reflect_routes(authenticate, ReflectService(recall, reflect_answerer)))
+        app.include_router(reflect_routes(guard, ReflectService(recall, reflect_answerer)))
     if mcp is not None:
         app.add_route(MCP_PATH, mcp.asgi, methods=["GET", "POST", "DELETE"], include_in_schema=False)
+    check_routes(app)  # a route the access table does not name is a programming error
     return app

@@ -5,14 +5,17 @@ constant time against every configured key, so neither timing nor the error says
 With a `RateLimiter`, every authenticated request also takes a token of its key's bucket (429 when empty),
 so each route that authenticates is limited, and the unauthenticated probes never are.
 
-Capabilities (`BELIEFSTREAM_API_KEYS="key=tenant[:agent][/cap+cap...]"`; a 403 JSON error without):
+Capabilities (`BELIEFSTREAM_API_KEYS="key=tenant[:agent][/cap+cap...]"`; a 403 JSON error without;
+which route and MCP tool needs which is one table, `sidecar.access`, enforced by its guard):
 
-    retain   POST /v1/retain, MCP store_memory
-    recall   POST /v1/recall and /v1/reflect; reads of memories, jobs and contested pairs
-    manage   revoke, consolidate, resolve a contested pair, edit, direct insert (stored as `caution`)
+    retain   POST /v1/retain, MCP store_memory; an agent revoking or editing its own private rows
+    recall   POST /v1/recall and /v1/reflect; reads of memories, episodes, attribute histories,
+             exports, users, jobs and contested pairs
+    manage   revoke (memories and episodes), consolidate, resolve a contested pair, edit, direct
+             insert (stored as `caution`)
     erase    DELETE /v1/users/{id} (keys not bound to an agent only)
     agents   a tenant key acting for any agent of its tenant: `agent_id` in a body, that agent's
-             private memories, jobs and contested pairs
+             private memories, episodes, jobs and contested pairs
     admin    every capability above, and a direct insert's confidence, trust and source role taken
              as given (authority); `all` is a synonym
 
@@ -24,7 +27,8 @@ directly nor resolve a contested pair unless granted `manage`.
 Scope: an agent-bound key sees shared state and its own agent's private state, and may name no
 other agent. A tenant key's scope is the whole tenant: naming an agent (with `agents`) selects that
 agent's view inside it, it never reaches past the key; without `agents` the key sees shared state
-only and naming an agent is a 403. An agent may revoke its own private memories with `retain`.
+only and naming an agent is a 403. An agent may revoke its own private memories and episodes with
+`retain`.
 """
 
 from __future__ import annotations
@@ -62,7 +66,8 @@ AGENT_DEFAULT = frozenset({Capability.RETAIN, Capability.RECALL})
 #: `{key: (tenant_id, agent_id | None)}` or `{key: (tenant_id, agent_id | None, capability names | None)}`.
 ApiKeys = Mapping[str, tuple[str, str | None] | tuple[str, str | None, Iterable[str] | None]]
 
-_bearer = HTTPBearer(auto_error=False, description="An API key from BELIEFSTREAM_API_KEYS")
+#: The `Authorization: Bearer <key>` reader (auto_error off: a missing key is our 401, not FastAPI's 403).
+BEARER = HTTPBearer(auto_error=False, description="An API key from BELIEFSTREAM_API_KEYS")
 
 
 def capabilities_of(names: Iterable[str] | None, agent_id: str | None) -> frozenset[Capability]:
@@ -164,7 +169,7 @@ class ApiKeyAuthenticator:
         return found
 
     async def __call__(
-        self, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+        self, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]
     ) -> Principal:
         if credentials is None:  # missing header, or not of the form "Bearer <key>"
             raise Unauthorized()

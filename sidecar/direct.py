@@ -118,7 +118,6 @@ class MemoryIn(BaseModel):
 
 def direct_memory(principal: Principal, body: MemoryIn, now: datetime) -> Memory:
     """The memory `body` asks for, in the key's scope and authority; `Forbidden`/`BadRequest` when it cannot be."""
-    principal.require(Capability.MANAGE, "a direct insert")
     if body.tenant_id is not None and body.tenant_id != principal.tenant_id:
         raise Forbidden("tenant_id is not the tenant of this API key")
     agent_id = principal.acting_agent(body.agent_id)

@@ -10,8 +10,10 @@
     │   ├── PayloadTooLarge     413 payload_too_large
     │   ├── TooManyRequests     429 rate_limited (with Retry-After)
     │   └── Unavailable         503 unavailable
-    └── ReflectAnswerError      the reflect answerer gave no usable answer (never reaches a client:
-                                reflect answers extractively instead)
+    ├── ReflectAnswerError      the reflect answerer gave no usable answer (never reaches a client:
+    │                           reflect answers extractively instead)
+    └── UndeclaredRouteError    a route or MCP tool with no entry in `sidecar.access` (a programming
+                                error, raised when the app is built)
 
 Recall's own errors are in `sidecar.recall.errors`.
 
@@ -121,6 +123,10 @@ class Unavailable(SidecarError):
 
 class ReflectAnswerError(BeliefstreamError):
     """The answerer gave no usable answer (API failure, timeout, malformed reply); reflect falls back."""
+
+
+class UndeclaredRouteError(BeliefstreamError):
+    """A route the access table (`sidecar.access.ROUTES`) does not name: no app is built with one."""
 
 
 def error_response(

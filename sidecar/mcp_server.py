@@ -3,7 +3,8 @@
     POST /mcp  (streamable HTTP, stateless, JSON answers; mounted into the sidecar by `create_app`)
     ├── McpAuthGuard: no or unknown `Authorization: Bearer <key>` → 401, an exhausted key → 429
     └── each tool resolves its `Principal` from the request's own header (`PrincipalResolver`), so
-        the tenant comes from the key exactly as over HTTP; an agent-bound key stays bound
+        the tenant comes from the key exactly as over HTTP; an agent-bound key stays bound; the
+        tool's entry in `sidecar.access.TOOLS` admits the call (403 `forbidden` otherwise)
 
 `sidecar.mcp_schema.build_mcp_server` declares the four tools once (the schema) and leaves the
 call itself to a `ToolCall`: `local_tool_call` here, `sidecar.mcp_proxy` for the stdio server of
@@ -25,6 +26,7 @@ from pydantic import ValidationError
 from starlette.types import Receive, Scope, Send
 
 from beliefs.errors import BeliefstreamError
+from sidecar.access import admit_tool
 from sidecar.auth import ApiKeyAuthenticator, Principal
 from sidecar.errors import SidecarError, Unauthorized, describe_validation_errors, error_response
 from sidecar.mcp_schema import JsonObject, ToolCall, build_mcp_server
@@ -63,7 +65,9 @@ def local_tool_call(tools: McpTools, principal_of: PrincipalResolver) -> ToolCal
 
     async def call(name: str, ctx: Context, arguments: JsonObject) -> JsonObject:
         try:
-            return await getattr(tools, name)(principal_of(ctx), **arguments)
+            principal = principal_of(ctx)
+            admit_tool(name, principal)  # the tool's entry in sidecar.access.TOOLS
+            return await getattr(tools, name)(principal, **arguments)
         except SidecarError as exc:
             raise ToolError(f"{exc.code}: {exc.message}") from exc
         except ValidationError as exc:

@@ -1,9 +1,10 @@
 """The MCP tools' behaviour, over the same code paths as the HTTP routes, with no MCP SDK in sight.
 
-Every tool takes the caller's `Principal` (resolved from the API key by `sidecar.mcp_server`), so
-scope is decided exactly as over HTTP: `store_memory` is `/v1/retain` (job enqueued, turn published,
-job id back at once), `recall_memories` is `/v1/recall`, `forget` is the revoke route and
-`consolidate_memories` is `/v1/consolidate` (tenant keys only). `recalled` and `forgotten` shape
+Every tool takes the caller's `Principal` (resolved from the API key by `sidecar.mcp_server`, and
+admitted there by the tool's entry in `sidecar.access.TOOLS`, the same as its route's), so scope is
+decided exactly as over HTTP: `store_memory` is `/v1/retain` (job enqueued, turn published, job id
+back at once), `recall_memories` is `/v1/recall`, `forget` is the revoke route and
+`consolidate_memories` is `/v1/consolidate` (`manage`). `recalled` and `forgotten` shape
 the answers, for these tools and for `sidecar.mcp_proxy`'s, which get the same records over HTTP.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from beliefs.records import Memory
-from sidecar.auth import Capability, Principal
+from sidecar.auth import Principal
 from sidecar.consolidation import Consolidation
 from sidecar.errors import Unavailable
 from sidecar.publisher import TurnPublisher
@@ -110,7 +111,6 @@ class McpTools:
         dry_run: bool = False,
         user_id: str | None = None,
     ) -> JsonObject:
-        principal.require(Capability.MANAGE, "consolidation")
         if self._consolidator is None:
             raise Unavailable("consolidation is not configured on this server")
         diff = await self._consolidator(

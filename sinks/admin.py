@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Protocol, runtime_checkable
 
 from beliefs.records import Memory, MemoryState, RecallAudit
-from sinks.reach import Reach
+from sinks.reach import EVERY_AGENT, Reach
 
 
 @dataclass(frozen=True)
@@ -70,9 +70,9 @@ class UserDirectory(Protocol):
         """The counts of one user's state that `reach` sees (all zero for a user with none)."""
 
     async def attribute_history(
-        self, tenant_id: str, user_id: str, attribute: str, entity: str | None = None
+        self, tenant_id: str, user_id: str, attribute: str, entity: str | None = None, reach: Reach = EVERY_AGENT
     ) -> list[Memory]:
-        """Every version of the user's `attribute` (of `entity`, or of any), oldest first."""
+        """Every version of the user's `attribute` (of `entity`, or of any) within `reach`, oldest first."""
 
 
 @runtime_checkable

@@ -122,8 +122,10 @@ class BeliefReads(Protocol):
         limit: int = 100,
         cursor: str | None = None,
         narrowing: MemoryListing = EVERY_MEMORY,
+        reach: Reach = EVERY_AGENT,
     ) -> tuple[list[Memory], str | None]:
-        """One page of the user's memories in (created_at, id) order (or newest first), and the next cursor."""
+        """One page of the user's memories in (created_at, id) order (or newest first) within `reach`
+        (applied in the query: a page is never short of rows the caller may see), and the next cursor."""
 
     async def get_episode(self, tenant_id: str, episode_id: str) -> Episode | None: ...
 
@@ -135,8 +137,10 @@ class BeliefReads(Protocol):
         limit: int = 100,
         cursor: str | None = None,
         newest_first: bool = False,
+        reach: Reach = EVERY_AGENT,
     ) -> tuple[list[Episode], str | None]:
-        """One page of the user's episodes in (said_at, id) order (or newest first), and the next cursor."""
+        """One page of the user's episodes in (said_at, id) order (or newest first) within `reach`, and
+        the next cursor."""
 
 
 @runtime_checkable

@@ -136,6 +136,11 @@ class Settings(BaseSettings):
     max_body_bytes: int = 1024 * 1024
     rate_limit_per_s: float = Field(default=200.0, gt=0, description="requests per second per API key")
     rate_limit_burst: int = Field(default=400, ge=1, description="requests an idle key may make at once")
+    api_docs_ui: bool = Field(
+        default=False,
+        description="serve /docs and /redoc (pages that load their scripts from a CDN, where one pastes an API "
+        "key); /openapi.json is always served, without a key",
+    )
 
     # webhooks: memory events POSTed, signed, to platforms that do not read Kafka
     webhook_urls: list[str] = Field(

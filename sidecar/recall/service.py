@@ -32,7 +32,7 @@ from beliefs.episodes import Episode
 from beliefs.errors import BeliefstreamError
 from beliefs.records import Memory, RecallAudit, utcnow
 from embedding.embedder import Embedder
-from sidecar.auth import Capability, Principal
+from sidecar.auth import Principal
 from sidecar.recall import filters
 from sidecar.recall.access import AccessRecorder
 from sidecar.recall.audit import AuditSink, query_digest
@@ -106,7 +106,6 @@ def resolve_scope(principal: Principal, request: RecallRequest) -> RecallScope:
     `request.topic` is not pushed into the candidate queries: it narrows in `select`
     (`policy.outside_topic`), where a value of a context the topic names is still seen.
     """
-    principal.require(Capability.RECALL, "recall")
     return RecallScope(
         tenant_id=principal.tenant_id,
         user_id=request.user_id,

@@ -13,7 +13,8 @@ from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field
 
 from beliefs.consolidation_diff import ConsolidationDiff
-from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
+from sidecar.access import AccessGuard
+from sidecar.auth import Principal
 from sidecar.consolidation import Consolidation
 from sidecar.schemas import ERROR_RESPONSES, Identifier
 
@@ -29,15 +30,14 @@ class ConsolidateBody(BaseModel):
     dry_run: bool = Field(default=True, description="answer the diff and write nothing")
 
 
-def consolidate_routes(authenticate: ApiKeyAuthenticator, consolidator: Consolidation) -> APIRouter:
+def consolidate_routes(guard: AccessGuard, consolidator: Consolidation) -> APIRouter:
     router = APIRouter(tags=["manage"], responses=ERROR_RESPONSES)
 
     @router.post("/v1/consolidate", response_model=ConsolidationDiff)
     async def consolidate(
-        principal: Annotated[Principal, Depends(authenticate)], body: ConsolidateBody
+        principal: Annotated[Principal, Depends(guard)], body: ConsolidateBody
     ) -> ConsolidationDiff:
         """Groups of near-duplicates, each with its proposed (or written) canonical memory."""
-        principal.require(Capability.MANAGE, "consolidation")
         return await consolidator(
             principal.tenant_id,
             body.topic,

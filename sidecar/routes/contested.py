@@ -20,7 +20,8 @@ from beliefs import loops
 from beliefs.contested import ContestedSlot
 from beliefs.records import MAX_ID_LENGTH, Memory, utcnow
 from embedding.embedder import Embedder
-from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
+from sidecar.access import AccessGuard
+from sidecar.auth import Principal
 from sidecar.errors import Conflict, NotFound
 from sidecar.mirror import follow
 from sidecar.schemas import ERROR_RESPONSES, ErrorBody
@@ -85,7 +86,7 @@ class ResolvedOut(BaseModel):
 
 
 def contested_routes(
-    authenticate: ApiKeyAuthenticator,
+    guard: AccessGuard,
     store: ContestedStore,
     projector: Projection | None,
     embedder: Embedder,
@@ -94,13 +95,12 @@ def contested_routes(
 
     @router.get("/v1/contested", response_model=ContestedList)
     async def list_contested(
-        principal: Annotated[Principal, Depends(authenticate)],
+        principal: Annotated[Principal, Depends(guard)],
         user_id: Annotated[str | None, Query(min_length=1, max_length=MAX_ID_LENGTH)] = None,
         status: Literal["open", "resolved", "all"] = "open",
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     ) -> ContestedList:
         """Entity/attribute pairs in a contradiction loop (this key's tenant and reach), with their value history."""
-        principal.require(Capability.RECALL, "listing contested pairs")
         slots = await store.list_contested(
             principal.tenant_id, user_id, None if status == "all" else status, limit, principal.reach
         )
@@ -112,10 +112,9 @@ def contested_routes(
         responses={409: {"model": ErrorBody, "description": "already resolved"}},
     )
     async def resolve(
-        principal: Annotated[Principal, Depends(authenticate)], contested_id: str, body: ResolveIn
+        principal: Annotated[Principal, Depends(guard)], contested_id: str, body: ResolveIn
     ) -> ResolvedOut:
         """Decide a loop: one value, or values by context plus a default."""
-        principal.require(Capability.MANAGE, "resolving a contested pair")
         slot = await store.get_contested(principal.tenant_id, contested_id, principal.reach)
         if slot is None:
             raise NotFound("no such contested pair")

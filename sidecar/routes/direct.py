@@ -12,7 +12,8 @@ from fastapi import APIRouter, Depends, Response
 
 from beliefs.records import EventKind, Memory, utcnow
 from embedding.embedder import Embedder
-from sidecar.auth import ApiKeyAuthenticator, Principal
+from sidecar.access import AccessGuard
+from sidecar.auth import Principal
 from sidecar.direct import MemoryIn, direct_memory, same_claim
 from sidecar.errors import Conflict
 from sidecar.mirror import follow
@@ -31,7 +32,7 @@ def resolved_id(memory: Memory, result: WriteResult) -> tuple[str, bool]:
 
 
 def direct_routes(
-    authenticate: ApiKeyAuthenticator,
+    guard: AccessGuard,
     store: GovernanceStore,
     projector: Projection | None,
     embedder: Embedder,
@@ -51,7 +52,7 @@ def direct_routes(
         },
     )
     async def store_memory(
-        principal: Annotated[Principal, Depends(authenticate)], body: MemoryIn, response: Response
+        principal: Annotated[Principal, Depends(guard)], body: MemoryIn, response: Response
     ) -> Memory:
         """Direct insert: no extraction, but scope, validation and reconciliation apply."""
         memory = direct_memory(principal, body, utcnow())

@@ -12,7 +12,8 @@ from fastapi import APIRouter, Depends
 
 from beliefs.records import utcnow
 from embedding.embedder import Embedder
-from sidecar.auth import ApiKeyAuthenticator, Principal
+from sidecar.access import AccessGuard
+from sidecar.auth import Principal
 from sidecar.edit import MemoryEdit, edited_version
 from sidecar.errors import BadRequest, Conflict, Forbidden, NotFound
 from sidecar.mirror import follow
@@ -25,7 +26,7 @@ from sinks.vector_outbox import Projection
 
 
 def edit_routes(
-    authenticate: ApiKeyAuthenticator,
+    guard: AccessGuard,
     store: GovernanceStore,
     admin: MemoryEdits,
     projector: Projection | None,
@@ -39,7 +40,7 @@ def edit_routes(
         responses={409: {"model": ErrorBody, "description": "The memory is no longer the current belief"}},
     )
     async def edit_memory(
-        principal: Annotated[Principal, Depends(authenticate)], memory_id: str, body: MemoryEdit
+        principal: Annotated[Principal, Depends(guard)], memory_id: str, body: MemoryEdit
     ) -> MemoryWithHistory:
         """Correct a memory: the answer is the new version, with the old one in its `history`."""
         old = await store.get_memory(principal.tenant_id, memory_id)

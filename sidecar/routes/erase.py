@@ -14,8 +14,8 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 
 from beliefs.records import utcnow
-from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
-from sidecar.errors import Forbidden
+from sidecar.access import AccessGuard
+from sidecar.auth import Principal
 from sidecar.mirror import follow
 from sidecar.schemas import ERROR_RESPONSES, ErasureView
 from sinks.contracts import GovernanceStore
@@ -23,7 +23,7 @@ from sinks.vector_outbox import Projection
 
 
 def erasure_routes(
-    authenticate: ApiKeyAuthenticator,
+    guard: AccessGuard,
     store: GovernanceStore,
     projector: Projection | None,
     flush_reads: Callable[[], Awaitable[None]] | None = None,
@@ -32,12 +32,9 @@ def erasure_routes(
     router = APIRouter(tags=["governance"], responses=ERROR_RESPONSES)
 
     @router.delete("/v1/users/{user_id}", response_model=ErasureView)
-    async def erase_user(principal: Annotated[Principal, Depends(authenticate)], user_id: str) -> ErasureView:
+    async def erase_user(principal: Annotated[Principal, Depends(guard)], user_id: str) -> ErasureView:
         """Delete every row and vector point of the user (memories and episodes included); answers the
         receipt (zeros for a user with none)."""
-        principal.require(Capability.ERASE, "erasing a user")
-        if principal.agent_id is not None:
-            raise Forbidden("erasing a user is a tenant-level operation; this API key is bound to an agent")
         if flush_reads is not None:
             await flush_reads()
         report = await store.erase_user(principal.tenant_id, user_id, principal.key_id)

@@ -15,7 +15,8 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 from fastapi.responses import StreamingResponse
 
-from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
+from sidecar.access import AccessGuard
+from sidecar.auth import Principal
 from sidecar.schemas import ERROR_RESPONSES
 from sinks.portability import ExportSource, export
 
@@ -31,7 +32,7 @@ _EXAMPLE = (
 )
 
 
-def export_routes(authenticate: ApiKeyAuthenticator, store: ExportSource) -> APIRouter:
+def export_routes(guard: AccessGuard, store: ExportSource) -> APIRouter:
     router = APIRouter(tags=["users"], responses=ERROR_RESPONSES)
 
     @router.get(
@@ -39,12 +40,11 @@ def export_routes(authenticate: ApiKeyAuthenticator, store: ExportSource) -> API
         response_class=StreamingResponse,
         responses={200: {"content": {MEDIA_TYPE: {"example": _EXAMPLE}}, "description": "JSON lines"}},
     )
-    async def export_user(principal: Annotated[Principal, Depends(authenticate)], user_id: str) -> StreamingResponse:
+    async def export_user(principal: Annotated[Principal, Depends(guard)], user_id: str) -> StreamingResponse:
         """The user's memories (every state, with their supersession chains, citations and scores),
         contradiction loops and episodes as JSON lines, one object a line with a `kind` (`header`,
         `memory`, `contested`, `episode`), the last line `{"kind": "end", "records": N}` (a file
         without it was cut short). Load it elsewhere with `beliefstream import`."""
-        principal.require(Capability.RECALL, "exporting a user")
         lines = export(store, principal.reach, principal.tenant_id, user_id)
         return StreamingResponse(_newline_ended(lines), media_type=MEDIA_TYPE)
 

@@ -1,8 +1,8 @@
 """`GET /v1/users/{user_id}/memories`, `GET /v1/memories/{id}` and its `/sources`: the belief state as stored.
 
-Reads are scoped by the key's tenant in the store and need the `recall` capability. An agent-bound
-key never sees another agent's private (`visibility=agent`) memories, nor does a tenant key without
-the `agents` capability; out of scope reads as not found.
+Reads need the `recall` capability (`sidecar.access`) and are scoped by the key's tenant and reach
+in the store. An agent-bound key never sees another agent's private (`visibility=agent`) memories,
+nor does a tenant key without the `agents` capability; out of scope reads as not found.
 """
 
 from typing import Annotated
@@ -11,9 +11,9 @@ from fastapi import APIRouter, Depends, Query
 
 from beliefs.episodes import episode_id_for
 from beliefs.records import Memory, MemoryState, MemoryType
-from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
+from sidecar.access import AccessGuard
+from sidecar.auth import Principal
 from sidecar.errors import BadRequest, NotFound
-from sidecar.routes.episodes import episode_visible_to
 from sidecar.schemas import ERROR_RESPONSES, MemoryPage, MemorySource, MemorySources, MemoryWithHistory, Order
 from sinks.contracts import BeliefReads, MemoryListing
 
@@ -37,12 +37,12 @@ def parse_state(state: str) -> MemoryState | None:
         raise BadRequest(f"state must be one of: {STATE_CHOICES}; got {state!r}") from None
 
 
-def memory_routes(authenticate: ApiKeyAuthenticator, store: BeliefReads) -> APIRouter:
+def memory_routes(guard: AccessGuard, store: BeliefReads) -> APIRouter:
     router = APIRouter(tags=["memories"], responses=ERROR_RESPONSES)
 
     @router.get("/v1/users/{user_id}/memories", response_model=MemoryPage)
     async def list_memories(
-        principal: Annotated[Principal, Depends(authenticate)],
+        principal: Annotated[Principal, Depends(guard)],
         user_id: str,
         state: Annotated[str, Query(description=f"one of: {STATE_CHOICES}")] = "active",
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
@@ -52,26 +52,29 @@ def memory_routes(authenticate: ApiKeyAuthenticator, store: BeliefReads) -> APIR
         order: Annotated[Order, Query(description="by creation: oldest or newest first (repeat it with `cursor`)")] = "oldest",
     ) -> MemoryPage:
         """The user's memories in the store's stable order (creation, then id), one page at a time."""
-        principal.require(Capability.RECALL, "reading memories")
         wanted = parse_state(state)
         narrowing = MemoryListing(type=type, topic=topic, newest_first=order == "newest")
         try:
             memories, next_cursor = await store.list_memories(
-                principal.tenant_id, user_id, state=wanted, limit=limit, cursor=cursor, narrowing=narrowing
+                principal.tenant_id,
+                user_id,
+                state=wanted,
+                limit=limit,
+                cursor=cursor,
+                narrowing=narrowing,
+                reach=principal.reach,
             )
         except ValueError as exc:  # the store's refusal of a cursor it did not hand out
             if cursor is None:
                 raise
             raise BadRequest("cursor is not a next_cursor of this listing; start again without it") from exc
-        visible = [memory for memory in memories if visible_to(principal, memory)]
-        return MemoryPage(memories=visible, next_cursor=next_cursor)
+        return MemoryPage(memories=memories, next_cursor=next_cursor)
 
     @router.get("/v1/memories/{memory_id}", response_model=MemoryWithHistory)
     async def get_memory(
-        principal: Annotated[Principal, Depends(authenticate)], memory_id: str
+        principal: Annotated[Principal, Depends(guard)], memory_id: str
     ) -> MemoryWithHistory:
         """One memory and its supersession chain; another tenant's memory is a 404."""
-        principal.require(Capability.RECALL, "reading memories")
         memory = await store.get_memory(principal.tenant_id, memory_id)
         if memory is None or not visible_to(principal, memory):
             raise NotFound(f"no memory {memory_id!r}")
@@ -81,18 +84,17 @@ def memory_routes(authenticate: ApiKeyAuthenticator, store: BeliefReads) -> APIR
 
     @router.get("/v1/memories/{memory_id}/sources", response_model=MemorySources)
     async def memory_sources(
-        principal: Annotated[Principal, Depends(authenticate)], memory_id: str
+        principal: Annotated[Principal, Depends(guard)], memory_id: str
     ) -> MemorySources:
         """The turns a memory was learnt from (`source_turn_ids`, at most 50), each with its episode:
         the words as said, when and by whom (null when the turn was kept as no episode, or is out of reach)."""
-        principal.require(Capability.RECALL, "reading memories")
         memory = await store.get_memory(principal.tenant_id, memory_id)
         if memory is None or not visible_to(principal, memory):
             raise NotFound(f"no memory {memory_id!r}")
         sources = []
         for turn_id in memory.source_turn_ids[:MAX_SOURCES]:
             episode = await store.get_episode(principal.tenant_id, episode_id_for(principal.tenant_id, turn_id))
-            if episode is not None and not episode_visible_to(principal, episode):
+            if episode is not None and not principal.reach.sees(episode.private_to):
                 episode = None
             sources.append(MemorySource(turn_id=turn_id, episode=episode))
         return MemorySources(memory_id=memory_id, sources=sources, total=len(memory.source_turn_ids))

@@ -12,7 +12,8 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, Field
 
-from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
+from sidecar.access import AccessGuard
+from sidecar.auth import Principal
 from sidecar.errors import BadRequest
 from sidecar.schemas import ERROR_RESPONSES
 from sinks.admin import ReadAudit
@@ -36,18 +37,17 @@ class ReadPage(BaseModel):
     next_cursor: str | None = Field(description="pass as `cursor` for the next page; null on the last")
 
 
-def read_routes(authenticate: ApiKeyAuthenticator, audit: ReadAudit) -> APIRouter:
+def read_routes(guard: AccessGuard, audit: ReadAudit) -> APIRouter:
     router = APIRouter(tags=["users"], responses=ERROR_RESPONSES)
 
     @router.get("/v1/users/{user_id}/reads", response_model=ReadPage)
     async def list_reads(
-        principal: Annotated[Principal, Depends(authenticate)],
+        principal: Annotated[Principal, Depends(guard)],
         user_id: str,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
         cursor: Annotated[str | None, Query(description="`next_cursor` of the previous page")] = None,
     ) -> ReadPage:
         """The recalls of the user's memories, newest first, one page at a time."""
-        principal.require(Capability.RECALL, "reading the audit of reads")
         try:
             reads, next_cursor = await audit.list_reads(principal.tenant_id, user_id, principal.reach, limit, cursor)
         except InvalidCursorError as exc:

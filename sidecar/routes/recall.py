@@ -8,18 +8,19 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends
 
-from sidecar.auth import ApiKeyAuthenticator, Principal
+from sidecar.access import AccessGuard
+from sidecar.auth import Principal
 from sidecar.recall.models import RecallRequest, RecallResult
 from sidecar.recall.service import RecallService
 from sidecar.schemas import ERROR_RESPONSES
 
 
-def recall_routes(authenticate: ApiKeyAuthenticator, recall: RecallService) -> APIRouter:
+def recall_routes(guard: AccessGuard, recall: RecallService) -> APIRouter:
     router = APIRouter(tags=["recall"], responses=ERROR_RESPONSES)
 
     @router.post("/v1/recall", response_model=RecallResult)
     async def recall_memories(
-        principal: Annotated[Principal, Depends(authenticate)], body: Annotated[RecallRequest, Body()]
+        principal: Annotated[Principal, Depends(guard)], body: Annotated[RecallRequest, Body()]
     ) -> RecallResult:
         """Current, permitted memories for this request, ranked, within budget, in prompt order."""
         return await recall.recall(principal, body)

@@ -8,17 +8,18 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends
 
-from sidecar.auth import ApiKeyAuthenticator, Principal
+from sidecar.access import AccessGuard
+from sidecar.auth import Principal
 from sidecar.reflect import ReflectRequest, ReflectResult, ReflectService
 from sidecar.schemas import ERROR_RESPONSES
 
 
-def reflect_routes(authenticate: ApiKeyAuthenticator, reflect: ReflectService) -> APIRouter:
+def reflect_routes(guard: AccessGuard, reflect: ReflectService) -> APIRouter:
     router = APIRouter(tags=["recall"], responses=ERROR_RESPONSES)
 
     @router.post("/v1/reflect", response_model=ReflectResult)
     async def reflect_on(
-        principal: Annotated[Principal, Depends(authenticate)], body: Annotated[ReflectRequest, Body()]
+        principal: Annotated[Principal, Depends(guard)], body: Annotated[ReflectRequest, Body()]
     ) -> ReflectResult:
         """An answer to `question` from this user's recalled memories; says so when there are none."""
         return await reflect.reflect(principal, body)

@@ -18,7 +18,8 @@ from fastapi import APIRouter, Body, Depends
 from pydantic import ValidationError
 
 from beliefs.records import Job, JobState, Turn, job_id_for, utcnow
-from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
+from sidecar.access import AccessGuard
+from sidecar.auth import Principal
 from sidecar.errors import BadRequest, Forbidden, PayloadTooLarge, describe_validation_errors
 from sidecar.publisher import TurnPublisher
 from sidecar.schemas import ERROR_RESPONSES, RetainAccepted, RetainBatch, RetainBody, TurnIn
@@ -31,7 +32,6 @@ def scoped_turn(principal: Principal, turn: TurnIn, where: str, max_turn_bytes: 
 
     `where` names the turn in error messages (`turns[3]`, or `turn` for a single-turn body).
     """
-    principal.require(Capability.RETAIN, "retaining turns")
     if turn.tenant_id is not None and turn.tenant_id != principal.tenant_id:
         raise Forbidden(f"{where}.tenant_id is not the tenant of this API key")
     agent_id = principal.acting_agent(turn.agent_id, f"{where}.agent_id")
@@ -75,13 +75,13 @@ def queued_jobs(turns: Sequence[Turn]) -> list[Job]:
 
 
 def retain_routes(
-    authenticate: ApiKeyAuthenticator, store: JobIntake, publisher: TurnPublisher, max_turn_bytes: int
+    guard: AccessGuard, store: JobIntake, publisher: TurnPublisher, max_turn_bytes: int
 ) -> APIRouter:
     router = APIRouter(tags=["retain"], responses=ERROR_RESPONSES)
 
     @router.post("/v1/retain", status_code=202, response_model=RetainAccepted)
     async def retain(
-        principal: Annotated[Principal, Depends(authenticate)], body: Annotated[RetainBody, Body()]
+        principal: Annotated[Principal, Depends(guard)], body: Annotated[RetainBody, Body()]
     ) -> RetainAccepted:
         """Retain one turn or a batch; answers at once with one job id per turn, in input order."""
         if isinstance(body, RetainBatch):

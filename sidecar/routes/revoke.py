@@ -12,7 +12,8 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 
 from beliefs.records import Memory, utcnow
-from sidecar.auth import ApiKeyAuthenticator, Principal
+from sidecar.access import AccessGuard
+from sidecar.auth import Principal
 from sidecar.errors import NotFound
 from sidecar.mirror import follow
 from sidecar.routes.memories import visible_to
@@ -37,12 +38,12 @@ async def revoke_memory(
 
 
 def revoke_routes(
-    authenticate: ApiKeyAuthenticator, store: GovernanceStore, projector: Projection | None
+    guard: AccessGuard, store: GovernanceStore, projector: Projection | None
 ) -> APIRouter:
     router = APIRouter(tags=["memories"], responses=ERROR_RESPONSES)
 
     @router.post("/v1/memories/{memory_id}/revoke", response_model=Memory)
-    async def revoke(principal: Annotated[Principal, Depends(authenticate)], memory_id: str) -> Memory:
+    async def revoke(principal: Annotated[Principal, Depends(guard)], memory_id: str) -> Memory:
         """Revoke one memory of the key's tenant; answers it as stored after."""
         return await revoke_memory(store, projector, principal, memory_id)
 

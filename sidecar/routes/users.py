@@ -3,7 +3,8 @@
 The tenant's users with their memories counted by state, a page at a time, searchable by id (tenant
 keys only: an agent-bound key sees one agent's slice, not the tenant's user base); one user's counts
 at a glance (within the key's reach); and the values one attribute of a user held over time, from
-the supersession chain ("what did the user prefer before?").
+the supersession chain ("what did the user prefer before?"): the memories' texts and values, so it
+needs `recall` and reads within the key's reach, like the memory routes (`sidecar.access`).
 """
 
 from datetime import datetime
@@ -14,9 +15,9 @@ from pydantic import BaseModel, Field
 
 from beliefs.episodes import EpisodeState
 from beliefs.records import Memory, MemoryState
-from sidecar.auth import ApiKeyAuthenticator, Capability, Principal
-from sidecar.errors import BadRequest, Forbidden
-from sidecar.routes.memories import visible_to
+from sidecar.access import AccessGuard
+from sidecar.auth import Principal
+from sidecar.errors import BadRequest
 from sidecar.schemas import ERROR_RESPONSES
 from sinks.admin import UserDirectory, states_in_order
 from sinks.sql.errors import InvalidCursorError
@@ -85,12 +86,12 @@ def _version(m: Memory) -> AttributeValue:
     )
 
 
-def user_routes(authenticate: ApiKeyAuthenticator, admin: UserDirectory) -> APIRouter:
+def user_routes(guard: AccessGuard, admin: UserDirectory) -> APIRouter:
     router = APIRouter(tags=["users"], responses=ERROR_RESPONSES)
 
     @router.get("/v1/users", response_model=UserPage)
     async def list_users(
-        principal: Annotated[Principal, Depends(authenticate)],
+        principal: Annotated[Principal, Depends(guard)],
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
         cursor: Annotated[str | None, Query(description="`next_cursor` of the previous page")] = None,
         q: Annotated[
@@ -98,9 +99,6 @@ def user_routes(authenticate: ApiKeyAuthenticator, admin: UserDirectory) -> APIR
         ] = None,
     ) -> UserPage:
         """The users of the key's tenant who have memories, with counts by state."""
-        if principal.agent_id is not None:
-            raise Forbidden("listing a tenant's users needs a tenant key; this API key is bound to one agent")
-        principal.require(Capability.RECALL, "listing the tenant's users")
         try:
             users, next_cursor = await admin.list_users(principal.tenant_id, limit, cursor, search=q)
         except InvalidCursorError as exc:
@@ -120,10 +118,9 @@ def user_routes(authenticate: ApiKeyAuthenticator, admin: UserDirectory) -> APIR
         )
 
     @router.get("/v1/users/{user_id}", response_model=UserOverviewView)
-    async def user_overview(principal: Annotated[Principal, Depends(authenticate)], user_id: str) -> UserOverviewView:
+    async def user_overview(principal: Annotated[Principal, Depends(guard)], user_id: str) -> UserOverviewView:
         """One user's memories by state, current beliefs by type and topic, episodes and open contested
         pairs, counted within the key's reach (another agent's private state is not counted)."""
-        principal.require(Capability.RECALL, "reading a user's belief state")
         found = await admin.user_overview(principal.tenant_id, user_id, principal.reach)
         by_topic = sorted(found.current_by_topic.items(), key=lambda item: (-item[1], item[0]))
         return UserOverviewView(
@@ -140,14 +137,13 @@ def user_routes(authenticate: ApiKeyAuthenticator, admin: UserDirectory) -> APIR
 
     @router.get("/v1/users/{user_id}/attributes/{attribute}/history", response_model=AttributeHistory)
     async def attribute_history(
-        principal: Annotated[Principal, Depends(authenticate)],
+        principal: Annotated[Principal, Depends(guard)],
         user_id: str,
         attribute: str,
         entity: Annotated[str | None, Query(description="only this entity's attribute (default: any)")] = None,
     ) -> AttributeHistory:
         """Every value the attribute held, oldest first, and which hold now; empty when it never had one."""
-        found = await admin.attribute_history(principal.tenant_id, user_id, attribute, entity)
-        visible = [m for m in found if visible_to(principal, m)]
+        visible = await admin.attribute_history(principal.tenant_id, user_id, attribute, entity, principal.reach)
         return AttributeHistory(
             user_id=user_id,
             attribute=attribute,

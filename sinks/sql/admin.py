@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from beliefs import reconcile
 from beliefs.records import EventKind, Memory, MemoryEvent, RecallAudit
 from sinks.admin import UserCounts, UserOverview
-from sinks.reach import Reach
+from sinks.reach import EVERY_AGENT, Reach
 from sinks.sql import admin_queries, governance, queries
 from sinks.sql.convert import memory_changes
 from sinks.sql.engine import unavailable_on_outage, write_transaction
@@ -124,14 +124,15 @@ class AdminStore:
         return users, (_user_cursor(user_ids[-1]) if more else None)
 
     async def attribute_history(
-        self, tenant_id: str, user_id: str, attribute: str, entity: str | None = None
+        self, tenant_id: str, user_id: str, attribute: str, entity: str | None = None, reach: Reach = EVERY_AGENT
     ) -> list[Memory]:
-        """Every version of the user's `attribute` (of `entity`, or of any), oldest first: the values it
-        held, what superseded what, and which is current."""
+        """Every version of the user's `attribute` (of `entity`, or of any) within `reach`, oldest first:
+        the values it held, what superseded what, and which is current."""
         criteria = [
             memories.c.tenant_id == tenant_id,
             memories.c.user_id == user_id,
             memories.c.attribute == attribute,
+            *queries.within_reach(memories, reach),
         ]
         if entity is not None:
             criteria.append(memories.c.entity == entity)

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from beliefs.episodes import Episode, EpisodeState
 from beliefs.records import as_utc
+from sinks.reach import EVERY_AGENT, Reach
 from sinks.sql import projection, queries
 from sinks.sql.convert import (
     EPISODE_FIELDS,
@@ -84,9 +85,13 @@ async def list_page(
     limit: int,
     cursor: str | None,
     newest_first: bool = False,
+    reach: Reach = EVERY_AGENT,
 ) -> tuple[list[Episode], str | None]:
-    """One page in (said_at, id) order (or newest first) and the cursor of the next (None on the last)."""
-    stmt = sa.select(*EPISODE_COLUMNS).where(episodes.c.tenant_id == tenant_id, episodes.c.user_id == user_id)
+    """One page within `reach` in (said_at, id) order (or newest first) and the cursor of the next
+    (None on the last)."""
+    stmt = sa.select(*EPISODE_COLUMNS).where(
+        episodes.c.tenant_id == tenant_id, episodes.c.user_id == user_id, *queries.within_reach(episodes, reach)
+    )
     if state is not None:
         stmt = stmt.where(episodes.c.state == EpisodeState(state).value)
     keys = (episodes.c.said_at, episodes.c.id)

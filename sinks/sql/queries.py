@@ -15,7 +15,7 @@ from beliefs.records import JobState, Memory, MemoryState, MemoryType, Visibilit
 from beliefs.write_plan import KnownJob, SlotKey, TextKey
 from sinks.contracts import EVERY_MEMORY, MemoryListing
 from sinks.manage import Users
-from sinks.reach import Reach
+from sinks.reach import EVERY_AGENT, Reach
 from sinks.sql import projection
 from sinks.sql.convert import (
     MUTABLE_FIELDS,
@@ -283,10 +283,13 @@ async def list_page(
     limit: int,
     cursor: str | None,
     narrowing: MemoryListing = EVERY_MEMORY,
+    reach: Reach = EVERY_AGENT,
 ) -> tuple[list[Memory], str | None]:
-    """One page of a user's memories in (created_at, id) order (newest first if asked) and the cursor of
-    the next."""
-    stmt = sa.select(*MEMORY_COLUMNS).where(memories.c.tenant_id == tenant_id, memories.c.user_id == user_id)
+    """One page of a user's memories within `reach` in (created_at, id) order (newest first if asked)
+    and the cursor of the next."""
+    stmt = sa.select(*MEMORY_COLUMNS).where(
+        memories.c.tenant_id == tenant_id, memories.c.user_id == user_id, *within_reach(memories, reach)
+    )
     if state is not None:
         stmt = stmt.where(memories.c.state == MemoryState(state).value)
     if narrowing.type is not None:

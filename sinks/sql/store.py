@@ -22,6 +22,7 @@ from beliefs.records import Job, JobState, Memory, MemoryState, RecallAudit, Tur
 from beliefs.write_plan import BeliefView, TurnOutcome, WritePlan, plan_write, slot_key, text_key
 from sinks.base import ErasureReport, PendingEvent, WriteResult
 from sinks.contracts import EVERY_MEMORY, MemoryListing
+from sinks.reach import EVERY_AGENT, Reach
 from sinks.recall import Currency, KeywordHit, OpenContest, RecallScope
 from sinks.sql import (
     contested_queries,
@@ -268,13 +269,15 @@ class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin)
         limit: int = 100,
         cursor: str | None = None,
         narrowing: MemoryListing = EVERY_MEMORY,
+        reach: Reach = EVERY_AGENT,
     ) -> tuple[list[Memory], str | None]:
-        """One page of a user's memories in (created_at, id) order (or newest first), and the next cursor."""
+        """One page of a user's memories within `reach` in (created_at, id) order (or newest first), and
+        the next cursor."""
         if limit < 1:
             raise InvalidRequestError(f"limit must be at least 1, got {limit}")
         async with unavailable_on_outage("list_memories"), self._engine.connect() as conn:
             return await queries.list_page(
-                conn, tenant_id, user_id, state, min(limit, queries.MAX_PAGE), cursor, narrowing
+                conn, tenant_id, user_id, state, min(limit, queries.MAX_PAGE), cursor, narrowing, reach
             )
 
     # -- recall (sinks.sql.recall_queries): scope and currency in every query ------------------------

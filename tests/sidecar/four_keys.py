@@ -1,6 +1,8 @@
 """A deployment with four keys, as issue 12 was tried: `keyA` (tenant A), `keyB` (tenant B),
 `keyAX` and `keyAY` (tenant A, bound to agents X and Y), plus `keyAYm` (agent Y granted `manage`)
-and `keyAdmin` (tenant A with `admin`).
+and `keyAdmin` (tenant A with `admin`); and, as issue 25 was tried, tenant A keys with one or a few
+capabilities: `keyAret` (`retain`), `keyArec` (`recall`) and `keyAshared` (everything but `agents`:
+shared state only).
 
 The sidecar is the real app over the real SQL store (both backends), a Qdrant Edge shard, the real
 model and recall; retained turns are captured by a recording publisher and `drain` runs them
@@ -26,6 +28,7 @@ from reading.extract.rules import RulesExtractor
 from sidecar.app import create_app
 from sidecar.recall.audit import AuditLog
 from sidecar.recall.service import RecallService
+from sinks.sql.admin import AdminStore
 from sinks.sql.manage_store import MaintenanceStore
 from sinks.sql.store import SqlMemoryStore
 from sinks.vectors.edge import EdgeVectorIndex
@@ -33,7 +36,7 @@ from streams.settings import Settings
 from tests.sidecar.conftest import RecordingPublisher
 
 USER = "u1"
-KEYS = ("keyA", "keyB", "keyAX", "keyAY", "keyAYm", "keyAdmin")
+KEYS = ("keyA", "keyB", "keyAX", "keyAY", "keyAYm", "keyAdmin", "keyAret", "keyArec", "keyAshared")
 START = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
 
 
@@ -105,6 +108,9 @@ async def deployment_fixture(sql_url: str, tmp_path, minilm) -> AsyncIterator[De
             f"{keys['keyAY']}={tenant_a}:agentY",
             f"{keys['keyAYm']}={tenant_a}:agentY/retain+recall+manage",
             f"{keys['keyAdmin']}={tenant_a}/admin",
+            f"{keys['keyAret']}={tenant_a}/retain",
+            f"{keys['keyArec']}={tenant_a}/recall",
+            f"{keys['keyAshared']}={tenant_a}/retain+recall+manage+erase",
         ]
     )
     settings = Settings(api_keys=api_keys, data_dir=tmp_path)
@@ -128,6 +134,7 @@ async def deployment_fixture(sql_url: str, tmp_path, minilm) -> AsyncIterator[De
         consolidator=consolidator,
         contested=store,
         projector=projector,
+        admin=AdminStore.of(store),
     )
     try:
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://sidecar") as http:

@@ -12,6 +12,7 @@ from projection import projector_of
 
 from agents.consolidate import Consolidator
 from embedding.embedder import load_default_embedder
+from sidecar.access import AccessGuard
 from sidecar.auth import ApiKeyAuthenticator
 from sidecar.errors import install_error_handlers
 from sidecar.routes.consolidate import consolidate_routes
@@ -28,7 +29,7 @@ async def http(settings, store) -> AsyncIterator[httpx.AsyncClient]:
     app = FastAPI()
     install_error_handlers(app)
     consolidator = Consolidator(MaintenanceStore.of(store), projector_of(store, RecordingVectors()), embedder)
-    app.include_router(consolidate_routes(ApiKeyAuthenticator(settings.parsed_api_keys()), consolidator))
+    app.include_router(consolidate_routes(AccessGuard(ApiKeyAuthenticator(settings.parsed_api_keys())), consolidator))
     texts = ["User prefers Python.", "User mentioned preferring Python."]
     rows = [
         make_memory("acme", "u1", f"t{i}", text, attribute="likes", value=f"v{i}", minutes=i)
