@@ -96,6 +96,18 @@ class RecallRequest(BaseModel):
         default=None, description="read relative dates in the query ('last May') against this instead of now"
     )
 
+    @field_validator("since", "until")
+    @classmethod
+    def _in_utc(cls, value: datetime | None) -> datetime | None:
+        """Read in UTC (a date without a zone already is); a moment whose UTC reading falls outside
+        the calendar (0001-01-01T00:00+05:00 is in year 0) is a 422, never a failed comparison later."""
+        if value is None:
+            return None
+        try:
+            return as_utc(value)
+        except OverflowError:
+            raise ValueError("is outside the calendar (years 1 to 9999) once read in UTC") from None
+
     @field_validator("dates_relative_to")
     @classmethod
     def _aware(cls, value: datetime | None) -> datetime | None:
@@ -274,6 +286,11 @@ class RecallDiagnostics(BaseModel):
     episode_keyword_candidates: int = 0
     named_speakers: list[str] = Field(default_factory=list, description="speakers the query names")
     time_window: list[datetime] | None = Field(default=None, description="[start, end) of the dates the query names")
+    ignored_dates: list[str] = Field(
+        default_factory=list,
+        description="dates the query names that the calendar (years 1 to 9999) cannot hold, counted from "
+        "`dates_relative_to` or now: passed over, never an error",
+    )
     superseded_episodes: list[SuppressedView] = Field(
         default_factory=list, description="episodes whose belief is no longer current: labelled or suppressed, and why"
     )

@@ -51,7 +51,7 @@ from sidecar.recall.models import (
 )
 from sidecar.recall.people import named_speakers
 from sidecar.recall.prompt import render
-from sidecar.recall.query_dates import Window, time_window
+from sidecar.recall.query_dates import DateReading, Window, read_dates
 from sidecar.recall.query_embed import QueryEmbedder, vector_of
 from sidecar.recall.select import select, to_result
 from sidecar.recall.sensitivity_gate import request_domains, safety_needed
@@ -195,7 +195,8 @@ class RecallService:
         current = {m.id: m for m in (*hydrated, *pinned, *safety)}  # current at a stricter floor than quotes ask
         hydrated, pinned = filters.narrowed(request, hydrated, [*pinned, *safety])
         selection = select(request, config, now, scope, signals, hydrated, pinned, contests, domains=domains)
-        quotes = await self._quotes(request, config, now, scope, said, episode_signals, said_episodes, current)
+        dates = read_dates(request.query, request.dates_relative_to or now)
+        quotes = await self._quotes(request, config, now, scope, said, episode_signals, said_episodes, current, dates)
         quotes = quotes.without_sensitive(selection.suppressed)
         merged = merge(selection, quotes.entries, request.budget_tokens, request.limit)
         kept = replace(merged.selection, suppressed=[*merged.selection.suppressed, *quotes.suppressed])
@@ -217,6 +218,7 @@ class RecallService:
                 episode_keyword_candidates=len(episode_keyword),
                 named_speakers=sorted(quotes.named),
                 time_window=None if window is None else [window.start, window.end],
+                ignored_dates=list(dates.ignored),
                 superseded_episodes=[SuppressedView(id=i, why=w) for i, w in quotes.labelled],
             )
         self._record(principal, scope, request, now, result.memories)
@@ -247,6 +249,7 @@ class RecallService:
         signals: dict[str, Signals],
         episodes: list[Episode],
         known: Mapping[str, Memory],
+        dates: DateReading,
     ) -> Quotes:
         """Score the hydrated episodes against the beliefs they produced; add their neighbours.
         `known`: memories this recall already read as current (at its confidence floor)."""
@@ -254,7 +257,7 @@ class RecallService:
             return Quotes(EpisodeVerdicts([], [], []), frozenset(), None)
         current = await self._current_beliefs(scope, now, episodes, known=known)
         named = named_speakers(request.query, (e.speaker for e in episodes))
-        window = time_window(request.query, request.dates_relative_to or now)
+        window = dates.window
         verdicts = judge_episodes(
             episodes,
             signals,
