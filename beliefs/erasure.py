@@ -3,7 +3,8 @@
 A turn can sit on the turns topic (or in the SQL intake) while its user is erased. Processing it
 afterwards would bring the erased user back. So every turn carries when it was accepted, and the
 store's write refuses a turn whose user's latest erasure is not older than that moment. A turn
-accepted after the erasure (the user came back) is processed as any other.
+accepted after the erasure (the user came back) is processed as any other. Recall's audit records
+follow the same rule (`split_audits`): none is written that would name an erased user again.
 
 When it was accepted is the earliest of what is known: the `accepted_at` the sidecar stamps on
 the turn (kept when the intake publishes it again), and the broker's record timestamp. A stamp can
@@ -17,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import TypeVar
 
-from beliefs.records import as_utc
+from beliefs.records import RecallAudit, as_utc
 from beliefs.write_plan import TurnOutcome
 
 T = TypeVar("T")
@@ -61,3 +62,21 @@ def split_erased(outcomes: Sequence[TurnOutcome], erasures: Erasures) -> tuple[l
     return split_overtaken(
         outcomes, erasures, lambda o: (o.turn.tenant_id, o.turn.user_id), lambda o: o.turn.accepted_at
     )
+
+
+def split_audits(records: Sequence[RecallAudit], erasures: Erasures) -> tuple[list[RecallAudit], list[RecallAudit]]:
+    """(kept, dropped): the recall audit records to write, and those that would outlive their user.
+
+    A record is dropped when its user was erased at or after the recall (the erasure overtook the
+    record while it was buffered), or before it when the recall returned nothing: an erased user's
+    empty recall discloses nothing, and its record would be the one row naming them in clear. A
+    recall that returned something after the erasure read data the user brought back, and is kept.
+    """
+    kept: list[RecallAudit] = []
+    dropped: list[RecallAudit] = []
+    for record in records:
+        erased_at = erasures.get((record.tenant_id, record.user_id))
+        returned = bool(record.memory_ids or record.episode_ids)
+        outlived = erased_at is not None and (erased_after(record.at, erased_at) or not returned)
+        (dropped if outlived else kept).append(record)
+    return kept, dropped

@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
+from fastapi import Path
 from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationInfo
 
 from beliefs.bounds import (
@@ -39,6 +40,11 @@ def bounded_metadata(value: dict[str, Any]) -> dict[str, Any]:
 #: Text every store can keep: no NUL, no lone surrogate.
 StorableText = Annotated[str, AfterValidator(storable)]
 Identifier = Annotated[str, Field(min_length=1, max_length=MAX_ID_LENGTH), AfterValidator(storable)]
+#: A user id in a path, held to a write's bounds: no route answers for, or erases (with a receipt),
+#: an id no write could have stored (10,000 characters, a NUL): a 422 instead.
+UserIdPath = Annotated[
+    str, Path(min_length=1, max_length=MAX_ID_LENGTH, description="the user's id"), AfterValidator(storable)
+]
 
 
 class TurnIn(BaseModel):

@@ -103,8 +103,9 @@ class RecallStore(Protocol):
     async def record_access(self, counts: Mapping[str, int], at: datetime) -> None:
         """`access_count += n`, `last_accessed = at` for each id, batched."""
 
-    async def write_audit(self, records: Sequence[RecallAudit]) -> None:
-        """Insert audit records; a record already written (same id) is left as it is."""
+    async def write_audit(self, records: Sequence[RecallAudit]) -> list[RecallAudit]:
+        """Insert audit records; a record already written (same id) is left as it is. Answers those
+        written: none that would name a user erased since (`beliefs.erasure.split_audits`)."""
 
     # -- episodes: the turns as said (scope, and currency: active, unrevoked, unexpired, trusted
     # or `caution` unless `currency.include_untrusted`; `scope.topics` does not apply) ----------

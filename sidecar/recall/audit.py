@@ -1,8 +1,9 @@
 """The audit of reads: one record per recall, to SQL (`recall_audit`) and the audit topic.
 
 `AuditSink` is what the service needs; `AuditLog` batches records off the hot path, writes them
-to the store (the durable copy) and then publishes them (keyed `tenant:user`) when a producer is
-given. A failed publish is logged, not retried: the SQL row is the record of truth.
+to the store (the durable copy) and then publishes what the store kept (keyed `tenant:user`) when a
+producer is given: a record that would name a user erased since is neither (`beliefs.erasure`). A
+failed publish is logged, not retried: the SQL row is the record of truth.
 """
 
 from __future__ import annotations
@@ -61,10 +62,10 @@ class AuditLog(BufferedRecorder[RecallAudit]):
         self._flusher.add([audit])
 
     async def _write(self, records: list[RecallAudit]) -> None:
-        await self._store.write_audit(records)
-        if self._producer is not None:
+        kept = await self._store.write_audit(records)  # never a record naming a user erased since
+        if self._producer is not None and kept:
             try:
-                await self._producer.send_many(_out_records(self.topic, records))
+                await self._producer.send_many(_out_records(self.topic, kept))
             except SinkError as exc:
                 logger.warning("recall audit: %d records kept in SQL but not published: %s", len(records), exc)
 

@@ -19,7 +19,7 @@ from sidecar.access import AccessGuard
 from sidecar.auth import Principal
 from sidecar.errors import BadRequest, NotFound
 from sidecar.mirror import follow
-from sidecar.schemas import ERROR_RESPONSES, EpisodePage, Order
+from sidecar.schemas import ERROR_RESPONSES, EpisodePage, Order, UserIdPath
 from sinks.contracts import BeliefReads, GovernanceStore
 from sinks.vector_outbox import Projection
 
@@ -48,7 +48,7 @@ def episode_routes(guard: AccessGuard, store: BeliefReads) -> APIRouter:
     @router.get("/v1/users/{user_id}/episodes", response_model=EpisodePage)
     async def list_episodes(
         principal: Annotated[Principal, Depends(guard)],
-        user_id: str,
+        user_id: UserIdPath,
         state: Annotated[str, Query(description=f"one of: {STATE_CHOICES}")] = "active",
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
         cursor: Annotated[str | None, Query(description="`next_cursor` of the previous page")] = None,

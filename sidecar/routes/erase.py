@@ -17,7 +17,7 @@ from beliefs.records import utcnow
 from sidecar.access import AccessGuard
 from sidecar.auth import Principal
 from sidecar.mirror import follow
-from sidecar.schemas import ERROR_RESPONSES, ErasureView
+from sidecar.schemas import ERROR_RESPONSES, ErasureView, UserIdPath
 from sinks.contracts import GovernanceStore
 from sinks.vector_outbox import Projection
 
@@ -32,7 +32,7 @@ def erasure_routes(
     router = APIRouter(tags=["governance"], responses=ERROR_RESPONSES)
 
     @router.delete("/v1/users/{user_id}", response_model=ErasureView)
-    async def erase_user(principal: Annotated[Principal, Depends(guard)], user_id: str) -> ErasureView:
+    async def erase_user(principal: Annotated[Principal, Depends(guard)], user_id: UserIdPath) -> ErasureView:
         """Delete every row and vector point of the user (memories and episodes included); answers the
         receipt (zeros for a user with none)."""
         if flush_reads is not None:

@@ -17,7 +17,7 @@ from fastapi.responses import StreamingResponse
 
 from sidecar.access import AccessGuard
 from sidecar.auth import Principal
-from sidecar.schemas import ERROR_RESPONSES
+from sidecar.schemas import ERROR_RESPONSES, UserIdPath
 from sinks.portability import ExportSource, export
 
 MEDIA_TYPE = "application/x-ndjson"
@@ -40,7 +40,7 @@ def export_routes(guard: AccessGuard, store: ExportSource) -> APIRouter:
         response_class=StreamingResponse,
         responses={200: {"content": {MEDIA_TYPE: {"example": _EXAMPLE}}, "description": "JSON lines"}},
     )
-    async def export_user(principal: Annotated[Principal, Depends(guard)], user_id: str) -> StreamingResponse:
+    async def export_user(principal: Annotated[Principal, Depends(guard)], user_id: UserIdPath) -> StreamingResponse:
         """The user's memories (every state, with their supersession chains, citations and scores),
         contradiction loops and episodes as JSON lines, one object a line with a `kind` (`header`,
         `memory`, `contested`, `episode`), the last line `{"kind": "end", "records": N}` (a file

@@ -14,7 +14,15 @@ from beliefs.records import Memory, MemoryState, MemoryType
 from sidecar.access import AccessGuard
 from sidecar.auth import Principal
 from sidecar.errors import BadRequest, NotFound
-from sidecar.schemas import ERROR_RESPONSES, MemoryPage, MemorySource, MemorySources, MemoryWithHistory, Order
+from sidecar.schemas import (
+    ERROR_RESPONSES,
+    MemoryPage,
+    MemorySource,
+    MemorySources,
+    MemoryWithHistory,
+    Order,
+    UserIdPath,
+)
 from sinks.contracts import BeliefReads, MemoryListing
 
 STATE_CHOICES = ", ".join(["all", *(state.value for state in MemoryState)])
@@ -43,7 +51,7 @@ def memory_routes(guard: AccessGuard, store: BeliefReads) -> APIRouter:
     @router.get("/v1/users/{user_id}/memories", response_model=MemoryPage)
     async def list_memories(
         principal: Annotated[Principal, Depends(guard)],
-        user_id: str,
+        user_id: UserIdPath,
         state: Annotated[str, Query(description=f"one of: {STATE_CHOICES}")] = "active",
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
         cursor: Annotated[str | None, Query(description="`next_cursor` of the previous page")] = None,

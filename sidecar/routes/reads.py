@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from sidecar.access import AccessGuard
 from sidecar.auth import Principal
 from sidecar.errors import BadRequest
-from sidecar.schemas import ERROR_RESPONSES
+from sidecar.schemas import ERROR_RESPONSES, UserIdPath
 from sinks.admin import ReadAudit
 from sinks.sql.errors import InvalidCursorError
 
@@ -43,7 +43,7 @@ def read_routes(guard: AccessGuard, audit: ReadAudit) -> APIRouter:
     @router.get("/v1/users/{user_id}/reads", response_model=ReadPage)
     async def list_reads(
         principal: Annotated[Principal, Depends(guard)],
-        user_id: str,
+        user_id: UserIdPath,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
         cursor: Annotated[str | None, Query(description="`next_cursor` of the previous page")] = None,
     ) -> ReadPage:

@@ -18,7 +18,7 @@ from beliefs.records import Memory, MemoryState
 from sidecar.access import AccessGuard
 from sidecar.auth import Principal
 from sidecar.errors import BadRequest
-from sidecar.schemas import ERROR_RESPONSES
+from sidecar.schemas import ERROR_RESPONSES, UserIdPath
 from sinks.admin import UserDirectory, states_in_order
 from sinks.sql.errors import InvalidCursorError
 
@@ -118,7 +118,9 @@ def user_routes(guard: AccessGuard, admin: UserDirectory) -> APIRouter:
         )
 
     @router.get("/v1/users/{user_id}", response_model=UserOverviewView)
-    async def user_overview(principal: Annotated[Principal, Depends(guard)], user_id: str) -> UserOverviewView:
+    async def user_overview(
+        principal: Annotated[Principal, Depends(guard)], user_id: UserIdPath
+    ) -> UserOverviewView:
         """One user's memories by state, current beliefs by type and topic, episodes and open contested
         pairs, counted within the key's reach (another agent's private state is not counted)."""
         found = await admin.user_overview(principal.tenant_id, user_id, principal.reach)
@@ -138,7 +140,7 @@ def user_routes(guard: AccessGuard, admin: UserDirectory) -> APIRouter:
     @router.get("/v1/users/{user_id}/attributes/{attribute}/history", response_model=AttributeHistory)
     async def attribute_history(
         principal: Annotated[Principal, Depends(guard)],
-        user_id: str,
+        user_id: UserIdPath,
         attribute: str,
         entity: Annotated[str | None, Query(description="only this entity's attribute (default: any)")] = None,
     ) -> AttributeHistory:

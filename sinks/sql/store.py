@@ -17,7 +17,7 @@ from datetime import datetime
 import sqlalchemy as sa
 
 from beliefs import loops
-from beliefs.erasure import Erasures, split_erased
+from beliefs.erasure import Erasures, split_audits, split_erased
 from beliefs.records import Job, JobState, Memory, MemoryState, RecallAudit, Turn, utcnow
 from beliefs.write_plan import BeliefView, TurnOutcome, WritePlan, plan_write, slot_key, text_key
 from sinks.base import ErasureReport, PendingEvent, WriteResult
@@ -309,11 +309,14 @@ class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin)
         async with unavailable_on_outage("record_access"), write_transaction(self._engine) as conn:
             await recall_queries.record_access(conn, counts, at)
 
-    async def write_audit(self, records: Sequence[RecallAudit]) -> None:
+    async def write_audit(self, records: Sequence[RecallAudit]) -> list[RecallAudit]:
         if not records:
-            return
+            return []
         async with unavailable_on_outage("write_audit"), write_transaction(self._engine) as conn:
-            await recall_queries.insert_audit(conn, records)
+            users = [(r.tenant_id, r.user_id) for r in records]
+            kept, _ = split_audits(records, await erasure_guard.latest_erasures(conn, users))
+            await recall_queries.insert_audit(conn, kept)
+        return kept
 
 
 def _unfinished(outcome: TurnOutcome, known_jobs) -> bool:

@@ -6,8 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from beliefs.erasure import acceptance, erased_after, split_erased
-from beliefs.records import JobState, Role, Turn, job_id_for
+from beliefs.erasure import acceptance, erased_after, split_audits, split_erased
+from beliefs.records import JobState, RecallAudit, Role, Turn, job_id_for
 from beliefs.write_plan import TurnOutcome
 
 ERASED = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
@@ -59,3 +59,29 @@ def test_split_keeps_order_and_only_refuses_the_erased_users_earlier_turns() -> 
     kept, dropped = split_erased([before, other, back, same_id_other_tenant], {("acme", "gone"): ERASED})
     assert kept == [other, back, same_id_other_tenant]
     assert dropped == [before]
+
+
+def audit(user: str, at: datetime, memory_ids: tuple[str, ...] = (), episode_ids: tuple[str, ...] = ()) -> RecallAudit:
+    return RecallAudit(
+        id=f"{user}-{at}-{len(memory_ids)}-{len(episode_ids)}", tenant_id="acme", user_id=user, at=at,
+        query_digest="0" * 64, memory_ids=list(memory_ids), episode_ids=list(episode_ids),
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("record", "kept"),
+    [
+        (audit("gone", ERASED - SECOND, ("m1",)), False),  # read before the erasure, flushed after
+        (audit("gone", ERASED, ("m1",)), False),  # the same instant: the erasure wins
+        (audit("gone", ERASED + SECOND), False),  # an empty recall of the erased user
+        (audit("gone", ERASED + SECOND, ("m2",)), True),  # the user came back: their new data was read
+        (audit("gone", ERASED + SECOND, (), ("e2",)), True),  # a quote of what they said since
+        (audit("never", ERASED - SECOND), True),  # a user never erased: every recall is audited
+    ],
+)
+def test_no_audit_record_outlives_its_users_erasure(record: RecallAudit, kept: bool) -> None:
+    erasures = {("acme", "gone"): ERASED}
+
+    written, dropped = split_audits([record], erasures)
+
+    assert (written, dropped) == (([record], []) if kept else ([], [record]))
