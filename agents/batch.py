@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from beliefs.episodes import Episode
 from beliefs.records import DeadLetter, Memory, Turn
 from beliefs.write_plan import TurnOutcome
+from reading.dead_letter import dead_letter as letter_of
 from reading.decode import Rejection
 from reading.episode_text import SessionTails
 from reading.prepare import PreparedTurn
@@ -71,16 +72,17 @@ def embedded_texts(
 
 
 def dead_letter(rejection: Rejection) -> DeadLetter:
-    """The DLQ record of a rejected value: the reason, and the original bytes kept readable."""
+    """The DLQ record of a rejected value: the reason, where it came from, and the value kept
+    readable with its secrets redacted (`reading.dead_letter`)."""
     raw = rejection.raw
-    return DeadLetter(
-        reason=rejection.reason,
-        detail=rejection.detail,
-        raw=(raw.value or b"").decode("utf-8", errors="replace"),
-        key=raw.key.decode("utf-8", errors="replace") if raw.key is not None else None,
-        source_topic=raw.topic,
-        source_partition=raw.partition,
-        source_offset=raw.offset,
+    return letter_of(
+        rejection.reason,
+        rejection.detail,
+        raw.value,
+        raw.key,
+        topic=raw.topic,
+        partition=raw.partition,
+        offset=raw.offset,
     )
 
 

@@ -317,18 +317,20 @@ class Job(BaseModel):
 
 
 class DeadLetter(BaseModel):
-    """A turn that could not be processed, as published on `beliefstream.turns.dlq`."""
+    """A turn that could not be processed, as published on `beliefstream.turns.dlq` (built by
+    `reading.dead_letter`, which redacts secrets first)."""
 
     model_config = ConfigDict(frozen=True)
 
     reason: str
     detail: str
-    raw: str  # the original value, decoded with replacement characters if it was not UTF-8
+    raw: str  # the original value, secrets redacted, decoded with replacement characters if not UTF-8
     key: str | None = None
     at: datetime = Field(default_factory=utcnow)
     source_topic: str | None = None
     source_partition: int | None = None
     source_offset: int | None = None
+    redacted: list[str] = Field(default_factory=list)  # kinds of secrets removed from `raw` and `detail`
 
 
 def job_id_for(tenant_id: str, turn_id: str) -> str:

@@ -16,7 +16,7 @@ from pathlib import Path
 from aiokafka import AIOKafkaProducer
 from tqdm import tqdm
 
-from beliefs.records import DeadLetter
+from reading.dead_letter import dead_letter
 from streams.faust_app import bootstrap_servers
 from streams.settings import Settings
 
@@ -53,13 +53,14 @@ def keyed_line(line: bytes, tenant: str | None) -> tuple[bytes | None, bytes, bo
 
 
 def too_large_letter(line: bytes, key: bytes | None, topic: str) -> bytes:
-    """The dead letter of a line the broker could not carry: why, and how it began."""
-    letter = DeadLetter(
-        reason="too_large",
-        detail=f"the line is {len(line)} bytes; a turn record is at most {MAX_RECORD_BYTES} bytes",
-        raw=line[:DEAD_LETTER_KEEP_BYTES].decode("utf-8", errors="replace"),
-        key=key.decode("utf-8", errors="replace") if key is not None else None,
-        source_topic=topic,
+    """The dead letter of a line the broker could not carry: why, and how it began (secrets redacted)."""
+    letter = dead_letter(
+        "too_large",
+        f"the line is {len(line)} bytes; a turn record is at most {MAX_RECORD_BYTES} bytes",
+        line,
+        key,
+        topic=topic,
+        keep_bytes=DEAD_LETTER_KEEP_BYTES,
     )
     return letter.model_dump_json().encode()
 

@@ -1,4 +1,5 @@
-"""No secret of our corpus survives any write path: 0 in SQL (every table), vectors, events, logs.
+"""No secret of our corpus survives any write path: 0 in SQL (every table), vectors, events, the
+DLQ, logs.
 
 `tests/data/secrets_corpus.jsonl` holds 100+ secret forms we wrote (each line: the text and the
 secret in it). Issue 12 bug 5: 9 of 25 forms were stored verbatim in trusted memories, and a
@@ -21,7 +22,7 @@ from recording_producer import RecordingProducer
 from agents.consolidate import consolidate
 from agents.consolidate.merge import Merged
 from agents.pipeline import WritePipeline
-from beliefs.records import Memory
+from beliefs.records import DeadLetter, Memory
 from embedding.embedder import load_default_embedder
 from reading.decode import RawTurn
 from reading.extract.rules import RulesExtractor
@@ -90,6 +91,8 @@ async def test_no_secret_reaches_sql_vectors_events_or_logs(sql_url, tmp_path, t
         text = FRAMES[i % len(FRAMES)].format(row["text"], food=FOODS[i % len(FOODS)])
         value = {"tenant_id": tenant, "user_id": "ana", "turn_id": f"s-{i}", "role": "user", "text": text, "ts": ts}
         raws.append(RawTurn(json.dumps(value).encode(), f"{tenant}:ana".encode(), "beliefstream.turns", 0, i))
+    rejected = rejected_records(tenant, ts, offset=len(raws))  # issue 25: the DLQ keeps no secret either
+    raws += rejected
     try:
         for start in range(0, len(raws), 32):
             await pipeline.persist(await pipeline.prepare(raws[start : start + 32]))
@@ -102,11 +105,37 @@ async def test_no_secret_reaches_sql_vectors_events_or_logs(sql_url, tmp_path, t
         hits = await vectors.search(query.tolist(), VectorFilter(tenant, "ana"), limit=1000)
         assert {h.id for h in hits} <= {m.id for m in memories}
         assert leaked(json.dumps([vector_payload(m) for m in memories], default=str)) == []  # what points carry
-        assert leaked("\n".join(r.value.decode() for r in producer.records)) == []
+        letters = [DeadLetter.model_validate_json(r.value) for r in producer.on("beliefstream.turns.dlq")]
+        assert len(letters) == len(rejected) and all(letter.redacted for letter in letters)
+        assert leaked("\n".join(r.value.decode() for r in producer.records)) == []  # events and dead letters
         assert leaked(caplog.text) == []
     finally:
         await vectors.close()
         await store.close()
+
+
+def rejected_records(tenant: str, ts: str, offset: int) -> list[RawTurn]:
+    """Each secret of the corpus in a record the pipeline rejects: a role that does not exist (the
+    issue's case), a field past its bounds, a value cut short (not JSON), a secret written with JSON
+    escapes, a secret in metadata, a secret in a key of the document."""
+    raws = []
+    for i, row in enumerate(CORPUS):
+        base = {"tenant_id": tenant, "user_id": "ana", "turn_id": f"r-{i}", "text": row["text"], "ts": ts}
+        form = i % 6
+        if form == 0:
+            value = json.dumps(base | {"role": "customer"}).encode()
+        elif form == 1:
+            value = json.dumps(base | {"role": "user", "session_id": "s" * 300}).encode()
+        elif form == 2:
+            value = json.dumps(base | {"role": "user"}).encode()[:-2]
+        elif form == 3:
+            value = json.dumps(base | {"role": "root"}, ensure_ascii=False).encode().replace(b"1", b"\\u0031")
+        elif form == 4:
+            value = json.dumps(base | {"role": "bot", "metadata": {"note": row["text"]}, "text": "hi"}).encode()
+        else:
+            value = json.dumps(base | {"role": "admin", row["text"]: 1, "text": "hi"}).encode()
+        raws.append(RawTurn(value, f"{tenant}:ana".encode(), "beliefstream.turns", 0, offset + i))
+    return raws
 
 
 class EchoingMerger:
