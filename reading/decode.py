@@ -2,8 +2,11 @@
 
 Bad input never stops the stream: a value that is not UTF-8, not JSON, misses a field, names an
 unknown role, carries too much text, a lone surrogate or NUL, or metadata past its bounds
-(`beliefs.bounds`) becomes a `Rejection` bound for the DLQ. `decode_turn` never raises: a value
-no rule foresaw is still one rejected record. A decoded turn's `accepted_at` is the earliest of its
+(`beliefs.bounds`) becomes a `Rejection` bound for the DLQ. So does a turn whose record key names
+another tenant or user than its value (`key_mismatch`): the key decides the partition, so the worker
+that owns the user, and a producer keyed to one tenant must not write into another's; a record
+without a key is read by its value. `decode_turn` never raises: a value no rule foresaw is still
+one rejected record. A decoded turn's `accepted_at` is the earliest of its
 stamp and the record's timestamp (`beliefs.erasure`).
 """
 
@@ -125,5 +128,8 @@ def _decode(raw: RawTurn, max_text_bytes: int) -> Turn | Rejection:
     except ValidationError as exc:
         reason, detail = _validation_reason(exc)
         return Rejection(raw, reason, detail, **ids)
+    if raw.key is not None and raw.key != turn.key.encode("utf-8"):
+        detail = "the record's key is not its value's tenant_id:user_id; a turn is kept only where both agree"
+        return Rejection(raw, "key_mismatch", detail, **ids)
     accepted_at = acceptance(turn.accepted_at, raw.recorded_at)  # erasure compares it (beliefs.erasure)
     return turn if accepted_at == turn.accepted_at else turn.model_copy(update={"accepted_at": accepted_at})

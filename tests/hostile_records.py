@@ -1,7 +1,8 @@
 """A corpus of hostile Kafka values of our own: each is one bad record and must go to the DLQ.
 
-`hostile_values(tenant, user)` gives (name, value bytes, expected DLQ reason); the values are
-keyed like ordinary turns of that tenant and user, so a test can mix them into good traffic.
+`hostile_values(tenant, user)` gives (name, value bytes, expected DLQ reason); the values are to be
+keyed like ordinary turns of that tenant and user (`tenant:user`), so a test can mix them into good
+traffic; two are good turns of another tenant or user, which that key makes bad.
 """
 
 from __future__ import annotations
@@ -66,4 +67,7 @@ def hostile_values(tenant: str, user: str, max_text_bytes: int = 64 * 1024) -> l
         ("missing-user", _json({"turn_id": "bad-missing", "tenant_id": tenant, "role": "user", "text": "x"}),
          "missing_field"),
         ("tenant-number", _json({**t("tenant-num"), "tenant_id": 7}), "invalid_field"),
+        # a well-formed turn whose value names another tenant (or user) than the record's key
+        ("key-names-another-tenant", _json(_turn(f"{tenant}-other", user, "bad-other-tenant")), "key_mismatch"),
+        ("key-names-another-user", _json(_turn(tenant, f"{user}-other", "bad-other-user")), "key_mismatch"),
     ]  # fmt: skip

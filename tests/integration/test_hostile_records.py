@@ -2,7 +2,8 @@
 
 Every good turn is processed, every bad one is on the DLQ with its reason, later batches flow,
 and a restarted worker does not see the bad records again (the offsets moved past them).
-Issue 12 bug 1: one escaped lone surrogate or 100k-deep metadata stopped the stream.
+Issue 12 bug 1: one escaped lone surrogate or 100k-deep metadata stopped the stream. Issue 25: a
+record keyed to one tenant whose value named another was written to the value's tenant.
 """
 
 from __future__ import annotations
@@ -73,6 +74,11 @@ async def test_hostile_corpus_among_three_tenants_loses_no_good_turn(settings, t
         letters = await dlq_letters(settings)
         assert sorted(letter.reason for letter in letters) == sorted(reason for _, _, reason in hostile)
         assert all(letter.detail and letter.source_topic == settings.turns_topic for letter in letters)
+        # issue 25: a record keyed to one tenant whose value names another is written to neither
+        other = f"{tenants[0]}-other"
+        assert await store.get_job(other, job_id_for(other, "bad-other-tenant")) is None
+        assert (await store.list_memories(other, "mallory", state=None))[0] == []
+        assert await store.get_job(tenants[0], job_id_for(tenants[0], "bad-other-user")) is None
 
     # a restart reads on from the committed offsets: no bad record is delivered (and dead-lettered) again
     async with running_worker(settings) as worker:
