@@ -222,3 +222,20 @@ async def test_each_mcp_tool_admits_exactly_the_keys_its_entry_names(served: Ser
                 wrong.append(f"{name} by {key}: {outcome}")
 
     assert wrong == []
+
+
+async def test_the_openapi_document_is_public_and_the_docs_pages_are_off_by_default(client) -> None:
+    document = await client.get("/openapi.json")
+    pages = [await client.get(path) for path in ("/docs", "/redoc", "/docs/oauth2-redirect")]
+
+    assert document.status_code == 200 and "/v1/retain" in document.json()["paths"]
+    assert [page.status_code for page in pages] == [404, 404, 404]
+
+
+async def test_the_docs_pages_are_served_when_turned_on(store, publisher, tmp_path) -> None:
+    app = create_app(Settings(api_keys="k=acme", data_dir=tmp_path, api_docs_ui=True), store, publisher)
+
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://sidecar") as http:
+        pages = [await http.get(path) for path in ("/docs", "/redoc")]
+
+    assert [page.status_code for page in pages] == [200, 200]
