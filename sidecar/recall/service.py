@@ -33,7 +33,7 @@ from beliefs.errors import BeliefstreamError
 from beliefs.records import Memory, RecallAudit, utcnow
 from embedding.embedder import Embedder
 from sidecar.auth import Principal
-from sidecar.recall import filters
+from sidecar.recall import filters, policy
 from sidecar.recall.access import AccessRecorder
 from sidecar.recall.audit import AuditSink, query_digest
 from sidecar.recall.config import BALANCED, RecallConfig, episode_fusion, preset
@@ -98,6 +98,19 @@ class Quotes:
                 kept.append(entry)
         verdicts = EpisodeVerdicts(kept, [*self.verdicts.suppressed, *dropped], self.verdicts.labelled)
         return replace(self, verdicts=verdicts)
+
+
+def item_gates(request: RecallRequest, config: RecallConfig) -> policy.ItemGates:
+    """The request's policy for every item (`policy.ItemGates`), as `select` applies it to beliefs."""
+    action = policy.requested_action(request.action.requested() if request.action else None, request.query)
+    domains = request_domains(request.query, request.action.domain if request.action else None, request.topic)
+    return policy.ItemGates(
+        action=action,
+        domains=domains,
+        live=policy.LiveIntent.of(request.live_intent),
+        include_sensitive=tuple(request.include_sensitive),
+        confidence_floor=config.confidence_floor,
+    )
 
 
 def resolve_scope(principal: Principal, request: RecallRequest) -> RecallScope:
@@ -268,6 +281,7 @@ class RecallService:
             window=window,
             include_untrusted=request.include_untrusted_evidence,
             suppress_superseded=request.superseded_episodes == "suppress",
+            gates=item_gates(request, config),
         )
         if request.context_turns and verdicts.entries:
             best = sorted(verdicts.entries, key=lambda e: -e.score.value)[: request.limit]
