@@ -217,21 +217,22 @@ class LiveIntent:
 
     @classmethod
     def of(cls, live_intent: Mapping[str, str]) -> LiveIntent:
-        entries = tuple((name, value, terms(f"{name} {value}")) for name, value in live_intent.items())
+        # `context` names the context a request speaks in (`named_contexts`), not a value it sets
+        setting = {name: value for name, value in live_intent.items() if normalize_value(name) != "context"}
+        entries = tuple((name, value, terms(f"{name} {value}")) for name, value in setting.items())
         return cls(frozenset(normalize_value(name) for name in live_intent), entries)
 
     def __bool__(self) -> bool:
-        return bool(self.entries)
+        return bool(self.attributes)
 
     def overrides(self, memory: Memory) -> str | None:
         """The live instruction that overrides stored default `memory`, described, else None."""
-        if not self.entries or memory.recall_semantics is RecallSemantics.CONSTRAINT:
+        if not self.attributes or memory.recall_semantics is RecallSemantics.CONSTRAINT:
             return None
         if memory.polarity is Polarity.NEGATIVE or is_safety_memory(memory):
             return None
         if memory.attribute and normalize_value(memory.attribute) in self.attributes:
-            name = next(n for n, _, _ in self.entries if normalize_value(n) == normalize_value(memory.attribute))
-            return f"live_intent: {name}={dict((n, v) for n, v, _ in self.entries)[name]!r} sets {memory.attribute}"
+            return f"live intent sets {memory.attribute}"
         if memory.type not in (MemoryType.PREFERENCE, MemoryType.PROCEDURE):
             return None
         said = terms(" ".join(filter(None, (memory.attribute, memory.value, memory.text))))

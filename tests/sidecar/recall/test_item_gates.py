@@ -8,9 +8,13 @@ back is in `suppressed` with its reason, never silently.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from beliefs.episodes import episode_id_for
+from sidecar.auth import Principal
+from sidecar.recall.models import RecallRequest
 from tests.sidecar.recall.test_updates_by_subject import recall, retain, turn
 
 
@@ -113,3 +117,65 @@ async def test_a_constraint_without_a_stated_domain_fires_only_in_its_objects(
     assert why(away, episode_id_for(tenant, "t1")).startswith("domain")
     home = await recall(world, tenant, inside[0], action=inside[1])
     assert any("constraint" in m.recall_reason for m in home.memories if m.type != "episode")
+
+
+async def test_no_candidate_is_dropped_silently(world, tenant, tmp_path) -> None:
+    """Every current belief and episode of the user (each one is an index hit for so few turns) is in
+    the answer, quoted as context, or in `suppressed` with a reason code (24.6)."""
+    await retain(
+        world, tmp_path,
+        [turn(tenant, "t1", "My rail pass is 90 a month.", 30, session="s1"),
+         turn(tenant, "t2", "If I were rich I'd take taxis everywhere.", 29, session="s1"),
+         turn(tenant, "t3", "Never suggest steakhouses to me.", 28, session="s1")],
+        [turn(tenant, "t4", "Sorry, it's 120, not 90.", 3, session="s2"),
+         turn(tenant, "t5", "I keep my bike in the hallway.", 2, session="s2")],
+    )  # fmt: skip
+    result = await recall(
+        world, tenant, "How much is my rail pass?", limit=2, action={"action": "recommend", "domain": "books"}
+    )
+    memories, _ = await world.store.list_memories(tenant, "u-upd")
+    episodes, _ = await world.store.list_episodes(tenant, "u-upd")
+    answered = {m.id for m in result.memories} | {
+        episode_id_for(tenant, c.turn_id) for m in result.memories for c in m.context
+    }
+    listed = {s.id: s.reason for s in result.suppressed}
+    for item in [*memories, *episodes]:
+        assert item.id in answered or item.id in listed, item.text
+    assert "other" not in listed.values()
+    assert listed[episode_id_for(tenant, "t2")] == "framing"
+    policy = result.diagnostics.trust_policy
+    assert sum(policy.exclusions.values()) == len(result.suppressed)
+
+
+async def test_a_live_override_is_noted_for_the_assistant(world, tenant, tmp_path) -> None:
+    """Not only in diagnostics: `notes` says what to confirm (29.8)."""
+    await retain(world, tmp_path, [turn(tenant, "t1", "Give me temperatures in Celsius, please.", 40)])
+    request = RecallRequest(
+        user_id="u-upd", query="What's the weather in Denver?", live_intent={"temperature_units": "Fahrenheit"}
+    )
+    overridden = await world.service.recall(Principal(tenant, None, key_id="k"), request)
+    [note] = [n for n in overridden.notes if n.kind == "live_intent_override"]
+    assert re.search("celsius|metric", note.text, re.I) and "temperature_units" in note.note
+    assert overridden.diagnostics is None, "notes need no diagnostics"
+
+
+async def test_a_replaced_value_returned_labelled_is_noted(world, tenant, tmp_path) -> None:
+    await retain(
+        world, tmp_path,
+        [turn(tenant, "t1", "We booked the Lisbon venue for the retreat.", 9, session="s1")],
+        [turn(tenant, "t2", "Scratch that, the retreat is in Valencia now.", 2, session="s2")],
+    )  # fmt: skip
+    labelled = await recall(world, tenant, "Where is the retreat?", superseded_episodes="label")
+    [note] = [n for n in labelled.notes if "Lisbon" in n.text]
+    assert note.kind == "superseded" and note.memory_id == episode_id_for(tenant, "t1")
+
+
+async def test_diagnostics_state_the_trust_policy(world, tenant, tmp_path) -> None:
+    """The floor, the trust buckets admitted and the exclusions by reason (29.14)."""
+    await retain(world, tmp_path, [turn(tenant, "t1", "I'm a carpenter in Leeds.", 3)])
+    plain = (await recall(world, tenant, "What do I do?")).diagnostics.trust_policy
+    assert plain.similarity_floor == world.service.config.min_similarity
+    assert plain.confidence_floor == world.service.config.confidence_floor
+    assert plain.quotes_admitted == ["trusted"] and "untrusted" not in plain.beliefs_admitted
+    wide = (await recall(world, tenant, "What do I do?", include_untrusted_evidence=True)).diagnostics.trust_policy
+    assert wide.quotes_admitted == ["trusted", "caution", "untrusted"]
