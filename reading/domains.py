@@ -38,7 +38,7 @@ DOMAIN_WORDS: dict[str, tuple[str, ...]] = {
         "meat", "beef", "pork", "chicken", "lamb", "fish", "seafood", "shellfish", "egg", "eggs", "cheese",
         "dairy", "gluten", "nuts", "peanut", "peanuts", "garlic", "onion", "onions", "mushroom",
         "mushrooms", "cilantro", "coriander", "chili", "chilli", "spicy", "sweets", "chocolate", "fast food",
-        "takeaway", "vegetarian", "vegan", "burger joint", "burger joints",
+        "takeaway", "vegetarian", "vegan", "burger joint", "burger joints", "kosher", "halal", "calories",
     ),
     "medication": (
         "medication", "medicine", "medicines", "pill", "pills", "drug", "drugs", "prescription",
@@ -54,6 +54,7 @@ DOMAIN_WORDS: dict[str, tuple[str, ...]] = {
         "activity", "activities", "hike", "hiking", "run", "running", "gym", "workout", "exercise",
         "sport", "sports", "climb", "climbing", "swim", "swimming", "bike", "cycling", "yoga",
         "weekend plans", "outing", "adventure", "ski", "skiing", "dance", "class", "excursion",
+        "picnic", "picnics", "outdoors", "outdoor", "countryside", "camping", "campsite", "festival", "beach",
     ),
     "health": (
         "health", "doctor", "doctors", "symptom", "symptoms", "diagnosis", "therapy", "therapist",
@@ -78,7 +79,7 @@ DOMAIN_WORDS: dict[str, tuple[str, ...]] = {
         "spend", "spending", "afford", "price", "cost", "expensive", "cheap", "retirement",
     ),
     "location": (
-        "address", "deliver", "delivery", "ship", "shipping", "directions", "nearby", "near me",
+        "address", "deliver", "delivered", "delivery", "ship", "shipped", "shipping", "directions", "nearby", "near me",
         "where do i live", "home address", "pick me up", "route", "commute",
     ),
     "restaurant": ("restaurant", "restaurants", "dinner", "lunch", "brunch", "place to eat", "cafe", "bistro"),

@@ -22,7 +22,7 @@ from beliefs.reconcile import normalize_value
 from beliefs.records import Memory, MemoryState, MemoryType, Polarity, RecallSemantics, Trust, Visibility
 from reading.domains import KNOWN_DOMAINS, action_family, action_in, canonical_domain, domains_of, widened
 from reading.sincerity import Sincerity, sincerity_of
-from sidecar.recall.sensitivity_gate import is_safety_memory, sensitive_outside
+from sidecar.recall.sensitivity_gate import is_safety_memory, sensitive_outside, sensitive_words_outside
 from sinks.recall import OpenContest, RecallScope
 
 
@@ -416,8 +416,9 @@ class ItemGates:
     is withheld when its own frame makes it weaker evidence than recall admits (`reading.sincerity`:
     a hypothetical, rhetorical or sarcastic turn is trusted no more than the claim it would make,
     `HYPOTHETICAL_CONFIDENCE_CAP`, under the confidence floor), or when a belief it stated is withheld
-    (a quote never shows what policy keeps back), or when its words speak of what a live instruction
-    names (the extractor may have made no belief of the default it states).
+    (a quote never shows what policy keeps back), or when its own words are special-category data
+    outside the request's domain and no belief of it was judged, or when its words speak of what a
+    live instruction names (the extractor may have made no belief of the default it states).
     """
 
     action: RequestedAction | None = None
@@ -439,6 +440,10 @@ class ItemGates:
             why = self.belief_withheld(memory)
             if why is not None:
                 return f"{why} (said of the belief this turn stated, {memory.id})"
+        if not any(m.sensitivity or m.profile for m in linked):  # else its beliefs' verdict holds
+            why = sensitive_words_outside(text, self.domains, self.include_sensitive)
+            if why is not None:
+                return why
         return self.live.overrides_quote(text) if self.live else None
 
 

@@ -179,3 +179,20 @@ async def test_diagnostics_state_the_trust_policy(world, tenant, tmp_path) -> No
     assert plain.quotes_admitted == ["trusted"] and "untrusted" not in plain.beliefs_admitted
     wide = (await recall(world, tenant, "What do I do?", include_untrusted_evidence=True)).diagnostics.trust_policy
     assert wide.quotes_admitted == ["trusted", "caution", "untrusted"]
+
+
+async def test_a_quote_is_as_sensitive_as_its_own_words(world, tenant, tmp_path) -> None:
+    """Whatever belief was made of it: "I'm gay" behind a belief about the grandparents stays out of a
+    barbecue plan; a halal diet said in a turn comes back for a restaurant, not for a laptop."""
+    await retain(
+        world, tmp_path,
+        [turn(tenant, "t1", "I'm gay and I haven't told my grandparents yet.", 20),
+         turn(tenant, "t2", "I'm Muslim and I only eat halal.", 10)],
+    )  # fmt: skip
+    barbecue = await recall(world, tenant, "Help me plan a family barbecue with my grandparents.", action={"action": "plan", "domain": "food"})
+    assert current(barbecue, "gay") == []
+    assert why(barbecue, episode_id_for(tenant, "t1")).startswith("sensitive (sexuality)")
+    dinner = await recall(world, tenant, "Suggest a restaurant for Friday night.", action={"action": "recommend", "domain": "restaurant"})
+    assert current(dinner, "halal")
+    laptop = await recall(world, tenant, "Recommend a laptop for coding.", action={"action": "recommend", "domain": "electronics"})
+    assert current(laptop, "halal", "muslim") == []
