@@ -111,7 +111,10 @@ def constraint_findings(sentence: str, subject: Subject) -> list[Finding]:
     else:
         action = _ACTION_NAMES.get(stem, stem)
         trigger = {"action": action}
-        domain = next((name for name, pattern in _DOMAINS if pattern.search(sentence)), None) or _broad_domain(sentence)
+        # the domain comes from what the sentence forbids, not from its verb ("book me on Ryanair" is no book)
+        said = sentence.strip()
+        unverbed = said[: match.start("verb")] + " " + said[match.end("verb") :]
+        domain = next((name for name, pattern in _DOMAINS if pattern.search(unverbed)), None) or _broad_domain(unverbed)
         if domain:
             trigger["domain"] = domain
         elif obj:

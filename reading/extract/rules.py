@@ -232,6 +232,8 @@ class RulesExtractor:
         subject = Subject.of(turn)
         candidates: list[tuple[int, Claim]] = []
         for index, (left, right) in enumerate(spans):
+            if index and speech_act.is_sarcasm(clean[slice(*spans[index - 1])]):
+                break  # said in the breath of a sarcasm ("Great, another delay. Commuting is my hobby.")
             following = clean[slice(*spans[index + 1])] if index + 1 < len(spans) else ""
             for sentence in _readable_parts(clean[left:right]):
                 for finding in sentence_findings(sentence, subject, following):
