@@ -43,6 +43,7 @@ from reading.extract.taste import free_preference_findings
 from reading.extract.text import expand_contractions, sentence_spans
 from reading.extract.values import bounded
 from reading.extract.volatile import is_volatile, volatile_end
+from reading.extract.write_policy import worth_storing
 from reading.secrets import REDACTION_PREFIX, redact_secrets
 from reading.strip import strip_injected
 
@@ -239,8 +240,12 @@ class RulesExtractor:
         return self._best(candidates, turn.text)
 
     def _best(self, candidates: list[tuple[int, Claim]], raw: str) -> list[Claim]:
-        """The most important claims (at most max_claims), in the order they were said."""
-        kept = [(order, claim) for order, claim in candidates if claim.text.strip() != raw.strip()]
+        """The most important claims worth storing (at most max_claims), in the order they were said."""
+        kept = [
+            (order, claim)
+            for order, claim in candidates
+            if claim.text.strip() != raw.strip() and worth_storing(claim)
+        ]
         kept.sort(key=lambda pair: (-pair[1].importance, pair[0]))
         chosen = sorted(kept[: self.max_claims], key=lambda pair: pair[0])
         return [claim for _, claim in chosen]

@@ -1,0 +1,54 @@
+"""The write path against the design reading's WRITE rules, raw turns in through the real pipeline
+(rules extractor, real embedder, SQL on each backend): what is stored, as what, and in what words."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from agents.pipeline import WritePipeline
+from beliefs.records import Claim, Memory, MemoryType, Turn
+from reading.decode import RawTurn
+from reading.extract.rules import RulesExtractor
+
+TS = datetime(2026, 11, 20, 12, tzinfo=UTC)
+
+
+def raw(tenant: str, turn_id: str, text: str, *, role: str = "user", session: str = "s1",
+        ts: datetime = TS, metadata: dict | None = None) -> RawTurn:  # fmt: skip
+    value = {"tenant_id": tenant, "user_id": "ana", "session_id": session, "turn_id": turn_id, "role": role,
+             "text": text, "ts": ts.isoformat(), **({"metadata": metadata} if metadata else {})}  # fmt: skip
+    return RawTurn(json.dumps(value).encode(), f"{tenant}:ana".encode(), "beliefstream.turns", 0, 0)
+
+
+async def write(pipeline: WritePipeline, tenant: str, *texts: str, **fields) -> list[Memory]:
+    """Each text as one turn of its own batch, in order; the user's memories afterwards."""
+    for index, text in enumerate(texts):
+        await pipeline.persist(await pipeline.prepare([raw(tenant, f"t{index}", text, **fields)]))
+    memories, _ = await pipeline.store.list_memories(tenant, "ana")
+    return memories
+
+
+class ScriptedExtractor(RulesExtractor):
+    """The rules, plus the claims a test scripts for a turn's text (as another extractor might say)."""
+
+    def __init__(self, extra: dict[str, Sequence[Claim]]) -> None:
+        super().__init__()
+        self.extra = extra
+
+    async def extract(self, turns: Sequence[Turn]) -> list[list[Claim]]:
+        read = await super().extract(turns)
+        return [claims + list(self.extra.get(turn.text, ())) for turn, claims in zip(turns, read, strict=True)]
+
+
+async def test_a_claim_under_the_importance_floor_is_not_stored_whichever_extractor_said_it(
+    pipeline: WritePipeline, tenant: str
+) -> None:
+    text = "Sounds good, thanks. I use pytest for my tests."
+    filler = Claim(text="The user said it sounds good.", type=MemoryType.FACT, importance=0.15, confidence=0.9,
+                   evidence="Sounds good")  # fmt: skip
+    pipeline.extractor = ScriptedExtractor({text: [filler]})
+    memories = await write(pipeline, tenant, text)
+    assert memories and all(memory.importance >= 0.2 for memory in memories)
+    assert "sounds good" not in " ".join(memory.text.lower() for memory in memories)
