@@ -136,7 +136,7 @@ def memory_from_claim(turn: Turn, claim: Claim, now: datetime, provenance: Prove
         valid_from=said_at,
         expires_at=claim.expires_at,
         last_confirmed=turn.ts,
-        decay_score=1.0,
+        decay_score=None,  # the decay job scores it on its first run (recall reads None as 1)
         half_life_days=_half_life(claim),
     )
 

@@ -7,10 +7,12 @@ import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+from agents.decay_job import run_decay
 from agents.pipeline import WritePipeline
 from beliefs.records import Claim, Memory, MemoryType, Turn
 from reading.decode import RawTurn
 from reading.extract.rules import RulesExtractor
+from sinks.sql.manage_store import MaintenanceStore
 
 TS = datetime(2026, 11, 20, 12, tzinfo=UTC)
 
@@ -52,3 +54,15 @@ async def test_a_claim_under_the_importance_floor_is_not_stored_whichever_extrac
     memories = await write(pipeline, tenant, text)
     assert memories and all(memory.importance >= 0.2 for memory in memories)
     assert "sounds good" not in " ".join(memory.text.lower() for memory in memories)
+
+
+async def test_decay_score_is_null_until_the_first_decay_run(pipeline: WritePipeline, tenant: str) -> None:
+    """The seed's contract: written unscored, scored by the decay job; recall reads unscored as 1."""
+    (memory,) = await write(pipeline, tenant, "I live in Lisbon.")
+    assert memory.decay_score is None
+    await pipeline.projector.drain()
+
+    report = await run_decay(MaintenanceStore.of(pipeline.store), pipeline.projector, TS, tenant_id=tenant)
+
+    (scored,) = (await pipeline.store.list_memories(tenant, "ana"))[0]
+    assert report.updated >= 1 and scored.decay_score is not None and 0.0 < scored.decay_score <= 1.0
