@@ -66,3 +66,27 @@ async def test_decay_score_is_null_until_the_first_decay_run(pipeline: WritePipe
 
     (scored,) = (await pipeline.store.list_memories(tenant, "ana"))[0]
     assert report.updated >= 1 and scored.decay_score is not None and 0.0 < scored.decay_score <= 1.0
+
+
+async def test_memory_texts_are_readable_prose_with_names_kept(pipeline: WritePipeline, tenant: str) -> None:
+    """Third person in good grammar: a plural subject the user is part of keeps its plural verb and
+    its people; names, places and acronyms keep their case."""
+    said = {
+        "My wife and I are moving to Porto next month.": "User and their wife are moving to Porto in December 2026.",
+        "My partner and I just bought a flat in Lisbon.": "User and their partner just bought a flat in Lisbon.",
+        "Me and my brother are training for the Berlin Marathon.":
+            "User and their brother are training for the Berlin Marathon.",
+        "I and my sister run a bakery in Leeds.": "User and their sister run a bakery in Leeds.",
+        "Tom and I are getting married in Sintra.": "Tom and User are getting married in Sintra.",
+        "My daughter Maya and I love hiking in the Alps.": "User and their daughter Maya love hiking in the Alps.",
+        "I work as a data engineer in Porto.": "User works as a data engineer in Porto.",
+        "I'm allergic to Brazil nuts.": "User is allergic to Brazil nuts.",
+        "I've been learning Japanese for two years.": "User has been learning Japanese for two years.",
+    }  # fmt: skip
+    memories = await write(pipeline, tenant, *said)
+    texts = {memory.text for memory in memories}
+    for expected in said.values():
+        assert expected in texts, (expected, sorted(texts))
+    assert not any(" ares " in text or "User's wife and User" in text for text in texts)
+    (role,) = [m for m in await write(pipeline, f"{tenant}-b", "I work as an SRE at AWS.") if m.attribute == "role"]
+    assert (role.text, role.value) == ("User works as an SRE at AWS.", "SRE at AWS")
