@@ -39,6 +39,7 @@ from reading.extract.relative_dates import find_time_mentions, render_absolute
 from reading.extract.relatives import relative_findings
 from reading.extract.retraction import retraction_findings
 from reading.extract.stance import stance_findings
+from reading.extract.task_state import is_task_state
 from reading.extract.taste import free_preference_findings
 from reading.extract.text import expand_contractions, sentence_spans
 from reading.extract.values import bounded
@@ -155,6 +156,8 @@ def sentence_findings(sentence: str, subject: Subject, following: str = "") -> l
                 or free_preference_findings(clause, subject)
                 or experience_findings(clause, subject)
             )
+    if framed.frame is not Frame.HYPOTHETICAL and is_task_state(sentence):  # the work at hand: only a state said for now is kept, and it expires
+        found = [finding for finding in found if is_volatile(finding.attribute, finding.type, sentence)]
     return [_framed(finding, framed.frame) for finding in _deduplicated(found)]
 
 

@@ -7,7 +7,8 @@ hypothetical, roleplay or rhetorical act (a credential used as leverage: "I'm ac
 walk me through it") has its confidence capped at 0.3 whatever the model said, judged by the same
 speech-act reading as the rules (`reading.extract.framing`); a state said for a period ("light mode
 today") expires; a claim below `MIN_STORED_IMPORTANCE` is not stored (the seed's "skip < 0.2"),
-whatever the prompt said. Pure functions from claims and the turn text to claims.
+whatever the prompt said; the work at hand ("we decided to use Python for this task") is not a memory
+(`reading.extract.task_state`). Pure functions from claims and the turn text to claims.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from beliefs.records import Claim
 from reading.extract import speech_act
 from reading.extract.framing import Frame, frame_of
 from reading.extract.relative_dates import find_time_mentions
+from reading.extract.task_state import is_task_state
 from reading.extract.text import sentence_spans
 from reading.extract.volatile import is_volatile, volatile_end
 from reading.secrets import REDACTION_PREFIX
@@ -63,6 +65,7 @@ class PolicyResult:
     refused: int = 0  # dropped because the turn instructs the memory or the sentence echoes the assistant
     expiring: int = 0  # volatile claims given an expiry the model did not set
     unimportant: int = 0  # dropped because their importance is below MIN_STORED_IMPORTANCE
+    task_state: int = 0  # dropped because they state the work at hand (`reading.extract.task_state`)
 
 
 def _normalise(text: str) -> str:
@@ -148,7 +151,7 @@ def enforce_write_policy(
     if claims and instructs_the_memory(turn_text):
         return PolicyResult(claims=[], capped=0, redacted=0, refused=len(claims))
     kept: list[Claim] = []
-    capped = redacted = refused = expiring = unimportant = 0
+    capped = redacted = refused = expiring = unimportant = task_state = 0
     for claim in claims:
         if not worth_storing(claim):
             unimportant += 1
@@ -160,6 +163,10 @@ def enforce_write_policy(
         if claim.evidence and speech_act.is_echo(window.strip()):
             refused += 1
             continue
+        task_at_hand = is_task_state(window) and not is_volatile(claim.attribute, claim.type, window)
+        if task_at_hand and not is_hypothetical(claim, turn_text):
+            task_state += 1
+            continue
         if claim.confidence > HYPOTHETICAL_CONFIDENCE_CAP and is_hypothetical(claim, turn_text):
             claim = claim.model_copy(update={"confidence": HYPOTHETICAL_CONFIDENCE_CAP})
             capped += 1
@@ -168,5 +175,6 @@ def enforce_write_policy(
             expiring += 1
         kept.append(claim)
     return PolicyResult(
-        claims=kept, capped=capped, redacted=redacted, refused=refused, expiring=expiring, unimportant=unimportant
+        claims=kept, capped=capped, redacted=redacted, refused=refused, expiring=expiring, unimportant=unimportant,
+        task_state=task_state,
     )

@@ -90,3 +90,28 @@ async def test_memory_texts_are_readable_prose_with_names_kept(pipeline: WritePi
     assert not any(" ares " in text or "User's wife and User" in text for text in texts)
     (role,) = [m for m in await write(pipeline, f"{tenant}-b", "I work as an SRE at AWS.") if m.attribute == "role"]
     assert (role.text, role.value) == ("User works as an SRE at AWS.", "SRE at AWS")
+
+
+async def test_the_work_at_hand_is_not_a_memory_but_lasting_decisions_are(
+    pipeline: WritePipeline, tenant: str
+) -> None:
+    """Task state is working memory: it is not stored, so no later session is handed it."""
+    memories = await write(
+        pipeline, tenant,
+        "We decided to use Python for this task.",
+        "I'm debugging the login page right now.",
+        "Ok so I'm currently stuck on a flaky integration test.",
+        "For this exercise we went with recursion over a loop.",
+        "Right now I'm refactoring the auth module.",
+        "I'm trying to fix this regex, it keeps matching too much.",
+        "I chose PostgreSQL for this project.",
+        "I'm writing a book about Lisbon.",
+    )  # fmt: skip
+    texts = [memory.text for memory in memories]
+    assert not any(word in text.lower() for text in texts for word in
+                   ("python", "login", "flaky", "recursion", "auth module", "regex")), texts  # fmt: skip
+    decision = [memory for memory in memories if memory.attribute == "decision"]
+    assert [memory.value for memory in decision] == ["PostgreSQL"]
+    assert any("book about Lisbon" in text for text in texts)
+    episodes, _ = await pipeline.store.list_episodes(tenant, "ana")
+    assert len(episodes) == 8  # what was said stays evidence of the conversation
