@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 from agents.decay_job import run_decay
 from agents.pipeline import WritePipeline
-from beliefs.records import Claim, Memory, MemoryType, Turn
+from beliefs.records import Claim, Memory, MemoryType, RecallSemantics, Trust, Turn
 from reading.decode import RawTurn
 from reading.extract.rules import RulesExtractor
 from sinks.sql.manage_store import MaintenanceStore
@@ -115,3 +115,35 @@ async def test_the_work_at_hand_is_not_a_memory_but_lasting_decisions_are(
     assert any("book about Lisbon" in text for text in texts)
     episodes, _ = await pipeline.store.list_episodes(tenant, "ana")
     assert len(episodes) == 8  # what was said stays evidence of the conversation
+
+
+async def test_an_instruction_about_what_not_to_do_is_a_constraint_not_a_question(
+    pipeline: WritePipeline, tenant: str
+) -> None:
+    said = [
+        "Do not suggest restaurant Alto.",
+        "Please do not book Ryanair flights for me.",
+        "Can you stop recommending true-crime podcasts?",
+        "Could you please never schedule meetings on Fridays?",
+        "Do not use emojis in your replies.",
+        "Do you know a good restaurant near Alfama?",  # a question: nothing
+        "Do not worry about it.",  # a pleasantry: nothing
+    ]
+    memories = await write(pipeline, tenant, *said)
+    constraints = {m.value: m for m in memories if m.recall_semantics is RecallSemantics.CONSTRAINT}
+    assert set(constraints) == {"recommend restaurant Alto", "book Ryanair flights", "recommend true-crime podcasts",
+                                "schedule meetings on Fridays", "use emojis in your replies"}  # fmt: skip
+    alto = constraints["recommend restaurant Alto"]
+    assert alto.trigger == {"action": "recommend", "domain": "restaurant"} and alto.trust is Trust.TRUSTED
+    assert alto.text == "Never recommend restaurant Alto to User."
+    assert constraints["use emojis in your replies"].text == "User asked the assistant never to use emojis in its replies."
+    assert len(memories) == len(constraints)
+
+
+async def test_a_standing_request_about_what_to_do_is_a_preference(pipeline: WritePipeline, tenant: str) -> None:
+    memories = await write(pipeline, tenant, "Always suggest vegetarian options.",
+                           "Always recommend trains over flights for me.")  # fmt: skip
+    assert sorted(m.text for m in memories if m.type is MemoryType.PREFERENCE) == [
+        "User wants the assistant to always recommend trains over flights for them.",
+        "User wants the assistant to always suggest vegetarian options.",
+    ]
