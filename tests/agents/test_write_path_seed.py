@@ -147,3 +147,49 @@ async def test_a_standing_request_about_what_to_do_is_a_preference(pipeline: Wri
         "User wants the assistant to always recommend trains over flights for them.",
         "User wants the assistant to always suggest vegetarian options.",
     ]
+
+
+async def test_markup_is_evidence_at_most_and_never_a_name(pipeline: WritePipeline, tenant: str) -> None:
+    """Tags and script in a turn, or as its speaker's name, never make a trusted memory or an entity."""
+    await write(pipeline, tenant, "<script>alert(document.cookie)</script>", "<img src=x onerror=alert(1)>",
+                "My favourite snack is <img src=x onerror=window.pwned=2> popcorn.",
+                "I live in Lisbon <script>window.pwned=1</script> now.",
+                '<svg onload="fetch(\'//evil.example\')"></svg> I am vegan.')  # fmt: skip
+    await pipeline.persist(await pipeline.prepare(
+        [raw(tenant, "t9", "I work at Globex as a welder.", metadata={"speaker": "Mal <b>ory</b>"})]
+    ))  # fmt: skip
+    memories, _ = await pipeline.store.list_memories(tenant, "ana")
+    episodes, _ = await pipeline.store.list_episodes(tenant, "ana")
+
+    assert memories and all(memory.trust is not Trust.TRUSTED for memory in memories), [
+        (m.text, m.trust) for m in memories
+    ]
+    assert not any("<" in (memory.entity or "") for memory in memories)
+    by_text = {episode.text: episode.trust for episode in episodes}
+    assert by_text["<script>alert(document.cookie)</script>"] is Trust.UNTRUSTED
+    assert by_text["<img src=x onerror=alert(1)>"] is Trust.UNTRUSTED
+    assert all(trust is not Trust.TRUSTED for trust in by_text.values())
+
+
+async def test_pasted_impersonal_prose_is_untrusted_evidence_not_the_users_episode(
+    pipeline: WritePipeline, tenant: str
+) -> None:
+    article = (
+        "The Eiffel Tower is a wrought-iron lattice tower on the Champ de Mars in Paris, France. It is named "
+        "after the engineer Gustave Eiffel, whose company designed and built the tower from 1887 to 1889."
+    )
+    product = (
+        "Crafted from full-grain leather, this backpack features a padded laptop sleeve, two side pockets and "
+        "adjustable straps. Water-resistant lining keeps contents dry. Dimensions: 45 x 30 x 15 cm."
+    )
+    own = "I moved to Paris last year and I love walking along the Seine in the evening with my dog Pixel."
+    mixed = f"{article}\n\nI climbed it twice when I lived in Paris."
+    await write(pipeline, tenant, article, product, own, mixed)
+    episodes, _ = await pipeline.store.list_episodes(tenant, "ana")
+    trust = {episode.text: episode.trust for episode in episodes}
+    assert trust[article] is Trust.UNTRUSTED and trust[product] is Trust.UNTRUSTED
+    assert trust[own] is Trust.TRUSTED  # the user's own voice, however long
+    assert trust[mixed] is Trust.CAUTION  # own words beside a pasted paragraph
+    memories, _ = await pipeline.store.list_memories(tenant, "ana")
+    assert not any("Eiffel" in memory.text or "leather" in memory.text for memory in memories)
+
