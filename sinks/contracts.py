@@ -228,7 +228,20 @@ class WebhookQueue(Protocol):
 @runtime_checkable
 class IngestStore(IngestSink, EventOutbox, Protocol):
     """The write pipeline's store: its sink and the event outbox it drains after each batch (the
-    vector outbox is the projector's)."""
+    vector outbox is the projector's), and the user's current beliefs, which a correction naming only
+    values ("Sorry, it's 120, not 90.") is matched against."""
+
+    async def list_memories(
+        self,
+        tenant_id: str,
+        user_id: str,
+        state: MemoryState | None = MemoryState.ACTIVE,
+        limit: int = 100,
+        cursor: str | None = None,
+        narrowing: MemoryListing = EVERY_MEMORY,
+        reach: Reach = EVERY_AGENT,
+    ) -> tuple[list[Memory], str | None]:
+        """One page of the user's memories (as `BeliefReads.list_memories`)."""
 
 
 @runtime_checkable

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 from agents.decay_job import run_decay
 from agents.pipeline import WritePipeline
-from beliefs.records import Claim, Memory, MemoryType, RecallSemantics, Trust, Turn
+from beliefs.records import Claim, Memory, MemoryState, MemoryType, RecallSemantics, Trust, Turn
 from reading.decode import RawTurn
 from reading.extract.rules import RulesExtractor
 from sinks.sql.manage_store import MaintenanceStore
@@ -193,3 +193,29 @@ async def test_pasted_impersonal_prose_is_untrusted_evidence_not_the_users_episo
     memories, _ = await pipeline.store.list_memories(tenant, "ana")
     assert not any("Eiffel" in memory.text or "leather" in memory.text for memory in memories)
 
+
+async def test_a_correction_naming_only_values_makes_the_corrected_belief(pipeline: WritePipeline, tenant: str) -> None:
+    """'Sorry, it's 120, not 90.' names no slot: the belief holding 90 gives it, and the new belief
+    carries 120, trusted, as a correction, while the old one is superseded."""
+    pass_price = Claim(text="User's rail pass costs 90 a month.", type=MemoryType.FACT, topic="finances",
+                       importance=0.6, confidence=0.9, attribute="rail_pass_price", value="90",
+                       evidence="My rail pass is 90 a month.")  # fmt: skip
+    pipeline.extractor = ScriptedExtractor({"My rail pass is 90 a month.": [pass_price]})
+    await write(pipeline, tenant, "My rail pass is 90 a month.")
+    await pipeline.persist(await pipeline.prepare([raw(tenant, "c1", "Sorry, it's 120, not 90.")]))
+    await pipeline.persist(await pipeline.prepare([raw(tenant, "c2", "I live in Porto."),
+                                                   raw(tenant, "c3", "Oops, I meant Braga, not Porto.")]))  # fmt: skip
+
+    current = {m.attribute: m for m in (await pipeline.store.list_memories(tenant, "ana"))[0]}
+    assert (current["rail_pass_price"].value, current["rail_pass_price"].text) == (
+        "120", "User's rail pass costs 120 a month."
+    )
+    assert current["rail_pass_price"].trust is Trust.TRUSTED and current["rail_pass_price"].source_turn_ids == ["c1"]
+    assert (current["lives_in"].value, current["lives_in"].text) == ("Braga", "User lives in Braga.")
+    superseded, _ = await pipeline.store.list_memories(tenant, "ana", state=MemoryState.SUPERSEDED)
+    assert {"90", "Porto"} <= {m.value for m in superseded}, [(m.text, m.value) for m in superseded]
+
+
+async def test_a_contrast_that_corrects_no_belief_makes_none(pipeline: WritePipeline, tenant: str) -> None:
+    memories = await write(pipeline, tenant, "I live in Porto.", "Sorry, it's 14 km, not 9.")
+    assert [(m.attribute, m.value) for m in memories] == [("lives_in", "Porto")]
