@@ -76,7 +76,8 @@ _INJECTION = re.compile(
     r"\byou are now (?:an?|the|my|free|unrestricted|unfiltered|jailbroken|in \w+ mode)\b|\bnew instructions?\b|\bsystem prompt\b|^\s*(?:system|admin|developer)\s*:|\bdeveloper mode\b|"
     r"\bjailbreak|\b(?:store|save|record|memori[sz]e|remember)\s+(?:the fact\s+)?that\s+the user\b|"
     r"(?:^|:)\s*the user (?:is|has|was|should|must|can)\b|\bI authori[sz]e you\b|"
-    r"\byou (?:are going to|will|must|shall|should|have to) (?:act|pretend|behave|role-?play|respond) as\b|"
+    r"\byou (?:are going to|will|must|shall|should|have to) (?:(?:act|pretend|behave|role-?play|respond) as|"
+    r"(?:play|take on|assume) the (?:role|part|persona) of)\b|"
     r"\bmode enabled\b|\bno (?:filters|restrictions|guidelines|limits) (?:or|and)\b|"
     r"\bwithout (?:any )?(?:filters|restrictions|censorship|guidelines)\b)"
 )
