@@ -147,7 +147,7 @@ async def test_no_candidate_is_dropped_silently(world, tenant, tmp_path) -> None
     listed = {s.id: s.reason for s in result.suppressed}
     for item in [*memories, *episodes]:
         assert item.id in answered or item.id in listed, item.text
-    assert "other" not in listed.values()
+    assert "other" not in listed.values(), [s.why for s in result.suppressed if s.reason == "other"]
     assert listed[episode_id_for(tenant, "t2")] == "framing"
     policy = result.diagnostics.trust_policy
     assert sum(policy.exclusions.values()) == len(result.suppressed)
