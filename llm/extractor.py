@@ -1,8 +1,10 @@
 """Extraction by Claude over the Messages API: one call per user turn, never trusted blindly.
 
-Transport failures (429, 5xx, timeouts, refused connections) are retried by the SDK itself; what
-survives its retries is a persistent failure. An answer that is not the prompt's JSON gets one
-repair call that quotes the error. Either way, when a turn still has no usable answer it goes to
+The answer is a forced tool call whose input schema is the prompt's response model (structured
+output: no JSON is dug out of prose). Transport failures (429, 5xx, timeouts, refused connections)
+are retried by the SDK itself; what survives its retries is a persistent failure. A tool call that
+fails validation (`MalformedAnswerError`) gets one repair call: the call is answered with an error
+tool_result that says why. Either way, when a turn still has no usable answer it goes to
 the fallback extractor (the offline rules) if there is one, else `ExtractorError` is raised, so a
 bad hour at the API degrades memory quality instead of stopping the pipeline.
 """
@@ -13,18 +15,18 @@ import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import anthropic
 
 from beliefs.errors import ConfigurationError
 from beliefs.records import Claim, Role, Turn
-from llm.call import ask_text
+from llm.call import ToolCall, ask_tool
 from llm.client import make_client
-from llm.errors import ExtractorError, LlmCallError, ResponseSchemaError
+from llm.errors import ExtractorError, LlmCallError, MalformedAnswerError
 from llm.metrics import record_llm_failure
 from llm.prompts import extract_memories as prompt
-from llm.prompts.extract_answer import read_response
+from llm.prompts.extract_answer import read_tool_input
 from reading.extract.write_policy import enforce_write_policy
 from streams.logs import bound_turn, text
 from streams.settings import Settings
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
     from reading.extractor import Extractor  # the protocol; only needed for typing
 
 log = logging.getLogger(__name__)
+
 
 #: Output budget of one answer: five memories with evidence fit well inside it.
 MAX_TOKENS = 1024
@@ -50,7 +53,7 @@ class ExtractorStats:
 
     calls: int = 0
     fallbacks: int = 0
-    malformed: int = 0  # answers that were not the prompt's JSON (first attempts and repairs)
+    malformed: int = 0  # tool calls that failed the response model (first attempts and repairs)
     api_errors: int = 0  # requests that failed after the SDK's retries
     repairs: int = 0
     dropped_items: int = 0  # invalid or over the cap, touching a redaction, instructions, echoes
@@ -100,7 +103,7 @@ class AnthropicExtractor:
         context = prompt.ExtractionContext.from_turn(turn)
         try:
             claims = await self._ask(context)
-        except (LlmCallError, ResponseSchemaError) as failed:  # no usable answer for this turn
+        except (LlmCallError, MalformedAnswerError) as failed:  # no usable answer for this turn
             return await self._fall_back(turn, str(failed))
         result = enforce_write_policy(claims, turn.text, said_at=turn.ts)
         self.stats.capped += result.capped
@@ -108,40 +111,49 @@ class AnthropicExtractor:
         return result.claims
 
     async def _ask(self, context: prompt.ExtractionContext) -> list[Claim]:
-        """The parsed answer, after at most one repair call."""
+        """The validated tool call's claims, after at most one repair call."""
         system, messages = prompt.render(context)
-        answer = await self._call(system, messages)
+        call = await self._call(system, messages)
         try:
-            return self._parse(answer, context)
-        except ResponseSchemaError as first:
-            self.stats.malformed += 1
-            record_llm_failure(PURPOSE, "malformed")
+            return self._parse(call, context)
+        except MalformedAnswerError as first:
+            self._count_malformed()
             self.stats.repairs += 1
-            system, messages = prompt.render_repair(context, answer, str(first))
-            repaired = await self._call(system, messages)
-            try:
-                return self._parse(repaired, context)
-            except ResponseSchemaError as second:
-                self.stats.malformed += 1
-                record_llm_failure(PURPOSE, "malformed")
-                raise ResponseSchemaError(f"malformed answer twice: {second}") from second
+            if call is not None:  # answer the call with an error tool_result that says why
+                system, messages = prompt.render_repair(context, call.id, call.input, str(first))
+        try:
+            return self._parse(await self._call(system, messages), context)
+        except MalformedAnswerError as second:
+            self._count_malformed()
+            raise MalformedAnswerError(f"malformed answer twice: {second}") from second
 
-    def _parse(self, answer: str, context: prompt.ExtractionContext) -> list[Claim]:
-        parsed = read_response(answer, turn_ts=context.turn_ts)
+    def _count_malformed(self) -> None:
+        self.stats.malformed += 1
+        record_llm_failure(PURPOSE, "malformed")
+
+    def _parse(self, call: ToolCall | None, context: prompt.ExtractionContext) -> list[Claim]:
+        if call is None:
+            raise MalformedAnswerError(f"the answer holds no call of the {prompt.TOOL_NAME} tool")
+        parsed = read_tool_input(call.input, turn_ts=context.turn_ts)
         self.stats.dropped_items += len(parsed.dropped)
         if parsed.dropped:
-            log.debug("extractor dropped %d item(s): %s", len(parsed.dropped), text("; ".join(parsed.dropped)))
+            log.debug(
+                "extractor dropped %d item(s): %s", len(parsed.dropped), text("; ".join(parsed.dropped))
+            )
         return parsed.claims
 
-    async def _call(self, system: str, messages: list[dict[str, str]]) -> str:
-        """One Messages API request (the SDK retries it); the text of the answer."""
+    async def _call(self, system: str, messages: list[dict[str, Any]]) -> ToolCall | None:
+        """One Messages API request (the SDK retries it); the model's call of the extraction tool,
+        None when the answer holds none."""
         async with self._slots:
             self.stats.calls += 1
             try:
-                return await ask_text(
+                return await ask_tool(
                     self._client, model=self._model, max_tokens=MAX_TOKENS, system=system, messages=messages,
-                    purpose=PURPOSE,
+                    tool=prompt.TOOL, purpose=PURPOSE,
                 )  # fmt: skip
+            except MalformedAnswerError:
+                return None
             except LlmCallError:
                 self.stats.api_errors += 1
                 raise

@@ -1,8 +1,9 @@
-"""The extraction answer, read defensively: the model's text in, valid claims and drop reasons out.
+"""The extraction answer, read defensively: the tool call's input in, valid claims and drop reasons out.
 
-Code fences and stray prose around the array are tolerated, and so is a `{"memories": [...]}`
-object. Every item is validated on its own against `ExtractedMemory`; an invalid item is dropped
-with a reason and counted, never repaired by guessing, and items past `MAX_MEMORIES` are dropped.
+The input must be the response model's shape (`{"memories": [...]}`); anything else is a
+`MalformedAnswerError`. Every item is then validated on its own against `ExtractedMemory`: an
+invalid item is dropped with a reason and counted, never repaired by guessing, and items past
+`MAX_MEMORIES` are dropped.
 """
 
 from __future__ import annotations
@@ -14,8 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from beliefs.records import Claim
-from llm.errors import ResponseSchemaError
-from llm.prompts.answer_json import json_values
+from llm.errors import MalformedAnswerError
 from llm.prompts.extract_memories import MAX_MEMORIES, ExtractedMemory
 
 
@@ -27,14 +27,11 @@ class ParsedResponse:
     dropped: list[str]
 
 
-def _find_items(text: str) -> list[Any]:
-    """The first JSON array in the answer (or a `{"memories": [...]}` object), skipping prose around it."""
-    for found in json_values(text):
-        if isinstance(found, list):
-            return found
-        if isinstance(found, dict) and isinstance(found.get("memories"), list):
-            return found["memories"]
-    raise ResponseSchemaError("the answer holds no JSON array of memories")
+def _items(tool_input: Any) -> list[Any]:
+    """The memories of the tool input; `MalformedAnswerError` when the input is not that shape."""
+    if not isinstance(tool_input, dict) or not isinstance(tool_input.get("memories"), list):
+        raise MalformedAnswerError("the tool input holds no list of memories")
+    return tool_input["memories"]
 
 
 def _short(error: ValidationError) -> str:
@@ -43,10 +40,11 @@ def _short(error: ValidationError) -> str:
     return f"{where}: {first.get('msg', 'invalid')}"
 
 
-def read_response(text: str, *, turn_ts: datetime | None = None) -> ParsedResponse:
-    """Parse one answer; invalid items are dropped with a reason. Raises `ResponseSchemaError` when
-    there is no array at all, or when it has items and none of them is valid (worth a repair call)."""
-    items = _find_items(text)
+def read_tool_input(tool_input: Any, *, turn_ts: datetime | None = None) -> ParsedResponse:
+    """Read one tool call; invalid items are dropped with a reason. Raises `MalformedAnswerError`
+    when the input is not `{"memories": [...]}`, or when it has items and none of them is valid
+    (worth one repair call)."""
+    items = _items(tool_input)
     reference = turn_ts or datetime.now(UTC)
     claims: list[Claim] = []
     dropped: list[str] = []
@@ -64,10 +62,5 @@ def read_response(text: str, *, turn_ts: datetime | None = None) -> ParsedRespon
             continue
         claims.append(claim)
     if items and not claims:
-        raise ResponseSchemaError("no item fits the schema: " + "; ".join(dropped[:3]))
+        raise MalformedAnswerError("no item fits the schema: " + "; ".join(dropped[:3]))
     return ParsedResponse(claims=claims, dropped=dropped)
-
-
-def parse_response(text: str, *, turn_ts: datetime | None = None) -> list[Claim]:
-    """The valid claims of one answer (at most five); see `read_response` for what is dropped."""
-    return read_response(text, turn_ts=turn_ts).claims

@@ -1,13 +1,15 @@
-"""The extraction prompt: one user turn in, zero to five typed, scored memories out.
+"""The extraction prompt: one user turn in, zero to five typed, scored memories out, through a tool.
 
 Extraction is a classification: most turns hold nothing durable, and `[]` is a normal answer.
 Confidence (is it literally true of the speaker?) and importance (will it matter later?) are
 asked separately, so a hypothetical can be important and still untrusted. The turn is data: it
 sits between `<turn>` tags and any instruction inside it is to be ignored.
 
-This module owns the request (context, versioned text, rendering) and the response schema
-(`ExtractedMemory`). The answer is read defensively in `llm.prompts.extract_answer`, and what the
-model cannot be trusted with is re-checked by `reading.extract.write_policy`.
+This module owns the request (context, versioned text, rendering) and the response model
+(`ExtractionAnswer` of `ExtractedMemory` items): the model answers by calling the one tool
+(`TOOL`, its input schema generated from that model), never in free text. The tool input is read
+defensively in `llm.prompts.extract_answer`, and what the model cannot be trusted with is
+re-checked by `reading.extract.write_policy`.
 """
 
 from __future__ import annotations
@@ -16,12 +18,16 @@ import re
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
+from anthropic import transform_schema
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from beliefs.attributes import ATTRIBUTES, attribute_spec
 from beliefs.records import Claim, MemoryType, Polarity, RecallSemantics, Role, Turn
 
-VERSION = "extract-memories/2"
+VERSION = "extract-memories/3"
+
+#: The one tool the model must call; its input is an `ExtractionAnswer`.
+TOOL_NAME = "record_memories"
 
 #: More than this many memories from one turn is runaway extraction; the rest are dropped.
 MAX_MEMORIES = 5
@@ -143,18 +149,11 @@ suggesting ...), with "trigger": {{"action": a verb such as "recommend", "sugges
 
 Known attributes: {", ".join(ATTRIBUTES)}.
 
-ANSWER with only a JSON array of 0 to {MAX_MEMORIES} objects, most important first, nothing before \
-or after it. Each object has these keys:
-{{"text": string, "type": "preference"|"fact"|"decision"|"procedure", "topic": string, \
-"importance": number, "confidence": number, "entity": string|null, "attribute": string|null, \
-"value": string|null, "polarity": "positive"|"negative", "context": string|null, \
-"recall_semantics": "default"|"constraint", \
-"trigger": {{"action": string, "domain": string}}|null, "is_correction": boolean, \
-"evidence": string, "valid_from": "YYYY-MM-DD"|null, "expires_in_days": integer|null}}
+ANSWER by calling the {TOOL_NAME} tool exactly once, with 0 to {MAX_MEMORIES} memories, most important first ({{"memories": []}} when nothing deserves remembering). Its input schema lists every field of a memory; write nothing outside the tool call.
 """
 
 #: One rendered request: the system prompt and the Messages API `messages` list.
-Rendered = tuple[str, list[dict[str, str]]]
+Rendered = tuple[str, list[dict[str, Any]]]
 
 
 def quote_turn(text: str) -> str:
@@ -183,23 +182,30 @@ def user_message(context: ExtractionContext) -> str:
 
 
 def render(context: ExtractionContext) -> Rendered:
-    """System prompt and messages for one turn."""
+    """System prompt and messages for one turn (sent with `TOOL` and `TOOL_CHOICE`)."""
     return SYSTEM_PROMPT, [{"role": "user", "content": user_message(context)}]
 
 
-def render_repair(context: ExtractionContext, answer: str, error: str) -> Rendered:
-    """A second attempt: the first answer and why it was unusable, then a request for the array only."""
-    previous = answer.strip()[:4000] or "(empty answer)"
-    return SYSTEM_PROMPT, [
-        {"role": "user", "content": user_message(context)},
-        {"role": "assistant", "content": previous},
+def render_repair(context: ExtractionContext, tool_use_id: str, tool_input: Any, error: str) -> Rendered:
+    """A second attempt: the first tool call, its result marked as an error that says why, and
+    the same tool forced again (the tool-use protocol's own way to ask for a corrected call)."""
+    system, messages = render(context)
+    return system, [
+        *messages,
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": tool_use_id, "name": TOOL_NAME, "input": tool_input}],
+        },
         {
             "role": "user",
-            "content": (
-                f"That answer could not be used: {error[:1000]}\n"
-                f"Reply again with only a JSON array of 0 to {MAX_MEMORIES} objects with the keys "
-                "described in the instructions, and nothing else."
-            ),
+            "content": [
+                {
+                    "type": "tool_result",
+                    "tool_use_id": tool_use_id,
+                    "is_error": True,
+                    "content": f"That call could not be used: {error[:1000]}. Call {TOOL_NAME} again with valid memories.",
+                }
+            ],
         },
     ]
 
@@ -282,3 +288,20 @@ class ExtractedMemory(BaseModel):
             valid_from=datetime.combine(self.valid_from, time(), tzinfo=UTC) if self.valid_from else None,
             expires_at=turn_ts + timedelta(days=self.expires_in_days) if self.expires_in_days else None,
         )
+
+
+class ExtractionAnswer(BaseModel):
+    """The tool's input: the memories of the turn. Only its schema is sent (`TOOL`); the answer is
+    read item by item (`llm.prompts.extract_answer`), so one bad item does not sink the others."""
+
+    memories: list[ExtractedMemory] = Field(default_factory=list, max_length=MAX_MEMORIES)
+
+
+#: The tool the model answers through; `input_schema` is the response model's, as the API accepts it.
+TOOL: dict[str, Any] = {
+    "name": TOOL_NAME,
+    "description": "Record the durable memories about the speaker found in the turn (none is a normal answer).",
+    "input_schema": transform_schema(ExtractionAnswer),
+}
+#: Force that one tool: the answer is always a structured call, never prose.
+TOOL_CHOICE: dict[str, Any] = {"type": "tool", "name": TOOL_NAME}

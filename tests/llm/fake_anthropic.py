@@ -51,22 +51,28 @@ _ERROR_TYPES = {
 
 @dataclass(frozen=True)
 class Reply:
-    """One scripted answer: a model text (status 200) or an API error, after an optional delay."""
+    """One scripted answer: a model text or a tool call (status 200), or an API error, after an
+    optional delay."""
 
     status: int = 200
     text: str = "[]"
     headers: dict[str, str] = field(default_factory=dict)
     delay_s: float = 0.0
+    tool_input: Any = None  # set: the answer is a call of the request's forced tool with this input
 
     @classmethod
     def ok(cls, text: str, delay_s: float = 0.0) -> Reply:
         return cls(text=text, delay_s=delay_s)
 
     @classmethod
-    def memories(cls, *items: dict[str, Any], fenced: bool = False, delay_s: float = 0.0) -> Reply:
-        """A well-formed answer holding these memory objects (optionally in a ```json fence)."""
-        text = json.dumps(list(items))
-        return cls(text=f"```json\n{text}\n```" if fenced else text, delay_s=delay_s)
+    def memories(cls, *items: dict[str, Any], delay_s: float = 0.0) -> Reply:
+        """A well-formed extraction answer: a call of the forced tool holding these memory objects."""
+        return cls.tool({"memories": list(items)}, delay_s=delay_s)
+
+    @classmethod
+    def tool(cls, tool_input: Any, delay_s: float = 0.0) -> Reply:
+        """A call of the request's forced tool with this input (any JSON, valid or not)."""
+        return cls(tool_input=tool_input, delay_s=delay_s)
 
     @classmethod
     def rate_limited(cls, retry_after_ms: int = 10) -> Reply:
@@ -107,17 +113,23 @@ def memory(**fields: Any) -> dict[str, Any]:
     return item
 
 
-def message_body(text: str, model: str, number: int) -> dict[str, Any]:
-    """A Messages API response carrying one text block."""
+def message_body(reply: Reply, request: dict[str, Any], number: int) -> dict[str, Any]:
+    """A Messages API response: one text block, or one call of the request's forced tool."""
+    content: dict[str, Any] = {"type": "text", "text": reply.text}
+    stop_reason = "end_turn"
+    if reply.tool_input is not None:
+        name = (request.get("tool_choice") or {}).get("name") or "no_tool_was_forced"
+        content = {"type": "tool_use", "id": f"toolu_fake_{number:04d}", "name": name, "input": reply.tool_input}
+        stop_reason = "tool_use"
     return {
         "id": f"msg_fake_{number:04d}",
         "type": "message",
         "role": "assistant",
-        "model": model,
-        "content": [{"type": "text", "text": text}],
-        "stop_reason": "end_turn",
+        "model": request.get("model", ""),
+        "content": [content],
+        "stop_reason": stop_reason,
         "stop_sequence": None,
-        "usage": {"input_tokens": 100, "output_tokens": max(1, len(text) // 4)},
+        "usage": {"input_tokens": 100, "output_tokens": max(1, len(json.dumps(content)) // 4)},
     }
 
 
@@ -178,7 +190,7 @@ class FakeAnthropic:
                     break
                 await asyncio.sleep(min(0.01, max(0.0, deadline - time.monotonic())))
             if reply.status == 200:
-                return JSONResponse(message_body(reply.text, body.get("model", ""), number))
+                return JSONResponse(message_body(reply, body, number))
             message = reply.text if reply.status == 400 else f"fake {reply.status}"
             error = {"type": _ERROR_TYPES.get(reply.status, "api_error"), "message": message}
             return JSONResponse(
