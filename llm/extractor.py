@@ -1,5 +1,9 @@
 """Extraction by Claude over the Messages API: one call per user turn, never trusted blindly.
 
+Each request carries the turn, the session's turns before it and the user's current beliefs that
+bear on it (`llm.turn_context`, bounded), so "yes, that one" can be read and a belief updated,
+retracted or confirmed by the handle it was offered under.
+
 The answer is a forced tool call whose input schema is the prompt's response model (structured
 output: no JSON is dug out of prose). Transport failures (429, 5xx, timeouts, refused connections)
 are retried by the SDK itself; what survives its retries is a persistent failure. A tool call that
@@ -27,6 +31,14 @@ from llm.errors import ExtractorError, LlmCallError, MalformedAnswerError
 from llm.metrics import record_llm_failure
 from llm.prompts import extract_memories as prompt
 from llm.prompts.extract_answer import read_tool_input
+from llm.turn_context import (
+    ContextBounds,
+    PrecedingTurn,
+    SessionWindows,
+    TurnContext,
+    TurnContextSource,
+    within_bounds,
+)
 from reading.extract.write_policy import enforce_write_policy
 from streams.logs import bound_turn, text
 from streams.settings import Settings
@@ -57,6 +69,8 @@ class ExtractorStats:
     api_errors: int = 0  # requests that failed after the SDK's retries
     repairs: int = 0
     dropped_items: int = 0  # invalid or over the cap, touching a redaction, instructions, echoes
+    refused_ids: int = 0  # items naming a belief handle the request did not offer (also in dropped_items)
+    context_failures: int = 0  # turns sent without their stored context because reading it failed
     capped: int = 0  # hypothetical claims whose confidence was lowered to the cap
 
     def as_dict(self) -> dict[str, int]:
@@ -74,6 +88,8 @@ class AnthropicExtractor:
         client: anthropic.AsyncAnthropic | None = None,
         fallback: Extractor | None = None,
         concurrency: int = 8,
+        context: TurnContextSource | None = None,
+        bounds: ContextBounds | None = None,
     ) -> None:
         if concurrency < 1:
             raise ConfigurationError(f"extractor concurrency must be at least 1, not {concurrency}")
@@ -82,6 +98,12 @@ class AnthropicExtractor:
         self._model = settings.anthropic_model
         self._fallback = fallback
         self._slots = asyncio.Semaphore(concurrency)
+        self._context = context
+        self._bounds = bounds or ContextBounds(
+            turns=settings.extraction_context_turns,
+            turn_tokens=settings.extraction_context_tokens,
+            belief_tokens=settings.extraction_belief_tokens,
+        )
         self.stats = ExtractorStats()
 
     async def aclose(self) -> None:
@@ -90,17 +112,22 @@ class AnthropicExtractor:
             await self._client.close()
 
     async def extract(self, turns: Sequence[Turn]) -> list[list[Claim]]:
-        """Claims per turn, in order. Non-user turns yield [] without a call."""
-        results = await asyncio.gather(*(self._extract_one(turn) for turn in turns), return_exceptions=True)
+        """Claims per turn, in order. Non-user turns yield [] without a call; each user turn is sent
+        with its session's turns before it (stored, then this batch's) and the beliefs on it."""
+        windows = SessionWindows()
+        jobs = [self._extract_one(turn, windows.before(turn)) for turn in turns]
+        results = await asyncio.gather(*jobs, return_exceptions=True)
         for result in results:
             if isinstance(result, BaseException):
                 raise result
         return results  # type: ignore[return-value]
 
-    async def _extract_one(self, turn: Turn) -> list[Claim]:
+    async def _extract_one(self, turn: Turn, in_batch: list[PrecedingTurn]) -> list[Claim]:
         if turn.role is not Role.USER or not turn.text.strip():
             return []
-        context = prompt.ExtractionContext.from_turn(turn)
+        context = prompt.ExtractionContext.from_turn(
+            turn, context=within_bounds(await self._stored_context(turn), in_batch, self._bounds)
+        )
         try:
             claims = await self._ask(context)
         except (LlmCallError, MalformedAnswerError) as failed:  # no usable answer for this turn
@@ -109,6 +136,18 @@ class AnthropicExtractor:
         self.stats.capped += result.capped
         self.stats.dropped_items += result.redacted + result.refused
         return result.claims
+
+    async def _stored_context(self, turn: Turn) -> TurnContext:
+        """The source's context of the turn; none (counted, logged) when reading it fails."""
+        if self._context is None:
+            return TurnContext()
+        try:
+            return await self._context(turn)
+        except Exception as exc:  # noqa: BLE001 - context improves an answer; its outage must not stop one
+            self.stats.context_failures += 1
+            with bound_turn(turn):
+                log.warning("extraction context of turn %s unavailable: %s", turn.turn_id, type(exc).__name__)
+            return TurnContext()
 
     async def _ask(self, context: prompt.ExtractionContext) -> list[Claim]:
         """The validated tool call's claims, after at most one repair call."""
@@ -134,8 +173,9 @@ class AnthropicExtractor:
     def _parse(self, call: ToolCall | None, context: prompt.ExtractionContext) -> list[Claim]:
         if call is None:
             raise MalformedAnswerError(f"the answer holds no call of the {prompt.TOOL_NAME} tool")
-        parsed = read_tool_input(call.input, turn_ts=context.turn_ts)
+        parsed = read_tool_input(call.input, turn_ts=context.turn_ts, offered=context.offered())
         self.stats.dropped_items += len(parsed.dropped)
+        self.stats.refused_ids += parsed.refused
         if parsed.dropped:
             log.debug(
                 "extractor dropped %d item(s): %s", len(parsed.dropped), text("; ".join(parsed.dropped))

@@ -3,20 +3,25 @@
 The input must be the response model's shape (`{"memories": [...]}`); anything else is a
 `MalformedAnswerError`. Every item is then validated on its own against `ExtractedMemory`: an
 invalid item is dropped with a reason and counted, never repaired by guessing, and items past
-`MAX_MEMORIES` are dropped.
+`MAX_MEMORIES` are dropped. A memory that updates, retracts or confirms an offered belief is
+anchored to that belief's slot (entity, attribute; its value too for a retraction or a
+confirmation), so reconcile sees the same slot the belief holds and decides as for any claim; one
+that names a handle the request did not offer is dropped and counted (`refused`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import ValidationError
 
-from beliefs.records import Claim
+from beliefs.records import Claim, Polarity
 from llm.errors import MalformedAnswerError
 from llm.prompts.extract_memories import MAX_MEMORIES, ExtractedMemory
+from llm.turn_context import OfferedBelief
 
 
 @dataclass(frozen=True)
@@ -25,6 +30,7 @@ class ParsedResponse:
 
     claims: list[Claim]
     dropped: list[str]
+    refused: int = 0  # items naming a belief handle the request did not offer
 
 
 def _items(tool_input: Any) -> list[Any]:
@@ -40,27 +46,50 @@ def _short(error: ValidationError) -> str:
     return f"{where}: {first.get('msg', 'invalid')}"
 
 
-def read_tool_input(tool_input: Any, *, turn_ts: datetime | None = None) -> ParsedResponse:
-    """Read one tool call; invalid items are dropped with a reason. Raises `MalformedAnswerError`
-    when the input is not `{"memories": [...]}`, or when it has items and none of them is valid
-    (worth one repair call)."""
+def anchored(memory: ExtractedMemory, claim: Claim, belief: OfferedBelief) -> Claim:
+    """The claim on the offered belief's slot: an update keeps the new value, a retraction negates
+    the belief's value, a confirmation restates it."""
+    slot = {"entity": belief.entity or claim.entity, "attribute": belief.attribute or claim.attribute}
+    if memory.action == "update":
+        return claim.model_copy(update=slot | {"polarity": Polarity.POSITIVE})
+    if memory.action == "retract":
+        return claim.model_copy(update=slot | {"value": belief.value or claim.value, "polarity": Polarity.NEGATIVE})
+    return claim.model_copy(update=slot | {"value": belief.value, "polarity": belief.polarity, "text": belief.text})
+
+
+def read_tool_input(
+    tool_input: Any, *, turn_ts: datetime | None = None, offered: Mapping[str, OfferedBelief] | None = None
+) -> ParsedResponse:
+    """Read one tool call; invalid items are dropped with a reason, and so are items naming a
+    belief handle not in `offered`. Raises `MalformedAnswerError` when the input is not
+    `{"memories": [...]}`, or when it has items and none of them is valid (worth one repair call)."""
     items = _items(tool_input)
     reference = turn_ts or datetime.now(UTC)
+    offered = offered or {}
     claims: list[Claim] = []
     dropped: list[str] = []
+    refused = 0
     for index, item in enumerate(items):
         if not isinstance(item, dict):
             dropped.append(f"item {index}: not an object")
             continue
         try:
-            claim = ExtractedMemory.model_validate(item).to_claim(reference)
+            memory = ExtractedMemory.model_validate(item)
+            claim = memory.to_claim(reference)
         except ValidationError as exc:
             dropped.append(f"item {index}: {_short(exc)}")
             continue
+        if memory.belief is not None:
+            belief = offered.get(memory.belief)
+            if belief is None:
+                refused += 1
+                dropped.append(f"item {index}: belief {memory.belief!r} was not offered")
+                continue
+            claim = anchored(memory, claim, belief)
         if len(claims) >= MAX_MEMORIES:
             dropped.append(f"item {index}: over the cap of {MAX_MEMORIES}")
             continue
         claims.append(claim)
-    if items and not claims:
+    if items and not claims and not refused:
         raise MalformedAnswerError("no item fits the schema: " + "; ".join(dropped[:3]))
-    return ParsedResponse(claims=claims, dropped=dropped)
+    return ParsedResponse(claims=claims, dropped=dropped, refused=refused)

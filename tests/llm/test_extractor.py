@@ -204,6 +204,8 @@ async def test_good_answer_becomes_claims(fake: FakeAnthropic, make: Make) -> No
         "api_errors": 0,
         "repairs": 0,
         "dropped_items": 0,
+        "refused_ids": 0,
+        "context_failures": 0,
         "capped": 0,
     }
 
