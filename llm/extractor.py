@@ -182,7 +182,7 @@ class AnthropicExtractor:
             )
         return parsed.claims
 
-    async def _call(self, system: str, messages: list[dict[str, Any]]) -> ToolCall | None:
+    async def _call(self, system: list[dict[str, Any]], messages: list[dict[str, Any]]) -> ToolCall | None:
         """One Messages API request (the SDK retries it); the model's call of the extraction tool,
         None when the answer holds none."""
         async with self._slots:

@@ -2,7 +2,9 @@
 
 It runs uvicorn on 127.0.0.1 (a free port) in a background thread, answers `POST /v1/messages`
 from a script of replies (then a default), records every request body and its headers, and tracks
-how many requests were in flight at once. Like the real API at version 2026-10-21 (what SDK 2.x
+how many requests were in flight at once. It answers a forced tool with a `tool_use` block, and
+counts tokens like the API's `usage` (JSON length / 4): a prefix marked with `cache_control` and
+long enough is a cache write the first time, a cache read afterwards. Like the real API at version 2026-10-21 (what SDK 2.x
 sends), it answers 400 to `temperature`, `top_p` or `top_k`. Nothing here reaches the real API.
 
     with FakeAnthropic.running() as fake:
@@ -113,7 +115,25 @@ def memory(**fields: Any) -> dict[str, Any]:
     return item
 
 
-def message_body(reply: Reply, request: dict[str, Any], number: int) -> dict[str, Any]:
+def estimate_tokens(value: Any) -> int:
+    """The fake's token count of any part of a request: its JSON length / 4 (no tokenizer here)."""
+    return max(1, len(json.dumps(value, ensure_ascii=False)) // 4)
+
+
+def cached_prefix(request: dict[str, Any]) -> list[Any]:
+    """The request's parts up to its last `cache_control` mark, in the API's order (tools, system,
+    messages' content blocks); [] when nothing is marked."""
+    parts: list[Any] = list(request.get("tools") or [])
+    system = request.get("system")
+    parts += system if isinstance(system, list) else ([{"type": "text", "text": system}] if system else [])
+    for message in request.get("messages") or []:
+        content = message.get("content")
+        parts += content if isinstance(content, list) else [{"type": "text", "text": content}]
+    marked = [at for at, part in enumerate(parts) if isinstance(part, dict) and part.get("cache_control")]
+    return parts[: marked[-1] + 1] if marked else []
+
+
+def message_body(reply: Reply, request: dict[str, Any], number: int, usage: dict[str, int]) -> dict[str, Any]:
     """A Messages API response: one text block, or one call of the request's forced tool."""
     content: dict[str, Any] = {"type": "text", "text": reply.text}
     stop_reason = "end_turn"
@@ -129,15 +149,16 @@ def message_body(reply: Reply, request: dict[str, Any], number: int) -> dict[str
         "content": [content],
         "stop_reason": stop_reason,
         "stop_sequence": None,
-        "usage": {"input_tokens": 100, "output_tokens": max(1, len(json.dumps(content)) // 4)},
+        "usage": usage | {"output_tokens": estimate_tokens(content)},
     }
 
 
 class FakeAnthropic:
     """The fake API server; thread-safe bookkeeping, so the test's event loop can read it at any time."""
 
-    def __init__(self, default: Reply | None = None) -> None:
+    def __init__(self, default: Reply | None = None, min_cacheable_tokens: int = 4096) -> None:
         self._lock = threading.Lock()
+        self.min_cacheable_tokens = min_cacheable_tokens  # Claude Haiku 4.5's floor
         self._script: deque[Reply] = deque()
         self.in_flight = 0
         self.reset(default)
@@ -156,6 +177,8 @@ class FakeAnthropic:
             self.default = default or Reply.ok("[]")
             self.requests: list[dict[str, Any]] = []
             self.headers: list[dict[str, str]] = []
+            self.usages: list[dict[str, int]] = []  # the usage of each answered message, in order
+            self._cached: set[str] = set()  # prefixes written to the cache
             self.max_in_flight = self.in_flight  # a request left hanging by an earlier test still counts
             self._script.clear()
 
@@ -190,7 +213,10 @@ class FakeAnthropic:
                     break
                 await asyncio.sleep(min(0.01, max(0.0, deadline - time.monotonic())))
             if reply.status == 200:
-                return JSONResponse(message_body(reply, body, number))
+                answer = message_body(reply, body, number, self._usage(body))
+                with self._lock:
+                    self.usages.append(answer["usage"])
+                return JSONResponse(answer)
             message = reply.text if reply.status == 400 else f"fake {reply.status}"
             error = {"type": _ERROR_TYPES.get(reply.status, "api_error"), "message": message}
             return JSONResponse(
@@ -199,6 +225,23 @@ class FakeAnthropic:
         finally:
             with self._lock:
                 self.in_flight -= 1
+
+    def _usage(self, body: dict[str, Any]) -> dict[str, int]:
+        """Input tokens split like the API's: a marked prefix of at least `min_cacheable_tokens` is
+        written to the cache the first time and read from it afterwards."""
+        whole = estimate_tokens([body.get("tools"), body.get("system"), body.get("messages")])
+        prefix = cached_prefix(body)
+        tokens = estimate_tokens(prefix) if prefix else 0
+        usage = {"input_tokens": whole, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+        if not prefix or tokens < self.min_cacheable_tokens:
+            return usage
+        key = json.dumps(prefix, sort_keys=True)
+        with self._lock:
+            hit = key in self._cached
+            self._cached.add(key)
+        usage["cache_read_input_tokens" if hit else "cache_creation_input_tokens"] = tokens
+        usage["input_tokens"] = max(1, whole - tokens)
+        return usage
 
     def _app(self) -> Starlette:
         return Starlette(routes=[Route("/v1/messages", self._messages, methods=["POST"])])

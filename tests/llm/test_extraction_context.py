@@ -78,7 +78,7 @@ async def test_a_reply_is_sent_with_the_question_it_answers_marked_as_the_assist
     assert '<turn_before role="user">Can you find me a table for Friday?</turn_before>' in second
     assert '<turn_before role="assistant">Lupa has 7pm free, Nopi has 8pm. Which one?</turn_before>' in second
     assert second.index("</preceding_turns>") < second.index("<turn>\nthe second one, please\n</turn>")
-    assert "never a fact about the speaker" in fake.requests[1]["system"]
+    assert "never a fact about the speaker" in fake.requests[1]["system"][0]["text"]
 
 
 async def test_other_sessions_and_turns_without_a_session_are_not_context(fake: FakeAnthropic, build: Any) -> None:

@@ -96,8 +96,9 @@ async def test_request_carries_model_version_and_delimited_turn(fake: FakeAnthro
     # no sampling parameters: API version 2026-10-21 (SDK 2.x) answers 400 to temperature, even 0
     assert not {"temperature", "top_p", "top_k"} & request.keys()
     assert 0 < request["max_tokens"] <= 2048
-    assert prompt.VERSION in request["system"]
-    assert "ignore" in request["system"].lower() and "<turn>" in request["system"]
+    system = "".join(block["text"] for block in request["system"])
+    assert prompt.VERSION in system
+    assert "ignore" in system.lower() and "<turn>" in system
     (message,) = request["messages"]
     assert message["role"] == "user"
     content = message["content"] if isinstance(message["content"], str) else message["content"][0]["text"]
@@ -112,7 +113,7 @@ async def test_request_carries_model_version_and_delimited_turn(fake: FakeAnthro
     assert tool["name"] == prompt.TOOL_NAME
     item_schema = tool["input_schema"]["$defs"]["ExtractedMemory"]["properties"]
     assert {"text", "type", "confidence", "importance", "evidence", "polarity"} <= item_schema.keys()
-    assert "JSON array" not in request["system"]
+    assert "JSON array" not in system
 
 
 def test_turn_text_cannot_close_the_delimiter() -> None:
@@ -138,6 +139,39 @@ async def test_non_user_turns_make_no_request(fake: FakeAnthropic, make: Make) -
     assert await extractor.extract(turns) == [[], [], []]
     assert fake.request_count == 0
     assert extractor.stats.calls == 0
+
+
+# prompt caching ------------------------------------------------------------------------------------
+
+
+async def test_the_stable_prefix_is_marked_and_read_from_the_cache_after_the_first_call(
+    fake: FakeAnthropic, make: Make
+) -> None:
+    from prometheus_client import REGISTRY
+
+    def tokens(kind: str) -> float:
+        labels = {"purpose": "extraction", "kind": kind}
+        return REGISTRY.get_sample_value("beliefstream_llm_tokens_total", labels) or 0.0
+
+    before = {kind: tokens(kind) for kind in ("cache_read", "cache_write")}
+    fake.reset(default=Reply.memories())
+    extractor = make(fake, concurrency=1)
+
+    await extractor.extract([turn("I use pytest", turn_id="a"), turn("I moved to Lyon", turn_id="b")])
+
+    first, second = fake.requests
+    # the breakpoint ends the system blocks (tools come before them in the API's order); nothing
+    # of the turn is marked, so every turn shares the one cached prefix
+    assert [block.get("cache_control") for block in first["system"]] == [None, {"type": "ephemeral"}]
+    assert "EXAMPLES" in first["system"][1]["text"]
+    assert "cache_control" not in json.dumps(first["messages"])
+    assert first["system"] == second["system"] and first["tools"] == second["tools"]
+    write, read = fake.usages
+    assert write["cache_creation_input_tokens"] >= fake.min_cacheable_tokens and write["cache_read_input_tokens"] == 0
+    assert read["cache_read_input_tokens"] == write["cache_creation_input_tokens"]
+    assert read["input_tokens"] < read["cache_read_input_tokens"] / 10  # the turn is a small part of the request
+    assert tokens("cache_write") - before["cache_write"] == write["cache_creation_input_tokens"]
+    assert tokens("cache_read") - before["cache_read"] == read["cache_read_input_tokens"]
 
 
 # parsing -------------------------------------------------------------------------------------------
