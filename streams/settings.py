@@ -68,6 +68,9 @@ class Settings(BaseSettings):
     extraction_context_tokens: int = Field(
         default=600, ge=0, description="Claude extraction: token bound of those preceding turns"
     )
+    extraction_group_turns: bool = Field(
+        default=True, description="Claude extraction: one request for a session's turns of a batch when cheaper"
+    )
     extraction_belief_tokens: int = Field(
         default=600, ge=0, description="Claude extraction: token bound of the current beliefs sent with a turn"
     )

@@ -11,7 +11,7 @@ that names a handle the request did not offer is dropped and counted (`refused`)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -26,11 +26,17 @@ from llm.turn_context import OfferedBelief
 
 @dataclass(frozen=True)
 class ParsedResponse:
-    """The claims read from one answer, and why each item that was not kept was dropped."""
+    """The claims read from one answer, per turn of the request, and why each item that was not
+    kept was dropped."""
 
-    claims: list[Claim]
+    per_turn: list[list[Claim]]
     dropped: list[str]
     refused: int = 0  # items naming a belief handle the request did not offer
+
+    @property
+    def claims(self) -> list[Claim]:
+        """Every claim kept, in turn order (a single turn's claims)."""
+        return [claim for claims in self.per_turn for claim in claims]
 
 
 def _items(tool_input: Any) -> list[Any]:
@@ -58,15 +64,21 @@ def anchored(memory: ExtractedMemory, claim: Claim, belief: OfferedBelief) -> Cl
 
 
 def read_tool_input(
-    tool_input: Any, *, turn_ts: datetime | None = None, offered: Mapping[str, OfferedBelief] | None = None
+    tool_input: Any,
+    *,
+    turn_ts: datetime | None = None,
+    offered: Mapping[str, OfferedBelief] | None = None,
+    turn_times: Sequence[datetime] | None = None,
 ) -> ParsedResponse:
     """Read one tool call; invalid items are dropped with a reason, and so are items naming a
-    belief handle not in `offered`. Raises `MalformedAnswerError` when the input is not
-    `{"memories": [...]}`, or when it has items and none of them is valid (worth one repair call)."""
+    belief handle not in `offered` or a turn the request did not number. `turn_times` gives each
+    numbered turn's timestamp (a group); else the answer is of one turn said at `turn_ts`.
+    Raises `MalformedAnswerError` when the input is not `{"memories": [...]}`, or when it has items
+    and none of them is valid (worth one repair call)."""
     items = _items(tool_input)
-    reference = turn_ts or datetime.now(UTC)
+    times = list(turn_times) if turn_times else [turn_ts or datetime.now(UTC)]
     offered = offered or {}
-    claims: list[Claim] = []
+    per_turn: list[list[Claim]] = [[] for _ in times]
     dropped: list[str] = []
     refused = 0
     for index, item in enumerate(items):
@@ -75,10 +87,14 @@ def read_tool_input(
             continue
         try:
             memory = ExtractedMemory.model_validate(item)
-            claim = memory.to_claim(reference)
         except ValidationError as exc:
             dropped.append(f"item {index}: {_short(exc)}")
             continue
+        number = memory.turn or (1 if len(times) == 1 else 0)
+        if not 1 <= number <= len(times):
+            dropped.append(f"item {index}: turn {memory.turn} is not a turn of the request")
+            continue
+        claim = memory.to_claim(times[number - 1])
         if memory.belief is not None:
             belief = offered.get(memory.belief)
             if belief is None:
@@ -86,10 +102,10 @@ def read_tool_input(
                 dropped.append(f"item {index}: belief {memory.belief!r} was not offered")
                 continue
             claim = anchored(memory, claim, belief)
-        if len(claims) >= MAX_MEMORIES:
+        if len(per_turn[number - 1]) >= MAX_MEMORIES:
             dropped.append(f"item {index}: over the cap of {MAX_MEMORIES}")
             continue
-        claims.append(claim)
-    if items and not claims and not refused:
+        per_turn[number - 1].append(claim)
+    if items and not any(per_turn) and not refused:
         raise MalformedAnswerError("no item fits the schema: " + "; ".join(dropped[:3]))
-    return ParsedResponse(claims=claims, dropped=dropped, refused=refused)
+    return ParsedResponse(per_turn=per_turn, dropped=dropped, refused=refused)

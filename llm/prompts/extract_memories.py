@@ -17,6 +17,7 @@ re-checked by `reading.extract.write_policy`.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Literal
 
@@ -34,6 +35,8 @@ TOOL_NAME = "record_memories"
 
 #: More than this many memories from one turn is runaway extraction; the rest are dropped.
 MAX_MEMORIES = 5
+#: At most this many turns of one user are read in one request (`llm.prompts.extract_request`).
+MAX_GROUP_TURNS = 6
 
 TOPICS = ("tech", "work", "personal", "health", "travel", "food", "finance", "education", "family")
 
@@ -89,6 +92,7 @@ CONTEXT. Before the turn you may get <preceding_turns>: the turns before it in t
 - "retract": the turn says belief bN no longer holds ("belief": "bN").
 - "confirm": the turn restates belief bN as still true ("belief": "bN").
 Name only handles you were given; never invent one.
+Several turns of the same speaker may come numbered (<turn n="1">, <turn n="2">, ...), in the order said, with the assistant's turns between them marked as before: read each in the light of the ones before it, give every memory the "turn" number it comes from, and at most {MAX_MEMORIES} memories per turn.
 
 STORE (one memory each):
 - a stated preference ("I like my reviews blunt", "I read everything in Spanish"): type "preference"
@@ -169,7 +173,7 @@ suggesting ...), with "trigger": {{"action": a verb such as "recommend", "sugges
 
 Known attributes: {", ".join(ATTRIBUTES)}.
 
-ANSWER by calling the {TOOL_NAME} tool exactly once, with 0 to {MAX_MEMORIES} memories, most important first ({{"memories": []}} when nothing deserves remembering). Its input schema lists every field of a memory; write nothing outside the tool call.
+ANSWER by calling the {TOOL_NAME} tool exactly once, with 0 to {MAX_MEMORIES} memories per turn, most important first ({{"memories": []}} when nothing deserves remembering). Its input schema lists every field of a memory; write nothing outside the tool call.
 """
 
 EXAMPLES = f"""\
@@ -252,18 +256,24 @@ def _one_line(value: str, limit: int = 100) -> str:
     return quote_turn(" ".join(value.split())[:limit])
 
 
-def _preceding(context: ExtractionContext) -> str:
-    if not context.preceding:
+def turn_before(turn: PrecedingTurn) -> str:
+    """One earlier turn, marked with its role."""
+    return f'<turn_before role="{turn.role.value}">{quote_turn(turn.text)}</turn_before>'
+
+
+def preceding_block(preceding: Sequence[PrecedingTurn]) -> str:
+    """The `<preceding_turns>` block, oldest first; empty without turns."""
+    if not preceding:
         return ""
-    lines = [f'<turn_before role="{turn.role.value}">{quote_turn(turn.text)}</turn_before>' for turn in context.preceding]
-    return "<preceding_turns>\n" + "\n".join(lines) + "\n</preceding_turns>\n"
+    return "<preceding_turns>\n" + "\n".join(turn_before(turn) for turn in preceding) + "\n</preceding_turns>\n"
 
 
-def _beliefs(context: ExtractionContext) -> str:
-    if not context.beliefs:
+def beliefs_block(offered: dict[str, OfferedBelief]) -> str:
+    """The `<current_beliefs>` block: one line per offered belief, under its handle."""
+    if not offered:
         return ""
     lines = []
-    for handle, belief in context.offered().items():
+    for handle, belief in offered.items():
         slot = "/".join(part for part in (belief.entity, belief.attribute) if part)
         value = f" = {_one_line(belief.value)}" if belief.value else ""
         negated = " (negative)" if belief.polarity is Polarity.NEGATIVE else ""
@@ -282,7 +292,7 @@ def user_message(context: ExtractionContext) -> str:
         f"Role: {context.role.value}\n"
         f"Speaker: {speaker}\n"
         f"Topic hint: {topic_hint}\n"
-        f"{_preceding(context)}{_beliefs(context)}"
+        f"{preceding_block(context.preceding)}{beliefs_block(context.offered())}"
         f"<turn>\n{quote_turn(context.text)}\n</turn>"
     )
 
@@ -290,30 +300,6 @@ def user_message(context: ExtractionContext) -> str:
 def render(context: ExtractionContext) -> Rendered:
     """System blocks and messages for one turn (sent with `TOOL` and `TOOL_CHOICE`)."""
     return SYSTEM, [{"role": "user", "content": user_message(context)}]
-
-
-def render_repair(context: ExtractionContext, tool_use_id: str, tool_input: Any, error: str) -> Rendered:
-    """A second attempt: the first tool call, its result marked as an error that says why, and
-    the same tool forced again (the tool-use protocol's own way to ask for a corrected call)."""
-    system, messages = render(context)
-    return system, [
-        *messages,
-        {
-            "role": "assistant",
-            "content": [{"type": "tool_use", "id": tool_use_id, "name": TOOL_NAME, "input": tool_input}],
-        },
-        {
-            "role": "user",
-            "content": [
-                {
-                    "type": "tool_result",
-                    "tool_use_id": tool_use_id,
-                    "is_error": True,
-                    "content": f"That call could not be used: {error[:1000]}. Call {TOOL_NAME} again with valid memories.",
-                }
-            ],
-        },
-    ]
 
 
 #: What a memory does to the beliefs offered: a new one, or a change to the one it names.
@@ -349,6 +335,7 @@ class ExtractedMemory(BaseModel):
     expires_in_days: int | None = Field(default=None, ge=1, le=3650)
     action: BeliefAction = "add"
     belief: str | None = Field(default=None, max_length=16)
+    turn: int | None = Field(default=None, ge=1, le=MAX_GROUP_TURNS)  # which numbered turn, in a group
 
     @field_validator("entity", "attribute", "value", "context", "valid_from", "belief", mode="before")
     @classmethod
@@ -412,7 +399,7 @@ class ExtractionAnswer(BaseModel):
     """The tool's input: the memories of the turn. Only its schema is sent (`TOOL`); the answer is
     read item by item (`llm.prompts.extract_answer`), so one bad item does not sink the others."""
 
-    memories: list[ExtractedMemory] = Field(default_factory=list, max_length=MAX_MEMORIES)
+    memories: list[ExtractedMemory] = Field(default_factory=list, max_length=MAX_MEMORIES * MAX_GROUP_TURNS)
 
 
 #: The tool the model answers through; `input_schema` is the response model's, as the API accepts it.

@@ -51,7 +51,8 @@ async def build(fake: FakeAnthropic) -> AsyncIterator[Any]:
     made: list[AnthropicExtractor] = []
 
     def make(source: Source | None = None, **overrides: Any) -> AnthropicExtractor:
-        settings = claude_settings(fake.url, **({"extractor": "anthropic"} | overrides))
+        defaults = {"extractor": "anthropic", "extraction_group_turns": False}  # one request per turn
+        settings = claude_settings(fake.url, **(defaults | overrides))
         extractor = AnthropicExtractor(settings, context=source)
         made.append(extractor)
         return extractor

@@ -55,7 +55,9 @@ class StubExtractor:
 
 
 def settings_for(url: str, **overrides: Any) -> Settings:
-    return claude_settings(url, **({"extractor": "anthropic", "anthropic_max_retries": 1} | overrides))
+    # one request per turn here; grouping has its own tests (test_extraction_groups.py)
+    defaults = {"extractor": "anthropic", "anthropic_max_retries": 1, "extraction_group_turns": False}
+    return claude_settings(url, **(defaults | overrides))
 
 
 Make = Callable[..., AnthropicExtractor]
@@ -240,6 +242,8 @@ async def test_good_answer_becomes_claims(fake: FakeAnthropic, make: Make) -> No
         "dropped_items": 0,
         "refused_ids": 0,
         "context_failures": 0,
+        "grouped_requests": 0,
+        "grouped_turns": 0,
         "capped": 0,
     }
 
