@@ -51,7 +51,7 @@ async def build(fake: FakeAnthropic) -> AsyncIterator[Any]:
     made: list[AnthropicExtractor] = []
 
     def make(source: Source | None = None, **overrides: Any) -> AnthropicExtractor:
-        defaults = {"extractor": "anthropic", "extraction_group_turns": False}  # one request per turn
+        defaults = {"extractor": "anthropic", "extraction_group_turns": False, "anthropic_timeout_s": 5.0}  # one request per turn
         settings = claude_settings(fake.url, **(defaults | overrides))
         extractor = AnthropicExtractor(settings, context=source)
         made.append(extractor)

@@ -42,7 +42,7 @@ async def build(fake: FakeAnthropic) -> AsyncIterator[Any]:
     made: list[AnthropicExtractor] = []
 
     def make(group: bool = True, fallback: Any = None, **overrides: Any) -> AnthropicExtractor:
-        settings = claude_settings(fake.url, **({"extractor": "anthropic"} | overrides))
+        settings = claude_settings(fake.url, **({"extractor": "anthropic", "anthropic_timeout_s": 5.0} | overrides))
         extractor = AnthropicExtractor(settings, group=group, fallback=fallback)
         made.append(extractor)
         return extractor
