@@ -31,7 +31,7 @@ from embedding.errors import EmbedderUnavailableError
 from reading.decode import RawTurn, Rejection, decode_turn
 from reading.episode_text import SessionTails
 from reading.extractor import Extractor
-from reading.prepare import clean_turn, extract_claims, memories_from_claims
+from reading.prepare import clean_turn, extract_claims, gate_outcome, memories_from_claims
 from reading.statement_reading import statements_of
 from sinks.base import WriteResult
 from sinks.contracts import IngestStore
@@ -227,9 +227,11 @@ class WritePipeline:
         batch; an episode is embedded with the turn before it in its session (`tails`, by default the
         worker's)."""
         prepared = [clean_turn(turn, self.settings.strip_patterns) for turn in turns]
+        metrics = ingest_metrics()
+        for p in prepared:
+            metrics.extraction_gate.labels(gate_outcome(p)).inc()
         extracting = time.perf_counter()
         claims = await extract_claims(prepared, self.extractor)
-        metrics = ingest_metrics()
         metrics.extraction_seconds.observe(time.perf_counter() - extracting)
         now = utcnow()
         memories = [memories_from_claims(p.turn, c, now, p.text) for p, c in zip(prepared, claims, strict=True)]

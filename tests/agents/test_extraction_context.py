@@ -75,3 +75,37 @@ async def test_a_turn_without_a_session_gets_beliefs_only(pipeline: WritePipelin
     context = await StoredTurnContext(pipeline.store, query_terms)(turn)
     assert context.preceding == ()
     assert any("peanut" in b.text.lower() for b in context.beliefs)
+
+
+async def test_through_the_write_path_the_assistants_question_is_context_and_the_gate_counts_each_turn(
+    pipeline: WritePipeline, tenant: str, fake: FakeAnthropic
+) -> None:
+    from prometheus_client import REGISTRY
+
+    def gate(outcome: str) -> float:
+        return REGISTRY.get_sample_value("beliefstream_extraction_gate_total", {"outcome": outcome}) or 0.0
+
+    outcomes = ("extracted", "non_user_role", "secret_only", "acknowledgement")
+    before = {outcome: gate(outcome) for outcome in outcomes}
+    fake.reset(default=Reply.memories())
+    pipeline.extractor = AnthropicExtractor(
+        claude_settings(fake.url, extractor="anthropic", anthropic_timeout_s=5.0, extraction_group_turns=False)
+    )
+    try:
+        await pipeline.persist(await pipeline.prepare([
+            raw(tenant, 1, "Find me a dentist near work."),
+            raw(tenant, 2, "Dr. Silva at 9am or Dr. Wong at 4pm?", role="assistant"),
+            raw(tenant, 3, "ok thanks"),
+            raw(tenant, 4, "sk-ant-api03-" + "x" * 90),
+            raw(tenant, 5, "the afternoon one"),
+        ]))  # fmt: skip
+    finally:
+        await pipeline.extractor.aclose()
+
+    assert fake.request_count == 2  # only the user's turns that say something reach the model
+    last = fake.requests[1]["messages"][0]["content"]
+    assert '<turn_before role="assistant">Dr. Silva at 9am or Dr. Wong at 4pm?</turn_before>' in last
+    assert "sk-ant" not in json.dumps(fake.requests)
+    assert {outcome: gate(outcome) - before[outcome] for outcome in outcomes} == {
+        "extracted": 2, "non_user_role": 1, "secret_only": 1, "acknowledgement": 1,
+    }  # fmt: skip
