@@ -24,7 +24,7 @@ import socket
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -159,6 +159,8 @@ class FakeAnthropic:
     def __init__(self, default: Reply | None = None, min_cacheable_tokens: int = 4096) -> None:
         self._lock = threading.Lock()
         self.min_cacheable_tokens = min_cacheable_tokens  # Claude Haiku 4.5's floor
+        #: answers an unscripted request from its body (a benchmark's stand-in model); None: `default`
+        self.responder: Callable[[dict[str, Any]], Awaitable[Reply]] | None = None
         self._script: deque[Reply] = deque()
         self.in_flight = 0
         self.reset(default)
@@ -179,6 +181,7 @@ class FakeAnthropic:
             self.headers: list[dict[str, str]] = []
             self.usages: list[dict[str, int]] = []  # the usage of each answered message, in order
             self._cached: set[str] = set()  # prefixes written to the cache
+            self.responder = None
             self.max_in_flight = self.in_flight  # a request left hanging by an earlier test still counts
             self._script.clear()
 
@@ -199,10 +202,12 @@ class FakeAnthropic:
         with self._lock:
             self.requests.append(body)
             self.headers.append(dict(request.headers))
-            reply = self._script.popleft() if self._script else self.default
+            reply = self._script.popleft() if self._script else None
             number = next(self._ids)
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        if reply is None:  # unscripted: the responder, if any, answers from the request
+            reply = await self.responder(body) if self.responder is not None else self.default
         refused = [name for name in SAMPLING_PARAMETERS if name in body]
         if refused and request.headers.get("anthropic-version", "") >= STRICT_API_VERSION:
             reply = Reply(status=400, text=f"{refused[0]}: Extra inputs are not permitted")
