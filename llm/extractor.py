@@ -32,7 +32,7 @@ from llm.errors import ExtractorError, LlmCallError, MalformedAnswerError
 from llm.metrics import record_llm_failure
 from llm.prompts import extract_memories as prompt
 from llm.prompts.extract_answer import read_tool_input
-from llm.prompts.extract_request import ExtractionRequest, repaired, request_for
+from llm.prompts.extract_request import ExtractionRequest, max_tokens_for, repaired, request_for
 from llm.prompts.extract_request import plan as plan_requests
 from llm.turn_context import (
     ContextBounds,
@@ -52,15 +52,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-#: Output budget of one turn's answer: five memories with evidence fit well inside it.
-MAX_TOKENS = 1024
-#: What each further turn of a group adds to the budget (most turns give one memory or none).
-MAX_TOKENS_PER_GROUPED_TURN = 512
-
-
-def max_tokens_for(turns: int) -> int:
-    """The output budget of a request reading `turns` turns."""
-    return MAX_TOKENS + MAX_TOKENS_PER_GROUPED_TURN * (turns - 1)
 
 
 def _session_key(turn: Turn) -> tuple[str, ...] | None:

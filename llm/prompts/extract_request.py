@@ -33,6 +33,17 @@ from llm.prompts.extract_memories import (
 )
 from llm.turn_context import OfferedBelief, PrecedingTurn, estimate_tokens
 
+#: Output budget of one turn's answer: five memories with evidence fit well inside it.
+MAX_TOKENS = 1024
+#: What each further turn of a group adds to the budget (most turns give one memory or none).
+MAX_TOKENS_PER_GROUPED_TURN = 512
+
+
+def max_tokens_for(turns: int) -> int:
+    """The output budget of a request reading `turns` turns."""
+    return MAX_TOKENS + MAX_TOKENS_PER_GROUPED_TURN * (turns - 1)
+
+
 #: What a cache read costs against a plain input token (Anthropic's published ratio).
 CACHE_READ_RATIO = 0.1
 #: The stable prefix's tokens (tool schema, instructions, examples) by the same estimate.
@@ -73,7 +84,9 @@ def group_message(contexts: Sequence[ExtractionContext], offered: dict[str, Offe
     """One user message for consecutive turns of one session: the first turn's preceding window,
     the beliefs once, then the numbered turns with what was said between them."""
     first = contexts[0]
-    speaker = quote_turn(" ".join(first.speaker.split())[:100]) if first.speaker else "not given (write 'The user')"
+    speaker = (
+        quote_turn(" ".join(first.speaker.split())[:100]) if first.speaker else "not given (write 'The user')"
+    )
     parts = [
         f"Turns: {len(contexts)}, numbered; give each memory the number of its turn.\n"
         f"Role: {first.role.value}\nSpeaker: {speaker}\n",
@@ -83,7 +96,9 @@ def group_message(contexts: Sequence[ExtractionContext], offered: dict[str, Offe
     for number, context in enumerate(contexts, start=1):
         if number > 1:
             parts += [turn_before(turn) + "\n" for turn in between(contexts[number - 2], context) or ()]
-        parts.append(f'<turn n="{number}" timestamp="{_stamp(context.turn_ts)}">\n{quote_turn(context.text)}\n</turn>\n')
+        parts.append(
+            f'<turn n="{number}" timestamp="{_stamp(context.turn_ts)}">\n{quote_turn(context.text)}\n</turn>\n'
+        )
     return "".join(parts).rstrip("\n")
 
 
@@ -92,7 +107,9 @@ def request_for(contexts: Sequence[ExtractionContext]) -> ExtractionRequest:
     if len(contexts) == 1:
         (context,) = contexts
         message = user_message(context)
-        return ExtractionRequest(SYSTEM, [{"role": "user", "content": message}], (context.turn_ts,), context.offered())
+        return ExtractionRequest(
+            SYSTEM, [{"role": "user", "content": message}], (context.turn_ts,), context.offered()
+        )
     beliefs: dict[str, OfferedBelief] = {}
     for context in contexts:
         for belief in context.beliefs:
@@ -112,8 +129,14 @@ def repaired(request: ExtractionRequest, call: ToolCall | None, error: str) -> E
     result = f"That call could not be used: {error[:1000]}. Call {TOOL_NAME} again with valid memories."
     messages = [
         *request.messages,
-        {"role": "assistant", "content": [{"type": "tool_use", "id": call.id, "name": TOOL_NAME, "input": call.input}]},
-        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call.id, "is_error": True, "content": result}]},
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": call.id, "name": TOOL_NAME, "input": call.input}],
+        },
+        {
+            "role": "user",
+            "content": [{"type": "tool_result", "tool_use_id": call.id, "is_error": True, "content": result}],
+        },
     ]
     return ExtractionRequest(request.system, messages, request.turn_times, request.offered)
 
@@ -124,14 +147,20 @@ def request_cost(request: ExtractionRequest) -> float:
     return message + CACHE_READ_RATIO * STABLE_TOKENS
 
 
-def plan(contexts: Sequence[ExtractionContext], sessions: Sequence[tuple[str, ...] | None]) -> list[list[int]]:
+def plan(
+    contexts: Sequence[ExtractionContext], sessions: Sequence[tuple[str, ...] | None]
+) -> list[list[int]]:
     """Indices of `contexts` grouped: consecutive turns of one session (`sessions[i]`, None: alone),
     at most `MAX_GROUP_TURNS`, each turn joining the group only when that costs less than its own request."""
     groups: list[list[int]] = []
     open_group: dict[tuple[str, ...], list[int]] = {}
     for index, (context, session) in enumerate(zip(contexts, sessions, strict=True)):
         group = open_group.get(session) if session is not None else None
-        if group is not None and len(group) < MAX_GROUP_TURNS and between(contexts[group[-1]], context) is not None:
+        if (
+            group is not None
+            and len(group) < MAX_GROUP_TURNS
+            and between(contexts[group[-1]], context) is not None
+        ):
             members = [contexts[i] for i in group]
             together = request_cost(request_for([*members, context]))
             apart = request_cost(request_for(members)) + request_cost(request_for([context]))

@@ -4,7 +4,9 @@ It runs uvicorn on 127.0.0.1 (a free port) in a background thread, answers `POST
 from a script of replies (then a default), records every request body and its headers, and tracks
 how many requests were in flight at once. It answers a forced tool with a `tool_use` block, and
 counts tokens like the API's `usage` (JSON length / 4): a prefix marked with `cache_control` and
-long enough is a cache write the first time, a cache read afterwards. Like the real API at version 2026-10-21 (what SDK 2.x
+long enough is a cache write the first time, a cache read afterwards. The Message Batches endpoints
+(create, retrieve, results) answer each request of a batch like the messages endpoint would, once
+the batch has been retrieved `batch_polls` times. Like the real API at version 2026-10-21 (what SDK 2.x
 sends), it answers 400 to `temperature`, `top_p` or `top_k`. Nothing here reaches the real API.
 
     with FakeAnthropic.running() as fake:
@@ -182,6 +184,8 @@ class FakeAnthropic:
             self.usages: list[dict[str, int]] = []  # the usage of each answered message, in order
             self._cached: set[str] = set()  # prefixes written to the cache
             self.responder = None
+            self.batches: dict[str, dict[str, Any]] = {}  # Message Batches, by id
+            self.batch_polls = 1  # retrieve calls before a batch has ended
             self.max_in_flight = self.in_flight  # a request left hanging by an earlier test still counts
             self._script.clear()
 
@@ -248,8 +252,76 @@ class FakeAnthropic:
         usage["input_tokens"] = max(1, whole - tokens)
         return usage
 
+    # the Message Batches endpoints --------------------------------------------------------------
+
+    def _batch_object(self, batch: dict[str, Any]) -> dict[str, Any]:
+        ended = batch["polls_left"] <= 0
+        succeeded = sum(1 for r in batch.get("results", ()) if r["result"]["type"] == "succeeded")
+        total = len(batch["requests"])
+        return {
+            "id": batch["id"], "type": "message_batch",
+            "processing_status": "ended" if ended else "in_progress",
+            "request_counts": {
+                "processing": 0 if ended else total, "succeeded": succeeded if ended else 0,
+                "errored": total - succeeded if ended else 0, "canceled": 0, "expired": 0,
+            },
+            "ended_at": "2026-11-27T00:00:00Z" if ended else None, "created_at": "2026-11-27T00:00:00Z",
+            "expires_at": "2026-11-28T00:00:00Z", "cancel_initiated_at": None, "archived_at": None,
+            "results_url": f"{self.url}/v1/messages/batches/{batch['id']}/results" if ended else None,
+        }  # fmt: skip
+
+    async def _create_batch(self, request: Request) -> Response:
+        body = await request.json()
+        with self._lock:
+            self.headers.append(dict(request.headers))
+            number = next(self._ids)
+            batch = {"id": f"msgbatch_fake_{number:04d}", "requests": body["requests"], "polls_left": self.batch_polls}
+            self.batches[batch["id"]] = batch
+        return JSONResponse(self._batch_object(batch))
+
+    async def _get_batch(self, request: Request) -> Response:
+        with self._lock:
+            batch = self.batches.get(request.path_params["batch_id"])
+            if batch is None:
+                return JSONResponse({"type": "error", "error": {"type": "not_found_error", "message": "no such batch"}}, 404)
+            batch["polls_left"] -= 1
+            ready = batch["polls_left"] <= 0 and "results" not in batch
+        if ready:  # each request answered once, as the messages endpoint would
+            results = []
+            for item in batch["requests"]:
+                params = item["params"]
+                with self._lock:
+                    self.requests.append(params)
+                    reply = self._script.popleft() if self._script else None
+                    number = next(self._ids)
+                if reply is None:
+                    reply = await self.responder(params) if self.responder is not None else self.default
+                if reply.status == 200:
+                    message = message_body(reply, params, number, self._usage(params))
+                    with self._lock:
+                        self.usages.append(message["usage"])
+                    result: dict[str, Any] = {"type": "succeeded", "message": message}
+                else:
+                    error = {"type": _ERROR_TYPES.get(reply.status, "api_error"), "message": f"fake {reply.status}"}
+                    result = {"type": "errored", "error": {"type": "error", "error": error}}
+                results.append({"custom_id": item["custom_id"], "result": result})
+            batch["results"] = results
+        return JSONResponse(self._batch_object(batch))
+
+    async def _batch_results(self, request: Request) -> Response:
+        batch = self.batches[request.path_params["batch_id"]]
+        lines = "\n".join(json.dumps(line) for line in batch.get("results", ()))
+        return Response(lines + "\n", media_type="application/binary")
+
     def _app(self) -> Starlette:
-        return Starlette(routes=[Route("/v1/messages", self._messages, methods=["POST"])])
+        return Starlette(
+            routes=[
+                Route("/v1/messages", self._messages, methods=["POST"]),
+                Route("/v1/messages/batches", self._create_batch, methods=["POST"]),
+                Route("/v1/messages/batches/{batch_id}", self._get_batch, methods=["GET"]),
+                Route("/v1/messages/batches/{batch_id}/results", self._batch_results, methods=["GET"]),
+            ]
+        )
 
     # life cycle ----------------------------------------------------------------------------------
 
