@@ -9,6 +9,7 @@ that errored, expired or fails validation takes the fallback extractor, like a l
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
@@ -220,3 +221,35 @@ class BatchExtraction:
     async def fail(self, job: ExtractionBatchJob) -> None:
         """Give a job up (it will not be resumed)."""
         await self._jobs.move(job.id, FAILED)
+
+
+class BatchedExtractor:
+    """The `Extractor` over the Message Batches API, for backfill and re-extraction (not the live
+    stream: a batch may take hours). A job already open for the same turns (a run a restart
+    interrupted) is resumed instead of submitted again."""
+
+    name = "anthropic-batch"
+
+    def __init__(self, batches: BatchExtraction, jobs: SqlExtractionBatches, poll_s: float = 30.0) -> None:
+        self._batches = batches
+        self._jobs = jobs
+        self._poll_s = poll_s
+
+    async def extract(self, turns: Sequence[Turn]) -> list[list[Claim]]:
+        ids = {turn.turn_id for turn in turns}
+        job = next((j for j in await self._jobs.open_jobs() if _turn_ids(j) and _turn_ids(j) <= ids), None)
+        if job is not None:
+            log.info("resuming extraction batch %s", job.id)
+        else:
+            job = await self._batches.submit(turns)
+        if job is None:
+            return [[] for _ in turns]
+        while await self._batches.poll(job) == SUBMITTED:
+            await asyncio.sleep(self._poll_s)
+        fresh = await self._jobs.get(job.id)
+        found, _ = await self._batches.collect(fresh or job, {turn.turn_id: turn for turn in turns})
+        return [found.get(turn.turn_id, []) for turn in turns]
+
+
+def _turn_ids(job: ExtractionBatchJob) -> set[str]:
+    return {turn_id for record in job.requests.values() for turn_id in record["turn_ids"]}

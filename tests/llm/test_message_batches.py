@@ -105,3 +105,23 @@ async def test_an_errored_result_takes_the_fallback(fake: FakeAnthropic, jobs: S
         await extraction.aclose()
     assert [c.text for c in found["t1"]] == ["fallback: I use pytest."] and found["t4"] == []
     assert stats.fallbacks == 2
+
+
+async def test_the_batched_extractor_resumes_the_job_a_crash_left_open(fake: FakeAnthropic, jobs: SqlExtractionBatches) -> None:
+    from llm.message_batches import BatchedExtractor
+
+    fake.batch_polls = 3
+    fake.script(Reply.memories(memory(value="pytest", turn=1)), Reply.memories())
+    crashed = batch_extraction(fake, jobs)
+    try:
+        await crashed.submit(TURNS)  # then the process died before collecting
+    finally:
+        await crashed.aclose()
+    restarted = batch_extraction(fake, jobs)
+    try:
+        claims = await BatchedExtractor(restarted, jobs, poll_s=0.01).extract(TURNS)
+    finally:
+        await restarted.aclose()
+    assert len(fake.batches) == 1  # resumed, not submitted again
+    assert [[c.value for c in per_turn] for per_turn in claims] == [["pytest"], [], [], []]
+    assert await jobs.open_jobs() == []
