@@ -5,6 +5,7 @@ run first), and a revoked memory stays revoked."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
@@ -13,6 +14,8 @@ from agents.reextract import reextract
 from beliefs.records import Claim, EventKind, Turn, utcnow
 from reading.decode import RawTurn
 from reading.extract.rules import RulesExtractor
+from sinks.portability import export
+from sinks.reach import EVERY_AGENT
 
 T0 = datetime(2026, 3, 1, 12, tzinfo=UTC)
 SAID = ["I live in Lisbon.", "I'm allergic to peanuts.", "thanks!", "I prefer Python over Java for scripts."]
@@ -24,13 +27,14 @@ def raw(tenant: str, n: int, text: str) -> RawTurn:
     return RawTurn(json.dumps(value).encode(), f"{tenant}:ana".encode(), "beliefstream.turns", 0, n)
 
 
-async def state(pipeline: WritePipeline, tenant: str) -> list[dict]:
-    """Every memory of the user in every state, without its timestamps."""
-    rows = []
-    for memory_state in (None,):
-        memories, _ = await pipeline.store.list_memories(tenant, "ana", state=memory_state, limit=1000)
-        rows += [m.model_dump(mode="json", exclude={"created_at", "updated_at", "last_accessed_at"}) for m in memories]
-    return sorted(rows, key=lambda row: row["id"])
+TIMESTAMPED = re.compile(r'"(?:created_at|updated_at|last_confirmed|last_accessed|valid_from|at)":"[^"]*"')
+
+
+async def state(pipeline: WritePipeline, tenant: str) -> list[str]:
+    """The user's export (`beliefstream export`'s lines: memories in every state, contested slots,
+    episodes), its write times blanked."""
+    lines = [line async for line in export(pipeline.store, EVERY_AGENT, tenant, "ana")]
+    return [TIMESTAMPED.sub("", line) for line in lines[1:-1]]
 
 
 class Porto(RulesExtractor):
