@@ -25,8 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from beliefs.records import Turn
-from bench.extraction_coverage import FALLBACK_PATH, conversation_turns
-from bench.locomo import DEFAULT_PATH
+from bench.extraction_coverage import conversation_turns, locomo_path
 from llm.extractor import AnthropicExtractor
 from llm.turn_context import PrecedingTurn, TurnContext
 from reading.extract import RulesExtractor
@@ -157,9 +156,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--window", type=int, default=8, help="turns per micro-batch window")
     parser.add_argument("--locomo", type=Path, default=None, help="path of locomo10.json")
     args = parser.parse_args(argv)
-    path = args.locomo or (DEFAULT_PATH if DEFAULT_PATH.exists() else FALLBACK_PATH)
-    if not path.exists():
-        print(f"error: LoCoMo data not found at {path}; pass --locomo PATH", file=sys.stderr)
+    path = locomo_path(args.locomo)
+    if path is None:
         return 2
     if args.conversations < 1 or args.window < 1:
         print("error: --conversations and --window must be at least 1", file=sys.stderr)
