@@ -7,7 +7,8 @@ counts tokens like the API's `usage` (JSON length / 4): a prefix marked with `ca
 long enough is a cache write the first time, a cache read afterwards. The Message Batches endpoints
 (create, retrieve, results) answer each request of a batch like the messages endpoint would, once
 the batch has been retrieved `batch_polls` times. Like the real API at version 2026-10-21 (what SDK 2.x
-sends), it answers 400 to `temperature`, `top_p` or `top_k`. Nothing here reaches the real API.
+sends), it answers 400 to `temperature`, `top_p` or `top_k`, and to a request whose shape the API
+refuses (`shape_errors`). Nothing here reaches the real API.
 
     with FakeAnthropic.running() as fake:
         fake.script(Reply.ok('[]'), Reply.rate_limited(), Reply.error(500), Reply.hang(2.0))
@@ -117,6 +118,31 @@ def memory(**fields: Any) -> dict[str, Any]:
     return item
 
 
+def shape_errors(body: dict[str, Any]) -> list[str]:
+    """What the real API would refuse with a 400 in a request's shape: a forced tool it was not
+    given, more than 4 cache breakpoints, roles that do not alternate from `user`, a tool_result
+    that answers no tool_use of the turn before it."""
+    errors: list[str] = []
+    names = {tool.get("name") for tool in body.get("tools") or []}
+    choice = body.get("tool_choice") or {}
+    if choice.get("type") == "tool" and choice.get("name") not in names:
+        errors.append(f"tool_choice names {choice.get('name')!r}, which is not among the tools")
+    marks = json.dumps([body.get("tools"), body.get("system"), body.get("messages")]).count('"cache_control"')
+    if marks > 4:
+        errors.append(f"{marks} cache_control breakpoints; at most 4 are allowed")
+    messages = body.get("messages") or []
+    roles = [m.get("role") for m in messages]
+    if not roles or roles[0] != "user" or any(a == b for a, b in zip(roles, roles[1:], strict=False)):
+        errors.append(f"messages must alternate user/assistant from user, not {roles}")
+    for before, message in zip(messages, messages[1:], strict=False):
+        content = message.get("content")
+        results = [b for b in content if b.get("type") == "tool_result"] if isinstance(content, list) else []
+        asked = before.get("content") if isinstance(before.get("content"), list) else []
+        ids = {b.get("id") for b in asked if b.get("type") == "tool_use"}
+        errors += [f"tool_result for unknown tool_use {r.get('tool_use_id')!r}" for r in results if r.get("tool_use_id") not in ids]
+    return errors
+
+
 def estimate_tokens(value: Any) -> int:
     """The fake's token count of any part of a request: its JSON length / 4 (no tokenizer here)."""
     return max(1, len(json.dumps(value, ensure_ascii=False)) // 4)
@@ -215,6 +241,8 @@ class FakeAnthropic:
         refused = [name for name in SAMPLING_PARAMETERS if name in body]
         if refused and request.headers.get("anthropic-version", "") >= STRICT_API_VERSION:
             reply = Reply(status=400, text=f"{refused[0]}: Extra inputs are not permitted")
+        if problems := shape_errors(body):
+            reply = Reply(status=400, text="; ".join(problems))
         try:
             deadline = time.monotonic() + reply.delay_s
             while time.monotonic() < deadline and not self._closing.is_set():
@@ -296,6 +324,8 @@ class FakeAnthropic:
                     number = next(self._ids)
                 if reply is None:
                     reply = await self.responder(params) if self.responder is not None else self.default
+                if shape_errors(params):
+                    reply = Reply(status=400)
                 if reply.status == 200:
                     message = message_body(reply, params, number, self._usage(params))
                     with self._lock:

@@ -461,3 +461,18 @@ def test_factory_anthropic_without_key_is_a_configuration_error(monkeypatch: pyt
 def test_concurrency_must_be_positive() -> None:
     with pytest.raises(ConfigurationError):
         AnthropicExtractor(settings_for("http://127.0.0.1:9"), concurrency=0)
+
+
+def test_the_fake_refuses_what_the_api_refuses() -> None:
+    """The test server checks each request's shape, so a malformed request cannot pass a test."""
+    from tests.llm.fake_anthropic import shape_errors
+
+    good = {"tools": [prompt.TOOL], "tool_choice": prompt.TOOL_CHOICE, "system": prompt.SYSTEM,
+            "messages": [{"role": "user", "content": "hi"}]}  # fmt: skip
+    assert shape_errors(good) == []
+    assert shape_errors(good | {"tool_choice": {"type": "tool", "name": "other"}})
+    assert shape_errors(good | {"messages": [{"role": "assistant", "content": "x"}]})
+    orphan = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_x", "content": "no"}]}
+    assert shape_errors(good | {"messages": [{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}, orphan]})
+    marked = [{"type": "text", "text": str(n), "cache_control": {"type": "ephemeral"}} for n in range(5)]
+    assert shape_errors(good | {"system": marked})
