@@ -62,3 +62,20 @@ def test_errors_are_one_line(data_dir, capsys, argv, message) -> None:
     err = capsys.readouterr().err
     assert code == 2 and message in err and "Traceback" not in err
     assert len([line for line in err.splitlines() if not line.startswith(("usage:", " "))]) == 1
+
+
+def test_claude_reextraction_goes_through_one_message_batch(data_dir, capsys, monkeypatch, fake) -> None:
+    from tests.llm.fake_anthropic import Reply
+
+    fake.reset(default=Reply.memories())
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    monkeypatch.setenv("BELIEFSTREAM_ANTHROPIC_BASE_URL", fake.url)
+    argv = ["reextract", "--data-dir", str(data_dir), "--tenant", "acme", "--extractor", "anthropic", "--dry-run"]
+
+    assert main(argv) == 0
+
+    out = capsys.readouterr().out
+    assert "reextract (anthropic, tag anthropic/extract-memories/3/" in out and "[dry run]" in out
+    assert len(fake.batches) == 1 and fake.request_count >= 1  # one batch, each request answered in it
+    (batch,) = fake.batches.values()
+    assert all(item["params"]["tool_choice"]["type"] == "tool" for item in batch["requests"])
