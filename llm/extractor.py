@@ -74,7 +74,7 @@ class ExtractorStats:
     malformed: int = 0  # tool calls that failed the response model (first attempts and repairs)
     api_errors: int = 0  # requests that failed after the SDK's retries
     repairs: int = 0
-    dropped_items: int = 0  # invalid or over the cap, touching a redaction, instructions, echoes
+    dropped_items: int = 0  # invalid or over the cap, unimportant, task state, touching a redaction, instructions, echoes
     refused_ids: int = 0  # items naming a belief handle the request did not offer (also in dropped_items)
     context_failures: int = 0  # turns sent without their stored context because reading it failed
     grouped_requests: int = 0  # requests that read several turns of one session
@@ -164,7 +164,7 @@ class AnthropicExtractor:
         for turn, claims in zip(turns, per_turn, strict=True):
             result = enforce_write_policy(claims, turn.text, said_at=turn.ts)
             self.stats.capped += result.capped
-            self.stats.dropped_items += result.redacted + result.refused
+            self.stats.dropped_items += result.redacted + result.refused + result.unimportant + result.task_state
             kept.append(result.claims)
         return kept
 

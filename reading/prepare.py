@@ -20,6 +20,7 @@ from beliefs.episodes import Episode
 from beliefs.records import Claim, Memory, Role, Trust, Turn, memory_id_for
 from reading.canonical_claim import normalize_claim
 from reading.episode_keeping import content_free_reason, episode_of
+from reading.extract.write_policy import worth_storing
 from reading.extractor import Extractor
 from reading.junk import NON_USER_ROLE, classify_junk
 from reading.provenance import Provenance, Reading, read
@@ -79,11 +80,16 @@ def _context_only(prepared: PreparedTurn) -> bool:
 
 
 async def extract_claims(prepared: Sequence[PreparedTurn], extractor: Extractor) -> list[list[Claim]]:
-    """Claims per prepared turn (skipped turns get none), one extractor call for the batch. The
-    other speakers' ordinary turns go along, in order, as context: their claims are never kept."""
+    """Claims per prepared turn (skipped turns get none), one extractor call for the batch; whatever
+    the extractor, a claim under the importance floor is not kept (`write_policy.worth_storing`).
+    The other speakers' ordinary turns go along, in order, as context: their claims are never kept."""
     passed = [p for p in prepared if p.skip_reason is None or _context_only(p)]
     extracted = await extractor.extract([p.turn.model_copy(update={"text": p.text}) for p in passed])
-    by_turn = {id(p): claims for p, claims in zip(passed, extracted, strict=True) if p.skip_reason is None}
+    by_turn = {
+        id(p): [claim for claim in claims if worth_storing(claim)]
+        for p, claims in zip(passed, extracted, strict=True)
+        if p.skip_reason is None
+    }
     return [by_turn.get(id(p), []) for p in prepared]
 
 
@@ -148,7 +154,7 @@ def memory_from_claim(turn: Turn, claim: Claim, now: datetime, provenance: Prove
         valid_from=said_at,
         expires_at=claim.expires_at,
         last_confirmed=turn.ts,
-        decay_score=1.0,
+        decay_score=None,  # the decay job scores it on its first run (recall reads None as 1)
         half_life_days=_half_life(claim),
     )
 
