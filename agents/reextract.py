@@ -18,6 +18,7 @@ from datetime import datetime
 from itertools import zip_longest
 from typing import Protocol
 
+from agents.corrections import with_corrections
 from beliefs.episodes import Episode, EpisodeState
 from beliefs.reconcile import normalize_value, text_fingerprint
 from beliefs.records import EventKind, JobState, Memory, MemoryState, Polarity, Turn, job_id_for, utcnow
@@ -25,6 +26,7 @@ from beliefs.write_plan import TurnOutcome, WritePlan
 from reading.extractor import Extractor
 from reading.prepare import clean_turn, extract_claims, memories_from_claims
 from sinks.base import WriteResult
+from sinks.contracts import MemoryListing
 
 #: Turns written (or planned) per transaction.
 CHUNK = 256
@@ -40,8 +42,9 @@ class ReextractStore(Protocol):
     async def preview(self, outcomes: Sequence[TurnOutcome]) -> WritePlan: ...
 
     async def list_memories(
-        self, tenant_id: str, user_id: str, state: MemoryState | None = ..., limit: int = ..., cursor: str | None = ...
-    ) -> tuple[list[Memory], str | None]: ...
+        self, tenant_id: str, user_id: str, state: MemoryState | None = ..., limit: int = ...,
+        cursor: str | None = ..., narrowing: MemoryListing = ...,
+    ) -> tuple[list[Memory], str | None]: ...  # fmt: skip
 
 
 #: Embeds memory texts for a real run (the dry run embeds nothing).
@@ -93,10 +96,13 @@ async def episodes_of(store: ReextractStore, tenant_id: str, user_id: str, since
             return sorted(found, key=lambda e: (e.said_at, e.turn_id))
 
 
-async def outcomes_of(turns: Sequence[Turn], extractor: Extractor, tag: str, embed: Embed | None) -> list[TurnOutcome]:
-    """The turns through the gate and the extractor, as outcomes of their re-extraction jobs."""
+async def outcomes_of(
+    store: ReextractStore, turns: Sequence[Turn], extractor: Extractor, tag: str, embed: Embed | None
+) -> list[TurnOutcome]:
+    """The turns through the gate, the extractor and the value-only corrections, as at ingest, as
+    outcomes of their re-extraction jobs."""
     prepared = [clean_turn(turn) for turn in turns]
-    claims = await extract_claims(prepared, extractor)
+    claims = await with_corrections(store, prepared, await extract_claims(prepared, extractor))
     now = utcnow()
     memories = [memories_from_claims(p.turn, c, now, p.text) for p, c in zip(prepared, claims, strict=True)]
     vectors: list[Sequence[float]] = list(await embed([m.text for ms in memories for m in ms])) if embed else []
@@ -209,7 +215,7 @@ async def reextract(
         report.turns += len(turns)
         decided = PersonDecided.of(await memories_of(store, tenant_id, user_id))
         for start in range(0, len(turns), CHUNK):
-            outcomes = await outcomes_of(turns[start : start + CHUNK], extractor, tag, None if dry_run else embed)
+            outcomes = await outcomes_of(store, turns[start : start + CHUNK], extractor, tag, None if dry_run else embed)
             outcomes, left = _kept_off(outcomes, decided)
             report.kept_as_decided += left
             if dry_run:

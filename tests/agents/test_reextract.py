@@ -138,3 +138,15 @@ async def test_an_edited_belief_is_not_overruled_by_its_turn(pipeline: WritePipe
     await reextract(pipeline.store, Porto(), tenant, ["ana"], tag="porto", dry_run=False)
     after, _ = await pipeline.store.list_memories(tenant, "ana")
     assert {m.value for m in after if m.attribute == lisbon.attribute} == {"Madrid"}
+
+
+async def test_a_value_only_correction_is_read_again_as_at_ingest(pipeline: WritePipeline, tenant: str) -> None:
+    await pipeline.persist(await pipeline.prepare([raw(tenant, 1, "I live in Porto."), raw(tenant, 2, "Oops, I meant Braga, not Porto.")]))
+    before = await state(pipeline, tenant)
+    active, _ = await pipeline.store.list_memories(tenant, "ana")
+    assert "Braga" in {m.value for m in active}
+
+    report = await reextract(pipeline.store, RulesExtractor(), tenant, ["ana"], tag="rules", dry_run=False)
+
+    assert (report.added, report.updated, report.retracted) == ([], [], [])
+    assert await state(pipeline, tenant) == before
