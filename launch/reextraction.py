@@ -111,6 +111,8 @@ def cmd_reextract(args: argparse.Namespace, settings_of: SettingsOf) -> int:
                     await closing()
         print(f"reextract ({name}, tag {tag}) of tenant {tenant}, {len(users)} user(s){' [dry run]' if args.dry_run else ''}")
         print("\n".join(report.lines(args.dry_run)))
+        for line in getattr(extractor, "seen", ()):
+            print(line)
         if note and not args.dry_run:
             print(f"note: {note}")
         return 0

@@ -234,20 +234,26 @@ class BatchedExtractor:
         self._batches = batches
         self._jobs = jobs
         self._poll_s = poll_s
+        self.seen: list[str] = []  # one line per job: id, submitted or resumed, what collecting it found
 
     async def extract(self, turns: Sequence[Turn]) -> list[list[Claim]]:
         ids = {turn.turn_id for turn in turns}
         job = next((j for j in await self._jobs.open_jobs() if _turn_ids(j) and _turn_ids(j) <= ids), None)
+        how = "resumed"
         if job is not None:
             log.info("resuming extraction batch %s", job.id)
         else:
-            job = await self._batches.submit(turns)
+            job, how = await self._batches.submit(turns), "submitted"
         if job is None:
             return [[] for _ in turns]
         while await self._batches.poll(job) == SUBMITTED:
             await asyncio.sleep(self._poll_s)
         fresh = await self._jobs.get(job.id)
-        found, _ = await self._batches.collect(fresh or job, {turn.turn_id: turn for turn in turns})
+        found, stats = await self._batches.collect(fresh or job, {turn.turn_id: turn for turn in turns})
+        self.seen.append(
+            f"Message Batches job {job.id} ({how}): {stats.requests} requests, {stats.succeeded} succeeded, "
+            f"{stats.fallbacks} turn(s) read by the fallback"
+        )
         return [found.get(turn.turn_id, []) for turn in turns]
 
 

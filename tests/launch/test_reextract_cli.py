@@ -77,5 +77,7 @@ def test_claude_reextraction_goes_through_one_message_batch(data_dir, capsys, mo
     out = capsys.readouterr().out
     assert "reextract (anthropic, tag anthropic/extract-memories/3/" in out and "[dry run]" in out
     assert len(fake.batches) == 1 and fake.request_count >= 1  # one batch, each request answered in it
+    (job_id,) = fake.batches
+    assert f"Message Batches job {job_id} (submitted)" in out
     (batch,) = fake.batches.values()
     assert all(item["params"]["tool_choice"]["type"] == "tool" for item in batch["requests"])

@@ -119,9 +119,11 @@ async def test_the_batched_extractor_resumes_the_job_a_crash_left_open(fake: Fak
         await crashed.aclose()
     restarted = batch_extraction(fake, jobs)
     try:
-        claims = await BatchedExtractor(restarted, jobs, poll_s=0.01).extract(TURNS)
+        batched = BatchedExtractor(restarted, jobs, poll_s=0.01)
+        claims = await batched.extract(TURNS)
     finally:
         await restarted.aclose()
     assert len(fake.batches) == 1  # resumed, not submitted again
+    assert "(resumed)" in batched.seen[0]
     assert [[c.value for c in per_turn] for per_turn in claims] == [["pytest"], [], [], []]
     assert await jobs.open_jobs() == []
