@@ -7,7 +7,11 @@ the text must keep, steps it must keep in order, and whether it must expire. `ro
 speaker's role (default `user`); `context` is the preceding turn, for a reader: the rules read the
 turn alone, as the pipeline does.
 
-    .venv/bin/python -m bench.extraction_eval [--split dev|heldout|all]
+    .venv/bin/python -m bench.extraction_eval [--split dev|heldout|all] [--extractor rules|anthropic]
+
+`--extractor anthropic` sends each case, cleaned as the write path cleans it and with its
+`context` as the preceding turn (marked with its role), to Claude through the real API: it needs
+`ANTHROPIC_API_KEY` (tests never set one, so nothing of the test suite reaches the API).
 """
 
 from __future__ import annotations
@@ -163,13 +167,65 @@ def score_rules(split: str = "dev") -> Score:
     return score
 
 
+def _preceding(case: dict) -> tuple:
+    """The case's `context` ("assistant: ...") as the preceding turn of its request."""
+    from llm.turn_context import PrecedingTurn
+
+    role, _, text = str(case.get("context") or "").partition(": ")
+    if not text or role not in {r.value for r in Role}:
+        return ()
+    return (PrecedingTurn(Role(role), text),)
+
+
+async def score_anthropic(split: str = "dev") -> Score:
+    """Claude (settings from the environment: the key, the model) on one split, through the real API."""
+    from llm.extractor import AnthropicExtractor
+    from llm.turn_context import TurnContext
+    from reading.prepare import clean_turn, extract_claims
+    from streams.settings import Settings
+
+    cases = {case["id"]: case for case in load_cases(split)}
+
+    async def context(turn: Turn) -> TurnContext:
+        return TurnContext(_preceding(cases[turn.turn_id]))
+
+    extractor = AnthropicExtractor(Settings(extractor="anthropic"), context=context, group=False)
+    score = Score()
+    try:
+        for case in cases.values():
+            (claims,) = await extract_claims([clean_turn(case_turn(case))], extractor)
+            score_case(case, claims, score)
+    finally:
+        await extractor.aclose()
+    print(f"claude: {extractor.stats.as_dict()}", file=sys.stderr)
+    return score
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Score the rules extractor on the labelled utterances.")
+    parser = argparse.ArgumentParser(description="Score an extractor on the labelled utterances.")
     parser.add_argument(
         "--split", choices=("dev", "heldout", "all"), default="dev", help="which part of the set"
     )
+    parser.add_argument(
+        "--extractor", choices=("rules", "anthropic"), default="rules",
+        help="anthropic: Claude through the real API (needs ANTHROPIC_API_KEY)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
-    print(score_rules(args.split).report())
+    if args.extractor == "rules":
+        print(score_rules(args.split).report())
+        return 0
+    import asyncio
+
+    from beliefs.errors import ConfigurationError
+    from llm.client import require_api_key
+    from streams.settings import Settings
+
+    try:
+        require_api_key(Settings())
+    except ConfigurationError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(asyncio.run(score_anthropic(args.split)).report())
     return 0
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from beliefs.errors import BeliefstreamError
-from launch import cli_client, portability
+from launch import cli_client, portability, reextraction
 from launch.cli_client import KEY_HELP, URL_HELP
 
 if TYPE_CHECKING:  # the settings (pydantic-settings) load only for a command that runs
@@ -350,6 +350,7 @@ or, for another sidecar:
     data_dir(migrate)
     migrate.set_defaults(func=cmd_migrate)
     portability.add_commands(commands, data_dir, _settings)  # export, import, reindex
+    reextraction.add_command(commands, data_dir, _settings)
     return parser
 
 

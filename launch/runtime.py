@@ -92,7 +92,23 @@ async def open_clients(settings: Settings, url: str) -> AsyncIterator[Clients]:
         )
         consolidator = consolidator_for(settings, store, projector, embedder)
         stack.push_async_callback(consolidator.merger.aclose)
-        yield Clients(store, vectors, embedder, make_extractor(settings), producer, consolidator, projector)
+        extractor = make_extractor(settings, extraction_context(settings, store))
+        yield Clients(store, vectors, embedder, extractor, producer, consolidator, projector)
+
+
+def extraction_context(settings: Settings, store: SqlMemoryStore):
+    """Claude extraction's stored context (session turns, current beliefs), found with recall's own
+    query words and store queries; None for the rules, which read a turn alone."""
+    if settings.extractor != "anthropic":
+        return None
+    from agents.extraction_context import StoredTurnContext
+    from sidecar.recall.config import preset
+    from sidecar.recall.keywords import query_terms
+
+    return StoredTurnContext(
+        store, query_terms, turns=settings.extraction_context_turns,
+        confidence_floor=preset(settings.recall_preset).confidence_floor,
+    )  # fmt: skip
 
 
 def consolidator_for(

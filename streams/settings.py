@@ -62,6 +62,18 @@ class Settings(BaseSettings):
     anthropic_model: str = "claude-haiku-4-5-20251001"
     anthropic_timeout_s: float = 20.0
     anthropic_max_retries: int = 3
+    extraction_context_turns: int = Field(
+        default=6, ge=0, description="Claude extraction: preceding turns of the session sent with a turn"
+    )
+    extraction_context_tokens: int = Field(
+        default=600, ge=0, description="Claude extraction: token bound of those preceding turns"
+    )
+    extraction_group_turns: bool = Field(
+        default=True, description="Claude extraction: one request for a session's turns of a batch when cheaper"
+    )
+    extraction_belief_tokens: int = Field(
+        default=600, ge=0, description="Claude extraction: token bound of the current beliefs sent with a turn"
+    )
     batch_size: int = 256
     batch_within_s: float = 0.1
     ingest_lookahead_batches: int = Field(default=2, ge=1, description="batches read ahead of the one being written")

@@ -41,7 +41,13 @@ from sinks.sql.convert import (
     memory_changes,
     row_job,
 )
-from sinks.sql.engine import create_engine, sqlite_path, unavailable_on_outage, write_transaction
+from sinks.sql.engine import (
+    create_engine,
+    read_snapshot,
+    sqlite_path,
+    unavailable_on_outage,
+    write_transaction,
+)
 from sinks.sql.episode_store import EpisodeStoreMixin
 from sinks.sql.errors import InvalidRequestError
 from sinks.sql.migrate import upgrade
@@ -123,6 +129,15 @@ class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin)
             episode_events=plan.episode_events,
             erased_job_ids=[outcome.job_id for outcome in erased],
         )
+
+    async def preview(self, outcomes: Sequence[TurnOutcome]) -> WritePlan:
+        """What `write` would do with `outcomes` (the same loads and reconcile), writing nothing."""
+        for outcome in outcomes:
+            check_outcome(outcome)
+        if not outcomes:
+            return WritePlan()
+        async with unavailable_on_outage("preview"), read_snapshot(self._engine) as conn:
+            return await self._plan(conn, outcomes)
 
     async def _plan(self, conn, outcomes: Sequence[TurnOutcome]) -> WritePlan:
         """Load what the outcomes can collide with and plan the write in memory."""
