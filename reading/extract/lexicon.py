@@ -83,6 +83,18 @@ ROLE_NOUNS = (
     "devops|mom|mother|dad|father|parent|grandmother|grandfather|grandparent|wife|husband|woman|man|"
     "activist|advocate|mentor|player|fan"
 )
+#: What an employer is when it is described rather than named ("a fintech startup", "a law firm").
+EMPLOYER_NOUNS = (
+    "company|companies|startup|start-up|scale-up|scaleup|agency|firm|consultancy|consulting firm|corporation|corp|"
+    "multinational|conglomerate|enterprise|business|bank|insurer|insurance company|hedge fund|fund|nonprofit|"
+    "non-profit|charity|ngo|foundation|institute|university|college|school|academy|hospital|clinic|practice|"
+    "pharmacy|lab|laboratory|studio|publisher|publishing house|newspaper|magazine|broadcaster|newsroom|restaurant|"
+    "cafe|café|bakery|bar|pub|brewery|winery|hotel|shop|store|boutique|supermarket|retailer|chain|factory|plant|"
+    "warehouse|manufacturer|garage|dealership|salon|gym|library|museum|gallery|theatre|theater|airline|airport|"
+    "council|ministry|government agency|government department|department store|call center|call centre|"
+    "nursing home|care home|daycare|nursery|farm|vineyard|co-op|cooperative|organisation|organization|"
+    "outfit|telco|utility|provider|unicorn|government|civil service|military|army|navy|police force"
+)
 PARENT_ROLES = frozenset(
     {"mom", "mother", "dad", "father", "parent", "grandmother", "grandfather", "grandparent"}
 )
