@@ -90,10 +90,13 @@ class Score:
         return sum(checks) / len(checks) if checks else 1.0
 
     def summary(self) -> dict[str, float | int]:
-        return {"store/skip": self.share(self.label), "type": self.share(self.type),
-                "entity/attribute/value": self.share(self.slot), "details": self.share(self.details),
-                "expires": self.share(self.expires), "low confidence capped": self.share(self.low_capped),
-                "topic": self.share(self.topic), "secrets stored": self.secrets_stored, "cases": len(self.label)}  # fmt: skip
+        """Each check's share; `topic` only where the split carries topic labels (dev)."""
+        shares = {"store/skip": self.share(self.label), "type": self.share(self.type),
+                  "entity/attribute/value": self.share(self.slot), "details": self.share(self.details),
+                  "expires": self.share(self.expires), "low confidence capped": self.share(self.low_capped)}  # fmt: skip
+        if self.topic:
+            shares["topic"] = self.share(self.topic)
+        return {**shares, "secrets stored": self.secrets_stored, "cases": len(self.label)}
 
     def report(self) -> str:
         lines = [f"{key}: {value:.3f}" if isinstance(value, float) else f"{key}: {value}"
