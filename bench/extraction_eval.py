@@ -3,7 +3,8 @@
 Each case is one turn with its label: `store` (a trusted memory), `skip` (nothing), or
 `low_confidence` (nothing above 0.3: hypotheticals and rhetorical framings; storing nothing is as
 good), and where one exists the expected claims (type, entity/attribute/value, polarity), details
-the text must keep, steps it must keep in order, and whether it must expire. `role` is the
+the text must keep, steps it must keep in order, whether it must expire, and `topics`: the topics
+(seed 000's namespaces) every stored claim of the turn may carry. `role` is the
 speaker's role (default `user`); `context` is the preceding turn, for a reader: the rules read the
 turn alone, as the pipeline does.
 
@@ -83,6 +84,7 @@ class Score:
     details: list[bool] = field(default_factory=list)
     expires: list[bool] = field(default_factory=list)
     low_capped: list[bool] = field(default_factory=list)
+    topic: list[bool] = field(default_factory=list)
     secrets_stored: int = 0
     confusion: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
     failures: list[tuple[str, str, str]] = field(default_factory=list)
@@ -92,10 +94,13 @@ class Score:
         return sum(checks) / len(checks) if checks else 1.0
 
     def summary(self) -> dict[str, float | int]:
-        return {"store/skip": self.share(self.label), "type": self.share(self.type),
-                "entity/attribute/value": self.share(self.slot), "details": self.share(self.details),
-                "expires": self.share(self.expires), "low confidence capped": self.share(self.low_capped),
-                "secrets stored": self.secrets_stored, "cases": len(self.label)}  # fmt: skip
+        """Each check's share; `topic` only where the split carries topic labels (dev)."""
+        shares = {"store/skip": self.share(self.label), "type": self.share(self.type),
+                  "entity/attribute/value": self.share(self.slot), "details": self.share(self.details),
+                  "expires": self.share(self.expires), "low confidence capped": self.share(self.low_capped)}  # fmt: skip
+        if self.topic:
+            shares["topic"] = self.share(self.topic)
+        return {**shares, "secrets stored": self.secrets_stored, "cases": len(self.label)}
 
     def report(self) -> str:
         lines = [f"{key}: {value:.3f}" if isinstance(value, float) else f"{key}: {value}"
@@ -111,7 +116,7 @@ class Score:
 
 def _describe(claims: list[Claim]) -> str:
     return "; ".join(f"{c.type.value} {c.entity}/{c.attribute}/{c.value}/{getattr(c, 'polarity', '+')} "
-                     f"conf={c.confidence} exp={bool(c.expires_at)} {c.text!r}" for c in claims) or "nothing"  # fmt: skip
+                     f"conf={c.confidence} exp={bool(c.expires_at)} topic={c.topic} {c.text!r}" for c in claims) or "nothing"  # fmt: skip
 
 
 def score_case(case: dict, claims: list[Claim], score: Score) -> None:
@@ -154,6 +159,10 @@ def score_case(case: dict, claims: list[Claim], score: Score) -> None:
             ok = any(claim.expires_at is not None for claim in claims)
             score.expires.append(ok)
             failed += [] if ok else ["expires"]
+        if "topics" in case:
+            ok = all(claim.topic in case["topics"] for claim in claims)
+            score.topic.append(ok)
+            failed += [] if ok else ["topic"]
     for check in failed:
         score.failures.append((case["id"], check, f"{case['text']!r} -> {_describe(claims)}"))
 
