@@ -11,7 +11,7 @@
     ├── (agents.consolidate.errors)  ConsolidationError: InvalidThresholdError, MergeFailedError
     ├── (sidecar.errors)      SidecarError (HTTP-facing, with a status and a code), ReflectAnswerError
     ├── (sidecar.recall.errors)      RecallError: UnknownPresetError
-    └── (launch.errors)       PublishInterrupted
+    └── (launch.errors)       PublishInterrupted, DataDirBusy
 """
 
 

@@ -11,6 +11,7 @@ import secrets
 from collections.abc import Callable
 from pathlib import Path
 
+from launch.data_dir_lock import data_dir_lock
 from launch.progress import IngestProgress
 from launch.runtime import open_clients, run_sidecar, run_worker
 from launch.service_record import (
@@ -96,8 +97,12 @@ def embedded_broker(settings: Settings):
 
 async def run_dev(settings: Settings, stop: asyncio.Event, announce: Callable[[str], None]) -> None:
     """Broker, worker and sidecar in one process; returns after a clean stop."""
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
-    settings = dev_api_key(settings)
+    with data_dir_lock(settings.data_dir):  # before anything starts: a second dev touches nothing
+        settings = dev_api_key(settings)
+        await _run_dev(settings, stop, announce)
+
+
+async def _run_dev(settings: Settings, stop: asyncio.Event, announce: Callable[[str], None]) -> None:
     with embedded_broker(settings) as url:
         url = broker_url(settings, url)
         async with open_clients(settings, url) as clients:

@@ -211,3 +211,47 @@ def test_dev_runs_end_to_end_and_stops_cleanly(tmp_path):
     finally:
         code, _, _ = stop(process, signal.SIGTERM)
     assert code == 0
+
+
+def retained_and_processed(base: str, headers: dict, turn_id: str, user_id: str, text: str, timeout: float = 90) -> str:
+    """POST one turn and wait until its job leaves `queued`; answers the final state."""
+    body = {"turn_id": turn_id, "user_id": user_id, "role": "user", "text": text}
+    answer = httpx.post(f"{base}/v1/retain", json=body, headers=headers, timeout=60)
+    assert answer.status_code == 202, answer.text
+    job_id = answer.json()["job_ids"][0]
+    deadline = time.monotonic() + timeout
+    while (state := httpx.get(f"{base}/v1/jobs/{job_id}", headers=headers).json()["state"]) == "queued":
+        assert time.monotonic() < deadline, "the job never finished"
+        time.sleep(0.2)
+    return state
+
+
+def test_a_second_dev_on_the_same_data_dir_names_the_holder_and_touches_nothing(tmp_path):
+    data_dir, port = tmp_path / "data", free_port()
+    first = start_dev(data_dir, port)
+    try:
+        wait_ready(first, port)
+        broker_pid = int((data_dir / "broker.pid").read_text())
+        broker_url = (data_dir / "broker.url").read_text()
+        second = start_dev(data_dir, free_port())
+        out, err = second.communicate(timeout=60)
+        assert second.returncode != 0
+        [line] = err.strip().splitlines()  # one line, no traceback
+        assert f"pid {first.pid}" in line and "since" in line and str(data_dir.resolve()) in line, line
+        assert "Traceback" not in err and "beliefstream is running" not in out
+        # the first dev's broker and records are as they were, and it still ingests
+        assert os.path.exists(f"/proc/{broker_pid}") and int((data_dir / "broker.pid").read_text()) == broker_pid
+        assert (data_dir / "broker.url").read_text() == broker_url
+        key = (data_dir / "dev-api-key").read_text().strip()
+        state = retained_and_processed(
+            f"http://127.0.0.1:{port}", {"Authorization": f"Bearer {key}"}, "t-lock", "u-lock", "I live in Lisbon."
+        )
+        assert state == "done"
+    finally:
+        code, _, _ = stop(first, signal.SIGTERM)
+    assert code == 0
+    again = start_dev(data_dir, port)  # the lock went with the first process: the next dev starts
+    try:
+        wait_ready(again, port)
+    finally:
+        stop(again, signal.SIGTERM)
