@@ -44,6 +44,10 @@ class Settings(BaseSettings):
     topic_partitions: int = 4
     broker_session_timeout_s: float = 10.0
     broker_rebalance_timeout_s: float = 3.0
+    broker_ack_timeout_s: float = Field(
+        default=10.0, gt=0, description="longest a publish waits for the broker's acknowledgement before it gives "
+        "up: `beliefstream publish` then exits with one line, `/v1/retain` of `dev` leaves the turn to the intake"
+    )
     broker_fetch_max_wait_ms: int = Field(default=50, ge=1, description="longest a fetch waits for data")
     worker_web_port: int | None = Field(default=None, description="faust's own web port; unset = off")
     worker_metrics_port: int | None = Field(
