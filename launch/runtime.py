@@ -153,8 +153,11 @@ async def run_worker(
         if accepting is not None:
             accepting.set()
         offsets = ConsumerOffsets(bootstrap_servers(url), settings.app_id, settings.turns_topic)
+        periodic = functools.partial(
+            run_periodically, retry_initial_s=settings.periodic_retry_initial_s, retry_max_s=settings.periodic_retry_max_s
+        )
         reaper = asyncio.create_task(
-            run_periodically(
+            periodic(
                 settings.intake_reap_interval_s,
                 IntakeReaper(intake, clients.producer, offsets, settings),
                 stop,
@@ -164,13 +167,13 @@ async def run_worker(
             name="intake reaper",
         )
         maintenance = [
-            asyncio.create_task(run_periodically(interval, job, stop, name=name, initial_delay_s=delay), name=name)
+            asyncio.create_task(periodic(interval, job, stop, name=name, initial_delay_s=delay), name=name)
             for name, interval, job, delay in maintenance_loops(settings, windowed, maintenance_store)
         ]
         webhooks = asyncio.create_task(run_webhooks(settings, clients.store, stop), name="webhooks")
         lag = asyncio.create_task(watch_lag(settings, url, stop), name="consumer lag")
         relay = asyncio.create_task(
-            run_periodically(
+            periodic(
                 settings.event_relay_interval_s,
                 functools.partial(relay_events, clients.store, clients.producer),
                 stop,

@@ -20,7 +20,8 @@ from aiokafka import AIOKafkaProducer
 from aiokafka.errors import KafkaError
 from tqdm import tqdm
 
-from reading.dead_letter import dead_letter
+from beliefs.records import DeadLetter
+from reading.dead_letter import dead_letter, kafka_key
 from streams.errors import BrokerNotAnswering
 from streams.faust_app import bootstrap_servers
 from streams.settings import Settings
@@ -57,7 +58,7 @@ def keyed_line(line: bytes, tenant: str | None) -> tuple[bytes | None, bytes, bo
     return f"{tenant_id}:{user_id}".encode("utf-8", errors="replace"), line, True
 
 
-def too_large_letter(line: bytes, key: bytes | None, topic: str) -> bytes:
+def too_large_letter(line: bytes, key: bytes | None, topic: str) -> DeadLetter:
     """The dead letter of a line the broker could not carry: why, and how it began (secrets redacted)."""
     letter = dead_letter(
         "too_large",
@@ -67,7 +68,7 @@ def too_large_letter(line: bytes, key: bytes | None, topic: str) -> bytes:
         topic=topic,
         keep_bytes=DEAD_LETTER_KEEP_BYTES,
     )
-    return letter.model_dump_json().encode()
+    return letter
 
 
 def _lines(path: Path) -> Iterator[bytes]:
@@ -165,7 +166,8 @@ async def publish_file(
         for line in _lines(path):
             key, value, parsed = keyed_line(line, tenant)
             if len(value) + len(key or b"") > MAX_RECORD_BYTES - 1024:  # headroom for the batch header
-                dead.append((key, too_large_letter(value, key, settings.turns_topic)))
+                letter = too_large_letter(value, key, settings.turns_topic)
+                dead.append((kafka_key(letter), letter.model_dump_json().encode()))
                 continue
             unparsed += not parsed
             yield key, value

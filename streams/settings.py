@@ -119,6 +119,11 @@ class Settings(BaseSettings):
         default=30.0, gt=0, description="how often a worker looks for closed windows (and their grace)"
     )
     decay_batch_size: int = Field(default=5000, ge=1)
+    periodic_retry_initial_s: float = Field(
+        default=5.0, gt=0, description="a failed periodic job (decay sweep, windows, reaper, ...) runs again after "
+        "this long, doubling while it keeps failing"
+    )
+    periodic_retry_max_s: float = Field(default=300.0, gt=0, description="the longest of those waits")
     keyword_merge_interval_s: float = Field(
         default=3600.0, gt=0, description="how often a worker merges the keyword indexes' segments (SQLite FTS5)"
     )

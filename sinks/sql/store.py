@@ -41,10 +41,16 @@ from sinks.sql.convert import (
     memory_changes,
     row_job,
 )
-from sinks.sql.engine import create_engine, sqlite_path, unavailable_on_outage, write_transaction
+from sinks.sql.engine import (
+    create_engine,
+    sqlite_path,
+    unavailable_on_outage,
+    write_health,
+    write_transaction,
+)
 from sinks.sql.episode_store import EpisodeStoreMixin
 from sinks.sql.errors import InvalidRequestError
-from sinks.sql.migrate import upgrade
+from sinks.sql.migrate import probe_write, upgrade
 from sinks.sql.outcome import check_outcome
 from sinks.sql.reader import READERS, RecallReader
 from sinks.sql.tables import jobs, memories, outbox
@@ -96,6 +102,18 @@ class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin)
             async with self._engine.connect() as conn:
                 await conn.execute(sa.text("SELECT 1"))
         except Exception:  # readiness answers "no" for any failure, never raises
+            return False
+        return True
+
+    async def writable(self) -> bool:
+        """Do writes go through? Yes at once unless the last write failed on the storage (a full disk,
+        an I/O error, a read-only database); then a write that changes nothing decides. Never raises."""
+        health = write_health(self._engine)
+        if health.failure is None:
+            return True
+        try:
+            await probe_write(self._engine)  # its commit clears the failure
+        except Exception:
             return False
         return True
 
