@@ -5,6 +5,11 @@ timeout. Its driver's implicit transactions are switched off so that beliefstrea
 itself: write transactions take the write lock up front (`BEGIN IMMEDIATE`), which a deferred
 transaction that read first could not get without failing at once.
 
+On SQLite (one writer at a time) a process's write transactions also pass one `WriteGate`, in
+turn instead of through SQLite's busy-wait polling, where a waiting writer can miss the lock past
+its timeout: the write path (intake, pipeline, reaper) first, and writes that can wait (`yielding`:
+recall's audit rows and access counts) only when no other writer holds or wants the lock.
+
 Every write transaction reports to the engine's `WriteHealth`: a failure of the storage itself (a
 full disk, an I/O error, a read-only database or file system) marks writes as failing until a
 write commits again, so readiness can say so (`SqlMemoryStore.writable`).
@@ -136,7 +141,41 @@ class WriteHealth:
         self.failure = None
 
 
+class WriteGate:
+    """One write transaction at a time in this process, handed over in turn (not through SQLite's
+    busy-wait polling, which can leave one writer without the lock past its timeout); those that
+    yield go only when no other writer holds the gate or waits for it."""
+
+    def __init__(self) -> None:
+        self._held = False
+        self._urgent_waiting = 0
+        self._changed: asyncio.Condition | None = None  # made in the running loop, at first use
+
+    @asynccontextmanager
+    async def hold(self, *, yielding: bool = False) -> AsyncIterator[None]:
+        if self._changed is None:
+            self._changed = asyncio.Condition()
+        changed = self._changed
+        async with changed:
+            if yielding:
+                await changed.wait_for(lambda: not self._held and self._urgent_waiting == 0)
+            else:
+                self._urgent_waiting += 1
+                try:
+                    await changed.wait_for(lambda: not self._held)
+                finally:
+                    self._urgent_waiting -= 1
+            self._held = True
+        try:
+            yield
+        finally:
+            async with changed:
+                self._held = False
+                changed.notify_all()
+
+
 _HEALTH: weakref.WeakKeyDictionary[object, WriteHealth] = weakref.WeakKeyDictionary()
+_GATES: weakref.WeakKeyDictionary[object, WriteGate] = weakref.WeakKeyDictionary()
 
 
 def write_health(engine: AsyncEngine) -> WriteHealth:
@@ -145,12 +184,22 @@ def write_health(engine: AsyncEngine) -> WriteHealth:
 
 
 @asynccontextmanager
-async def write_transaction(engine: AsyncEngine) -> AsyncIterator[AsyncConnection]:
-    """A transaction that will write: on SQLite it holds the write lock from its first statement.
+async def _gate(engine: AsyncEngine, yielding: bool) -> AsyncIterator[None]:
+    if engine.dialect.name != "sqlite":  # PostgreSQL locks rows, not the database: no gate
+        yield
+        return
+    async with _GATES.setdefault(engine.sync_engine, WriteGate()).hold(yielding=yielding):
+        yield
+
+
+@asynccontextmanager
+async def write_transaction(engine: AsyncEngine, *, yielding: bool = False) -> AsyncIterator[AsyncConnection]:
+    """A transaction that will write: on SQLite it holds the write lock from its first statement,
+    taken through the engine's `WriteGate` (`yielding`: after every writer that does not yield).
     Its outcome goes to the engine's `WriteHealth`."""
     health = write_health(engine)
     try:
-        async with engine.connect() as conn:
+        async with _gate(engine, yielding), engine.connect() as conn:
             await conn.execution_options(**{SQLITE_BEGIN: "IMMEDIATE"})
             async with conn.begin():
                 yield conn

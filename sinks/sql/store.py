@@ -324,13 +324,13 @@ class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin)
     async def record_access(self, counts: Mapping[str, int], at: datetime) -> None:
         if not counts:
             return
-        async with unavailable_on_outage("record_access"), write_transaction(self._engine) as conn:
+        async with unavailable_on_outage("record_access"), write_transaction(self._engine, yielding=True) as conn:
             await recall_queries.record_access(conn, counts, at)
 
     async def write_audit(self, records: Sequence[RecallAudit]) -> list[RecallAudit]:
         if not records:
             return []
-        async with unavailable_on_outage("write_audit"), write_transaction(self._engine) as conn:
+        async with unavailable_on_outage("write_audit"), write_transaction(self._engine, yielding=True) as conn:
             users = [(r.tenant_id, r.user_id) for r in records]
             kept, _ = split_audits(records, await erasure_guard.latest_erasures(conn, users))
             await recall_queries.insert_audit(conn, kept)
