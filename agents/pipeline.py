@@ -29,6 +29,7 @@ from beliefs.records import Claim, EventKind, JobState, Turn, job_id_for, utcnow
 from beliefs.write_plan import TurnOutcome
 from embedding.embedder import Embedder
 from embedding.errors import EmbedderUnavailableError
+from reading.dead_letter import kafka_key
 from reading.decode import RawTurn, Rejection, decode_turn
 from reading.episode_text import SessionTails
 from reading.extractor import Extractor
@@ -330,7 +331,7 @@ class WritePipeline:
 
     def _dlq_record(self, rejection: Rejection) -> OutRecord:
         letter = dead_letter(rejection)
-        return OutRecord(self.settings.dlq_topic, rejection.raw.key, letter.model_dump_json().encode())
+        return OutRecord(self.settings.dlq_topic, kafka_key(letter), letter.model_dump_json().encode())
 
     async def recover(self) -> None:
         """Finish what a crash interrupted: events committed in SQL but not sent (the projector

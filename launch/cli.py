@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import signal
 import sys
 from collections.abc import Callable, Coroutine
@@ -79,12 +80,33 @@ def cmd_dev(args: argparse.Namespace) -> None:
     from launch.dev import run_dev
 
     settings = _settings(args)
+    if not settings.broker and not args.verbose:
+        # the embedded broker's state is logged once per change by its supervisor, not by every client's poll
+        logging.getLogger("aiokafka").setLevel(logging.CRITICAL)
 
     def announce(message: str) -> None:
         print(message, flush=True)
 
     _run_until_signalled(lambda stop: run_dev(settings, stop, announce))
     print("beliefstream stopped.", flush=True)
+    _exit_past_stuck_threads()
+
+
+def _exit_past_stuck_threads(grace_s: float = 2.0) -> None:
+    """Everything is stopped and closed (SQL holds what is kept); a client thread still waiting on a
+    broker that died under it (faust's consumer thread) must not keep the process from exiting."""
+    import threading
+    import time
+
+    deadline = time.monotonic() + grace_s
+    others = [t for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon]
+    for thread in others:
+        thread.join(max(0.0, deadline - time.monotonic()))
+    if any(thread.is_alive() for thread in others):
+        logging.getLogger(__name__).warning("exiting past client threads still waiting on the broker")
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
 
 
 def _require_broker(settings: Settings) -> str:
