@@ -105,7 +105,7 @@ async def test_a_private_turns_job_is_only_its_agents(deployment: Deployment) ->
 async def test_consolidation_by_an_agent_never_touches_another_agents_private_memories(
     deployment: Deployment,
 ) -> None:
-    for text in ("I love hiking in the Alps.", "I love long hikes in the Alps with my dog."):
+    for text in ("I love hiking in the Alps with my dog.", "I love long hikes in the Alps with my dog."):
         await deployment.retain("keyAX", text, private=True)
     body = {"user_id": USER, "topic": "personal", "similarity_threshold": 0.5, "dry_run": True}
 
