@@ -30,6 +30,7 @@ REASONS = (
     ("profile block full", "profile_full"),
     ("conflicts with", "conflict"),
     ("quoted as context of", "shown_as_context"),
+    ("carried as the evidence of", "carried_as_evidence"),
     ("live intent", "live_intent"),
     ("context mismatch", "context"),
     ("outside topic", "topic"),

@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from beliefs.episodes import Episode
 from beliefs.records import MAX_ID_LENGTH, MemoryType, Polarity, Role, Sensitivity, as_utc
 from sidecar.recall.config import PRESETS
 from sidecar.recall.policy import Conflict, RequestedAction
@@ -142,6 +143,30 @@ class EpisodeTurn(BaseModel):
     text: str
 
 
+class QuoteEvidence(BaseModel):
+    """A turn a recalled belief was drawn from, quoted as said: the belief's evidence, not an item."""
+
+    episode_id: str
+    turn_id: str
+    said_at: datetime
+    text: str
+    speaker: str | None = None
+    role: Role = Role.USER
+    session_id: str | None = None
+
+    @classmethod
+    def of(cls, episode: Episode) -> QuoteEvidence:
+        return cls(
+            episode_id=episode.id,
+            turn_id=episode.turn_id,
+            said_at=episode.said_at,
+            text=episode.text,
+            speaker=episode.speaker,
+            role=episode.role,
+            session_id=episode.session_id,
+        )
+
+
 class RecalledMemory(BaseModel):
     """A recalled belief, or (`type: "episode"`) a dated, attributed quote of what was said."""
 
@@ -170,11 +195,19 @@ class RecalledMemory(BaseModel):
     polarity: Polarity = Polarity.POSITIVE
     sensitivity: str | None = Field(default=None, description="special category, when the memory is one")
     sources: CandidateSources | None = Field(default=None, description="with diagnostics")
-    said_at: datetime | None = Field(default=None, description="episodes: when it was said")
+    said_at: datetime | None = Field(
+        default=None, description="episodes: when it was said; beliefs: when the first quote of `evidence` was"
+    )
     speaker: str | None = Field(default=None, description="episodes: who said it (metadata.speaker)")
     role: Role | None = Field(default=None, description="episodes: user, or assistant/tool (never a claim about the user)")
     session_id: str | None = None
     context: list[EpisodeTurn] = Field(default_factory=list, description="episodes: neighbouring turns included")
+    evidence: list[QuoteEvidence] = Field(
+        default_factory=list,
+        description="beliefs: the turns it was drawn from that this recall also found, quoted as said (oldest "
+        "first). One item per fact: such a quote is carried here, not returned as a second item, and costs no "
+        "budget of its own",
+    )
     superseded: bool = Field(
         default=False,
         description="episodes: a later statement replaced it, or the belief it stated is no longer current",

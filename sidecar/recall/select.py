@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from beliefs.attributes import is_single_valued
+from beliefs.episodes import Episode
 from beliefs.reconcile import normalize_value
 from beliefs.records import Memory
 from sidecar.recall import currency, policy, sensitivity_gate
@@ -26,6 +27,7 @@ from sidecar.recall.models import (
     CandidateSources,
     ConfirmationView,
     ConflictView,
+    QuoteEvidence,
     RecalledMemory,
     RecallRequest,
     RecallResult,
@@ -44,6 +46,7 @@ class Entry:
     reasons: list[str]
     relevance: float = 0.0
     score: Score = Score(0.0, 0.0, 0.0, 0.0, 0.0)
+    evidence: list[Episode] = field(default_factory=list)  # quotes of its turns (`carried_quotes`), oldest first
 
     def rank_key(self) -> tuple:
         return (self.tier, -self.score.value, self.memory.id)
@@ -354,6 +357,8 @@ def to_result(selection: Selection, signals: dict[str, Signals], diagnostics: bo
                 polarity=memory.polarity,
                 sensitivity=memory.sensitivity,
                 sources=sources,
+                said_at=entry.evidence[0].said_at if entry.evidence else None,
+                evidence=[QuoteEvidence.of(e) for e in entry.evidence],
                 **currency.labels(currency.of_memory(memory)),
             )
         )
