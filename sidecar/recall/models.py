@@ -324,6 +324,12 @@ class RecallDiagnostics(BaseModel):
         description="dates the query names that the calendar (years 1 to 9999) cannot hold, counted from "
         "`dates_relative_to` or now: passed over, never an error",
     )
+    similarity_floor: float | None = Field(
+        default=None, description="the cosine under which a candidate is not relevant (importance never lifts one over it)"
+    )
+    keyword_similarity_floor: float | None = Field(
+        default=None, description="the same floor for a candidate the keyword search found"
+    )
     superseded_episodes: list[SuppressedView] = Field(
         default_factory=list, description="episodes whose belief is no longer current: labelled or suppressed, and why"
     )

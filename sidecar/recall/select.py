@@ -178,13 +178,13 @@ def _admit_eligible(
         found = signals.get(memory.id)
         relevance = 0.0
         if found is not None:
-            floor = similarity_floor(memory.importance, found, config)
+            floor = similarity_floor(found, config)
             if not floor.passes:
                 if tier == RANKED:
                     verdicts.suppress(memory.id, floor.why or "")
             else:
                 relevance = found.relevance
-                reasons.append(f"matched query ({found.sources})" if floor.why is None else floor.why)
+                reasons.append(f"matched query ({found.sources})")
                 matched.append(memory)
         if reasons:
             verdicts.admit(Entry(memory, tier, reasons, relevance))
@@ -201,9 +201,9 @@ def _tier(
         return CONSTRAINT, ["constraint on what the live instruction asks for"]
     if sensitivity_gate.safety_fires(memory, domains):
         return CONSTRAINT, [f"safety fact for a {'/'.join(sorted(domains & sensitivity_gate.SAFETY_DOMAINS))} request"]
-    if memory.profile:
+    if memory.profile and memory.sensitivity is None and not sensitivity_gate.is_safety_memory(memory):
         return PROFILE, ["profile fact"]
-    return RANKED, []
+    return RANKED, []  # a sensitive or safety profile fact ("User is deaf.") passes without relevance only in its domain
 
 
 def _yield_to_live_intent(pool: dict[str, Memory], live_intent: Mapping[str, str], verdicts: Verdicts) -> set[str]:

@@ -223,6 +223,8 @@ class RecallService:
                 time_window=None if window is None else [window.start, window.end],
                 ignored_dates=list(dates.ignored),
                 superseded_episodes=[SuppressedView(id=i, why=w) for i, w in quotes.labelled],
+                similarity_floor=config.min_similarity,
+                keyword_similarity_floor=config.keyword_min_similarity,
             )
         self._record(principal, scope, request, now, result.memories)
         recall_metrics().observe_result(len(result.memories), result.tokens_used, kept.suppressed)
