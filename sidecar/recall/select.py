@@ -3,8 +3,10 @@
 Order of the gates: defensive currency/scope re-check, similarity gate, eligibility (matched,
 profile block, fired constraint), live intent, contexts, topic, conflicts, scoring, budget,
 edge-weighted order. Open contested slots are reported beside the conflicts, never recalled.
-Selection priority: fired constraints, then the profile block, then the rest by `recall_score`;
-prompt prominence: fired constraints, then everything else by `recall_score`.
+Selection priority: fired constraints, then the profile block, then the rest by `recall_score`.
+Prompt order (`prompt_order`, Lost in the Middle: the start and the end of a block are read best):
+fired constraints and the profile block open it, the best-scoring memory closes it, the second best
+follows the opening, the weakest sit in the middle.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from beliefs.episodes import Episode
 from beliefs.reconcile import normalize_value
 from beliefs.records import Memory
 from sidecar.recall import currency, policy, sensitivity_gate
-from sidecar.recall.budget import Trimmed, edge_order, estimate_tokens, trim
+from sidecar.recall.budget import Trimmed, edges_last, estimate_tokens, trim
 from sidecar.recall.config import RecallConfig
 from sidecar.recall.floor import similarity_floor
 from sidecar.recall.freshness import certainty, needs_confirmation
@@ -125,7 +127,7 @@ def select(
     return Selection(
         confirmations=_confirmations(prominence, request),
         now=now,
-        chosen=edge_order(prominence),
+        chosen=prompt_order(trimmed.kept),
         conflicts=conflicts,
         contests=policy.open_contests(contests, scope, now, config.confidence_floor),
         suppressed=list(verdicts.suppressed.items()),
@@ -296,6 +298,15 @@ def _fit_budget(verdicts: Verdicts, request: RecallRequest) -> Trimmed[Entry]:
     for entry in trimmed.over_limit:
         verdicts.suppress(entry.memory.id, "over the limit")
     return trimmed
+
+
+def prompt_order(kept: Sequence[Entry]) -> list[Entry]:
+    """Fired constraints (safety facts among them), then the profile block, each by score: the
+    beginning; then the ranked memories with the best one last and the second best first
+    (`budget.edges_last`): the end."""
+    head = sorted((e for e in kept if e.tier != RANKED), key=lambda e: (e.tier, -e.score.value, e.memory.id))
+    ranked = sorted((e for e in kept if e.tier == RANKED), key=lambda e: (-e.score.value, e.memory.id))
+    return head + edges_last(ranked)
 
 
 def _confirmations(prominence: Sequence[Entry], request: RecallRequest) -> list[tuple[Memory, str]]:
