@@ -43,9 +43,13 @@ class RecallConfig(BaseModel):
         "bench/recall_floor.py); importance never lifts one over it",
     )
     keyword_min_similarity: float = Field(
-        default=0.05, ge=-1.0, le=1.0,
+        default=0.0, ge=-1.0, le=1.0,
         description="the floor of a candidate the keyword search found: shared words, but a cosine below "
         "this, are not relevance (measured: bench/recall_floor.py)",
+    )
+    metadata_weight: float = Field(
+        default=0.02, ge=0.0, le=0.5,
+        description="relevance added per query term a belief's entity, attribute or topic names (at most two)",
     )
     # episodes: the turns as said, ranked beside the beliefs with the same blend
     episodes_enabled: bool = Field(default=True, description="recall episodes beside the beliefs")

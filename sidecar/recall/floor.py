@@ -1,7 +1,8 @@
 """The similarity floor: relevance first, importance only orders what is relevant (pure).
 
 A candidate passes when its cosine to the query is at least `min_similarity`, or when the keyword
-search found it and its cosine is at least `keyword_min_similarity` or unknown (not among the dense
+search found it or the query names its entity, attribute or topic (`metadata_match`), and its
+cosine is at least `keyword_min_similarity` or unknown (not among the dense
 hits, or the dense search is down): shared words with a meaning far from the query's are not relevance. Importance never lifts
 a candidate over the floor: what must reach the prompt without relevance (a fired constraint, a
 safety fact in its domain, the profile block) is admitted by its tier in `select`, not here. The
@@ -27,10 +28,11 @@ class FloorVerdict(NamedTuple):
 PASSES = FloorVerdict(True)
 
 
-def similarity_floor(signals: Signals, config: RecallConfig) -> FloorVerdict:
-    """Pass, or drop (with the measured cosine and the floor in `why`)."""
+def similarity_floor(signals: Signals, config: RecallConfig, named: bool = False) -> FloorVerdict:
+    """Pass, or drop (with the measured cosine and the floor in `why`). `named`: the query names the
+    memory's entity, attribute or topic (`metadata_match`), evidence like a keyword match."""
     cosine = signals.dense_score
-    if signals.keyword_rank is not None:
+    if signals.keyword_rank is not None or named:
         if cosine is None or cosine >= config.keyword_min_similarity:  # unknown: not among the dense hits
             return PASSES
         return FloorVerdict(False, _reasons(config.min_similarity, config.keyword_min_similarity)[1].format(cosine=cosine))
@@ -45,5 +47,7 @@ def _reasons(min_similarity: float, keyword_min_similarity: float) -> tuple[str,
     """The why of a drop under one pair of floors, for a dense-only and for a keyword hit (a
     candidate's cosine is formatted in per candidate)."""
     dense = f"below the similarity floor (cosine {{cosine:.2f}} < {min_similarity})"
-    keyword = f"below the similarity floor for a keyword match (cosine {{cosine:.2f}} < {keyword_min_similarity})"
+    keyword = (
+        f"below the similarity floor for a keyword or metadata match (cosine {{cosine:.2f}} < {keyword_min_similarity})"
+    )
     return dense, keyword

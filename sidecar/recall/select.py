@@ -25,6 +25,7 @@ from sidecar.recall.config import RecallConfig
 from sidecar.recall.floor import similarity_floor
 from sidecar.recall.freshness import certainty, needs_confirmation
 from sidecar.recall.fusion import Signals
+from sidecar.recall.metadata_match import metadata_matches, query_subject_terms
 from sidecar.recall.models import (
     CandidateSources,
     ConfirmationView,
@@ -175,18 +176,22 @@ def _admit_eligible(
     """Admit what fires as a constraint, the profile block and what matched the query past its
     similarity floor; the memories that matched."""
     matched: list[Memory] = []
+    terms = query_subject_terms(request.query)
     for memory in pool.values():
         tier, reasons = _tier(memory, action, domains, request)
         found = signals.get(memory.id)
         relevance = 0.0
         if found is not None:
-            floor = similarity_floor(found, config)
+            named = metadata_matches(memory, terms)
+            floor = similarity_floor(found, config, named=named > 0)
             if not floor.passes:
                 if tier == RANKED:
                     verdicts.suppress(memory.id, floor.why or "")
             else:
-                relevance = found.relevance
+                relevance = min(1.0, found.relevance + config.metadata_weight * min(named, 2))
                 reasons.append(f"matched query ({found.sources})")
+                if named:
+                    reasons.append(f"its entity, attribute or topic names {named} of the query's terms")
                 matched.append(memory)
         if reasons:
             verdicts.admit(Entry(memory, tier, reasons, relevance))
