@@ -11,6 +11,7 @@ from datetime import UTC, date, datetime
 import pytest
 
 from beliefs.records import MemoryType, RecallSemantics
+from reading.extract.text import third_person
 from tests.reading.rules_extraction import EXTRACTOR, TS, by_attribute, claims, only, turn
 
 # --- the seed's classification table -------------------------------------------------------------
@@ -310,6 +311,24 @@ def test_volatile_location_expires_with_its_period() -> None:
     assert claim.attribute == "located_in" and claim.expires_at == datetime(2023, 5, 15, tzinfo=UTC)
     default = only("I'm in Madrid right now.")
     assert default.expires_at is not None and (default.expires_at - TS).days == 7
+
+
+@pytest.mark.parametrize(
+    ("clause", "rewritten"),
+    [
+        ("My wife and I are moving to Porto", "Sam and their wife are moving to Porto"),
+        ("my husband and I have been to Peru twice", "Sam and their husband have been to Peru twice"),
+        ("Me and my brother run a café in Ghent", "Sam and their brother run a café in Ghent"),
+        ("I and my flatmate share a car", "Sam and their flatmate share a car"),
+        ("Priya and I are co-founders of Loomly", "Priya and Sam are co-founders of Loomly"),
+        ("I told my boss and I quit the same day", "Sam told their boss and Sam quit the same day"),
+        ("I went to Rome with my mom and I loved it", "Sam went to Rome with their mom and Sam loved it"),
+        ("I'm flying to NYC, and my sister and I are staying in SoHo",
+         "Sam is flying to NYC, and Sam and their sister are staying in SoHo"),
+    ],
+)  # fmt: skip
+def test_a_plural_subject_the_speaker_is_part_of_keeps_its_verb_and_people(clause: str, rewritten: str) -> None:
+    assert third_person(clause, "Sam", "Sam's") == rewritten
 
 
 # --- seed rows main does not meet yet (docs/seed-coverage.md, "Found, not yet in an issue") ------

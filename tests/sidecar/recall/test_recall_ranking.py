@@ -44,7 +44,9 @@ async def test_no_silent_floor_a_dropped_candidate_is_listed_with_its_cosine(wor
     assert result.memories == []
     [why] = [s.why for s in result.suppressed if s.id == trivial.id]
     assert why.startswith("below the similarity floor (cosine") and f"< {BALANCED.min_similarity})" in why
-    assert result.diagnostics.similarity_floor == BALANCED.min_similarity
+    policy = result.diagnostics.trust_policy
+    assert (policy.similarity_floor, policy.keyword_similarity_floor) == (BALANCED.min_similarity, BALANCED.keyword_min_similarity)
+    assert policy.floor_bypass_importance is None
 
 
 async def test_relevance_reported_is_a_similarity_not_one_for_the_top_hit(world, tenant) -> None:
