@@ -249,7 +249,7 @@ class Generator:
             embeddings = out.episode_embeddings if is_episode else out.memory_embeddings
             payload = _episode_payload if is_episode else _payload
             for (row, _), vector in zip(flat, noisy, strict=True):
-                params.append(tuple(row[c] for c in columns))
+                params.append(tuple(row.get(c) for c in columns))  # a column the rows do not set is NULL
                 embeddings.append((row["id"], vector.tobytes()))
                 out.points.append(VectorPoint(row["id"], vector, payload(row)))
         return out

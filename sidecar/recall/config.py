@@ -39,11 +39,17 @@ class RecallConfig(BaseModel):
     )
     min_similarity: float = Field(
         default=0.15, ge=-1.0, le=1.0,
-        description="a dense-only candidate below this cosine is not relevant, unless important enough",
+        description="a candidate whose cosine to the query is below this is not relevant (measured: "
+        "bench/recall_floor.py); importance never lifts one over it",
     )
-    floor_bypass_importance: float = Field(
-        default=0.7, ge=0.0, le=1.0,
-        description="a memory this important is ranked whatever its similarity (never dropped by the floor)",
+    keyword_min_similarity: float = Field(
+        default=0.0, ge=-1.0, le=1.0,
+        description="the floor of a candidate the keyword search found: shared words, but a cosine below "
+        "this, are not relevance (measured: bench/recall_floor.py)",
+    )
+    metadata_weight: float = Field(
+        default=0.02, ge=0.0, le=0.5,
+        description="relevance added per query term a belief's entity, attribute or topic names (at most two)",
     )
     # episodes: the turns as said, ranked beside the beliefs with the same blend
     episodes_enabled: bool = Field(default=True, description="recall episodes beside the beliefs")

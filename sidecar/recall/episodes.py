@@ -9,7 +9,7 @@ was said. It never overrides a belief: an episode whose
 beliefs are all no longer current (superseded, revoked, contested, expired) is suppressed, or
 labelled `superseded` and demoted when the request asks so. `caution` (an assistant's words) and
 `untrusted` episodes are returned only on `include_untrusted_evidence`. The beliefs' similarity
-floor applies too (importance from the linked beliefs bypasses it), with the reason in diagnostics.
+floor applies too (importance never lifts a turn over it), with the reason in diagnostics.
 """
 
 from __future__ import annotations
@@ -156,18 +156,11 @@ def judge_episodes(
             labelled.append((episode.id, f"suppressed: {labels.note}"))
             continue
         found = signals.get(episode.id)
-        floor = None
-        if found is not None:
-            # the floor is bypassed for the turn of an important belief; the ranking is not: that belief
-            # competes with its own importance, and its turn counting it again crowds other turns out
-            importance = max((m.importance for m in linked), default=config.episode_importance)
-            floor = similarity_floor(importance, found, config)
+        floor = None if found is None else similarity_floor(found, config)  # importance never lifts a turn over it
         if floor is not None and not floor.passes:
             suppressed.append((episode.id, floor.why or ""))
             continue
         bonus, reasons = boosts(episode, named, window, config)
-        if floor is not None and floor.why:
-            reasons.insert(0, floor.why)
         relevance = min(1.0, (found.relevance if found else 0.0) + bonus)
         score = score_episode(episode, relevance, config.episode_importance, now, config, cap)
         if stale:

@@ -13,10 +13,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from beliefs.episodes import Episode
-from sidecar.recall.budget import Filler, Trimmed, edge_order, estimate_tokens
+from sidecar.recall.budget import Filler, Trimmed, estimate_tokens
 from sidecar.recall.episodes import EpisodeEntry
 from sidecar.recall.models import CandidateSources, EpisodeTurn, RecalledMemory
-from sidecar.recall.select import CONSTRAINT, RANKED, Entry, Selection
+from sidecar.recall.select import RANKED, Entry, Selection, prompt_order
 
 Item = Entry | EpisodeEntry
 
@@ -50,10 +50,7 @@ def merge(selection: Selection, episodes: Sequence[EpisodeEntry], budget_tokens:
     for item in trimmed.over_limit:
         suppressed.append((_id(item), "over the limit"))
     suppressed += [(entry.episode.id, f"quoted as context of {by}") for entry, by in repeated]
-    prominence = sorted(
-        (e for e in selection.chosen if id(e) in kept), key=lambda e: (e.tier != CONSTRAINT, -e.score.value, e.memory.id)
-    )
-    beliefs = edge_order(prominence)
+    beliefs = prompt_order([e for e in selection.chosen if id(e) in kept])
     quoted = sorted((e for e in episodes if id(e) in kept), key=lambda e: (e.episode.said_at, e.episode.turn_id))
     return Merged(replace(selection, chosen=beliefs, suppressed=suppressed, tokens_used=trimmed.tokens_used), quoted)
 

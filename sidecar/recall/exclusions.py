@@ -32,6 +32,7 @@ REASONS: tuple[tuple[str, str], ...] = (
     ("profile block full", "profile_full"),
     ("conflicts with", "conflict"),
     ("quoted as context of", "shown_as_context"),
+    ("carried as the evidence of", "carried_as_evidence"),
     ("context mismatch", "context"),
     ("outside topic", "topic"),
     ("similarity floor", "similarity_floor"),

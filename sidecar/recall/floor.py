@@ -1,9 +1,13 @@
-"""The similarity floor, and who passes it anyway (pure).
+"""The similarity floor: relevance first, importance only orders what is relevant (pure).
 
-A candidate only the dense search found, with a cosine under `min_similarity`, is noise unless it is
-important: a memory at or above `floor_bypass_importance` (an allergy, a medical need) is ranked
-whatever its similarity, and says so in its recall reason. Nothing leaves silently: a dropped
-candidate is listed in diagnostics with its cosine and the floor.
+A candidate passes when its cosine to the query is at least `min_similarity`, or when the keyword
+search found it or the query names its entity, attribute or topic (`metadata_match`), and its
+cosine is at least `keyword_min_similarity` or unknown (not among the dense
+hits, or the dense search is down): shared words with a meaning far from the query's are not relevance. Importance never lifts
+a candidate over the floor: what must reach the prompt without relevance (a fired constraint, a
+safety fact in its domain, the profile block) is admitted by its tier in `select`, not here. The
+floors are measured (`bench/recall_floor.py`, figures in docs/benchmarks.md) and shown in the
+diagnostics; a dropped candidate is listed there with its cosine and the floor it missed.
 """
 
 from __future__ import annotations
@@ -17,33 +21,33 @@ from sidecar.recall.fusion import Signals
 
 class FloorVerdict(NamedTuple):
     passes: bool
-    why: str | None = None  # the recall reason of a bypass, or the suppression reason of a drop
+    why: str | None = None  # the suppression reason of a drop
 
 
-#: The verdict of every candidate that passes on its similarity (most of them): one shared value.
+#: The verdict of every candidate that passes (most of them): one shared value.
 PASSES = FloorVerdict(True)
 
 
-def similarity_floor(importance: float, signals: Signals, config: RecallConfig) -> FloorVerdict:
-    """Pass, pass by importance, or drop (with the measured cosine and the floor in `why`)."""
-    cosine = signals.dense_score or 0.0
-    min_similarity = config.min_similarity
-    if signals.keyword_rank is not None or cosine >= min_similarity:
+def similarity_floor(signals: Signals, config: RecallConfig, named: bool = False) -> FloorVerdict:
+    """Pass, or drop (with the measured cosine and the floor in `why`). `named`: the query names the
+    memory's entity, attribute or topic (`metadata_match`), evidence like a keyword match."""
+    cosine = signals.dense_score
+    if signals.keyword_rank is not None or named:
+        if cosine is None or cosine >= config.keyword_min_similarity:  # unknown: not among the dense hits
+            return PASSES
+        return FloorVerdict(False, _reasons(config.min_similarity, config.keyword_min_similarity)[1].format(cosine=cosine))
+    cosine = cosine or 0.0
+    if cosine >= config.min_similarity:
         return PASSES
-    bypass = config.floor_bypass_importance
-    kept, dropped = _reasons(min_similarity, bypass)
-    if importance >= bypass:
-        return FloorVerdict(True, kept.format(importance=importance, cosine=cosine))
-    return FloorVerdict(False, dropped.format(importance=importance, cosine=cosine))
+    return FloorVerdict(False, _reasons(config.min_similarity, config.keyword_min_similarity)[0].format(cosine=cosine))
 
 
 @functools.lru_cache(maxsize=16)
-def _reasons(min_similarity: float, bypass: float) -> tuple[str, str]:
-    """The why of a bypass and of a drop under one floor, with the floor written in (a candidate's
-    importance and cosine are formatted in per candidate)."""
-    kept = f"important ({{importance:.2f}}): kept below the similarity floor ({{cosine:.2f}} < {min_similarity})"
-    dropped = (
-        f"below the similarity floor (cosine {{cosine:.2f}} < {min_similarity}; "
-        f"importance {{importance:.2f}} < {bypass} to bypass it)"
+def _reasons(min_similarity: float, keyword_min_similarity: float) -> tuple[str, str]:
+    """The why of a drop under one pair of floors, for a dense-only and for a keyword hit (a
+    candidate's cosine is formatted in per candidate)."""
+    dense = f"below the similarity floor (cosine {{cosine:.2f}} < {min_similarity})"
+    keyword = (
+        f"below the similarity floor for a keyword or metadata match (cosine {{cosine:.2f}} < {keyword_min_similarity})"
     )
-    return kept, dropped
+    return dense, keyword

@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from beliefs.episodes import Episode
 from beliefs.records import MAX_ID_LENGTH, MemoryType, Polarity, Role, Sensitivity, as_utc
 from sidecar.recall.config import PRESETS
 from sidecar.recall.exclusions import reason_of
@@ -143,6 +144,18 @@ class EpisodeTurn(BaseModel):
     text: str
 
 
+class QuoteEvidence(EpisodeTurn):
+    """A turn a recalled belief was drawn from, quoted as said: the belief's evidence, not an item."""
+
+    episode_id: str
+    session_id: str | None = None
+
+    @classmethod
+    def of(cls, episode: Episode) -> QuoteEvidence:
+        fields = {"turn_id", "speaker", "role", "said_at", "text", "session_id"}
+        return cls(episode_id=episode.id, **episode.model_dump(include=fields))
+
+
 class RecalledMemory(BaseModel):
     """A recalled belief, or (`type: "episode"`) a dated, attributed quote of what was said."""
 
@@ -171,11 +184,19 @@ class RecalledMemory(BaseModel):
     polarity: Polarity = Polarity.POSITIVE
     sensitivity: str | None = Field(default=None, description="special category, when the memory is one")
     sources: CandidateSources | None = Field(default=None, description="with diagnostics")
-    said_at: datetime | None = Field(default=None, description="episodes: when it was said")
+    said_at: datetime | None = Field(
+        default=None, description="episodes: when it was said; beliefs: when the first quote of `evidence` was"
+    )
     speaker: str | None = Field(default=None, description="episodes: who said it (metadata.speaker)")
     role: Role | None = Field(default=None, description="episodes: user, or assistant/tool (never a claim about the user)")
     session_id: str | None = None
     context: list[EpisodeTurn] = Field(default_factory=list, description="episodes: neighbouring turns included")
+    evidence: list[QuoteEvidence] = Field(
+        default_factory=list,
+        description="beliefs: the turns it was drawn from that this recall also found, quoted as said (oldest "
+        "first). One item per fact: such a quote is carried here, not returned as a second item, and costs no "
+        "budget of its own",
+    )
     superseded: bool = Field(
         default=False,
         description="episodes: a later statement replaced it, or the belief it stated is no longer current",
@@ -309,8 +330,18 @@ class NoteView(BaseModel):
 class TrustPolicyView(BaseModel):
     """The trust policy this recall applied (diagnostics)."""
 
-    similarity_floor: float = Field(description="cosine under which a dense-only candidate is not relevant")
-    floor_bypass_importance: float = Field(description="importance from which a belief is kept below the floor")
+    similarity_floor: float = Field(
+        description="cosine under which a candidate is not relevant (measured: bench/recall_floor.py); importance "
+        "never lifts one over it"
+    )
+    keyword_similarity_floor: float | None = Field(
+        default=None,
+        description="the same floor for a candidate the keyword search found or whose entity, attribute or "
+        "topic the query names",
+    )
+    floor_bypass_importance: float | None = Field(
+        default=None, description="always null: no importance lifts a memory over the similarity floor any more"
+    )
     confidence_floor: float = Field(description="confidence under which a belief or a quote is not recalled")
     framing_cap: float = Field(description="the confidence of a hypothetical, rhetorical or sarcastic quote")
     beliefs_admitted: list[str] = Field(description="trust buckets of beliefs recalled")

@@ -3,8 +3,10 @@
 Order of the gates: defensive currency/scope re-check, similarity gate, eligibility (matched,
 profile block, fired constraint), live intent, contexts, topic, conflicts, scoring, budget,
 edge-weighted order. Open contested slots are reported beside the conflicts, never recalled.
-Selection priority: fired constraints, then the profile block, then the rest by `recall_score`;
-prompt prominence: fired constraints, then everything else by `recall_score`.
+Selection priority: fired constraints, then the profile block, then the rest by `recall_score`.
+Prompt order (`prompt_order`, Lost in the Middle: the start and the end of a block are read best):
+fired constraints and the profile block open it, the best-scoring memory closes it, the second best
+follows the opening, the weakest sit in the middle.
 """
 
 from __future__ import annotations
@@ -14,18 +16,21 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from beliefs.attributes import is_single_valued
+from beliefs.episodes import Episode
 from beliefs.reconcile import normalize_value
 from beliefs.records import Memory
 from sidecar.recall import currency, policy, sensitivity_gate
-from sidecar.recall.budget import Trimmed, edge_order, estimate_tokens, trim
+from sidecar.recall.budget import Trimmed, edges_last, estimate_tokens, trim
 from sidecar.recall.config import RecallConfig
 from sidecar.recall.floor import similarity_floor
 from sidecar.recall.freshness import certainty, needs_confirmation
 from sidecar.recall.fusion import Signals
+from sidecar.recall.metadata_match import metadata_matches, query_subject_terms
 from sidecar.recall.models import (
     CandidateSources,
     ConfirmationView,
     ConflictView,
+    QuoteEvidence,
     RecalledMemory,
     RecallRequest,
     RecallResult,
@@ -44,6 +49,7 @@ class Entry:
     reasons: list[str]
     relevance: float = 0.0
     score: Score = Score(0.0, 0.0, 0.0, 0.0, 0.0)
+    evidence: list[Episode] = field(default_factory=list)  # quotes of its turns (`carried_quotes`), oldest first
 
     def rank_key(self) -> tuple:
         return (self.tier, -self.score.value, self.memory.id)
@@ -123,7 +129,7 @@ def select(
     return Selection(
         confirmations=_confirmations(prominence, request),
         now=now,
-        chosen=edge_order(prominence),
+        chosen=prompt_order(trimmed.kept),
         conflicts=conflicts,
         contests=policy.open_contests(contests, scope, now, config.confidence_floor),
         suppressed=list(verdicts.suppressed.items()),
@@ -180,18 +186,22 @@ def _admit_eligible(
     """Admit what fires as a constraint, the profile block and what matched the query past its
     similarity floor; the memories that matched."""
     matched: list[Memory] = []
+    terms = query_subject_terms(request.query)
     for memory in pool.values():
         tier, reasons = _tier(memory, action, domains, request)
         found = signals.get(memory.id)
         relevance = 0.0
         if found is not None:
-            floor = similarity_floor(memory.importance, found, config)
+            named = metadata_matches(memory, terms)
+            floor = similarity_floor(found, config, named=named > 0)
             if not floor.passes:
                 if tier == RANKED:
                     verdicts.suppress(memory.id, floor.why or "")
             else:
-                relevance = found.relevance
-                reasons.append(f"matched query ({found.sources})" if floor.why is None else floor.why)
+                relevance = min(1.0, found.relevance + config.metadata_weight * min(named, 2))
+                reasons.append(f"matched query ({found.sources})")
+                if named:
+                    reasons.append(f"its entity, attribute or topic names {named} of the query's terms")
                 matched.append(memory)
         if reasons:
             verdicts.admit(Entry(memory, tier, reasons, relevance))
@@ -208,9 +218,9 @@ def _tier(
         return CONSTRAINT, ["constraint on what the live instruction asks for"]
     if sensitivity_gate.safety_fires(memory, domains):
         return CONSTRAINT, [f"safety fact for a {'/'.join(sorted(domains & sensitivity_gate.SAFETY_DOMAINS))} request"]
-    if memory.profile:
+    if memory.profile and memory.sensitivity is None and not sensitivity_gate.is_safety_memory(memory):
         return PROFILE, ["profile fact"]
-    return RANKED, []
+    return RANKED, []  # a sensitive or safety profile fact ("User is deaf.") passes without relevance only in its domain
 
 
 def _yield_to_live_intent(pool: dict[str, Memory], live_intent: Mapping[str, str], verdicts: Verdicts) -> set[str]:
@@ -305,6 +315,15 @@ def _fit_budget(verdicts: Verdicts, request: RecallRequest) -> Trimmed[Entry]:
     return trimmed
 
 
+def prompt_order(kept: Sequence[Entry]) -> list[Entry]:
+    """Fired constraints (safety facts among them), then the profile block, each by score: the
+    beginning; then the ranked memories with the best one last and the second best first
+    (`budget.edges_last`): the end."""
+    head = sorted((e for e in kept if e.tier != RANKED), key=lambda e: (e.tier, -e.score.value, e.memory.id))
+    ranked = sorted((e for e in kept if e.tier == RANKED), key=lambda e: (-e.score.value, e.memory.id))
+    return head + edges_last(ranked)
+
+
 def _confirmations(prominence: Sequence[Entry], request: RecallRequest) -> list[tuple[Memory, str]]:
     """The recalled constraints the live instruction overrides, with that instruction: to confirm."""
     return [
@@ -364,6 +383,8 @@ def to_result(selection: Selection, signals: dict[str, Signals], diagnostics: bo
                 polarity=memory.polarity,
                 sensitivity=memory.sensitivity,
                 sources=sources,
+                said_at=entry.evidence[0].said_at if entry.evidence else None,
+                evidence=[QuoteEvidence.of(e) for e in entry.evidence],
                 **currency.labels(currency.of_memory(memory)),
             )
         )

@@ -9,7 +9,8 @@
     fuse (cosine + normalised keyword) → hydrate memories + slot-mates, and episodes (concurrently)
     a belief is as relevant as the best candidate turn that stated it, if that is more (`grounded`)
     select beliefs (pure: topic, contexts, conflicts, ...); score episodes (their linked beliefs
-    read once: superseded ones are labelled), neighbours when asked → one ranking and budget
+    read once: superseded ones are labelled), neighbours when asked; a quote of a kept belief's
+    turn is carried on that belief (one item per fact) → one ranking and budget
     → record access and audit (buffered) → result
 
 A failing vector index or embedder degrades recall to keyword + pinned (said in diagnostics);
@@ -37,6 +38,7 @@ from sidecar.auth import Principal
 from sidecar.recall import filters, policy
 from sidecar.recall.access import AccessRecorder
 from sidecar.recall.audit import AuditSink, query_digest
+from sidecar.recall.carried_quotes import carry_quotes
 from sidecar.recall.config import BALANCED, RecallConfig, episode_fusion, preset
 from sidecar.recall.episodes import EpisodeVerdicts, judge_episodes, offer_context
 from sidecar.recall.evidence import episode_item, merge
@@ -146,7 +148,7 @@ def trust_policy(
     quotes = ["trusted", "caution", "untrusted"] if request.include_untrusted_evidence else ["trusted"]
     return TrustPolicyView(
         similarity_floor=config.min_similarity,
-        floor_bypass_importance=config.floor_bypass_importance,
+        keyword_similarity_floor=config.keyword_min_similarity,
         confidence_floor=config.confidence_floor,
         framing_cap=HYPOTHETICAL_CONFIDENCE_CAP,
         beliefs_admitted=["trusted", "caution"],
@@ -258,8 +260,9 @@ class RecallService:
         dates = read_dates(request.query, request.dates_relative_to or now)
         quotes = await self._quotes(request, config, now, scope, said, episode_signals, said_episodes, current, dates)
         quotes = quotes.without_sensitive(selection.suppressed)
-        merged = merge(selection, quotes.entries, request.budget_tokens, request.limit)
-        listed = [*merged.selection.suppressed, *quotes.suppressed]
+        alone, carried = carry_quotes(selection.chosen, quotes.entries)
+        merged = merge(selection, alone, request.budget_tokens, request.limit)
+        listed = [*merged.selection.suppressed, *carried, *quotes.suppressed]
         answered = [e.memory.id for e in merged.selection.chosen]
         answered += [t.id for e in merged.episodes for t in (e.episode, *e.context)]
         left_out = [*filtered, *(said_all.keys() - {e.id for e in said_episodes})]
@@ -411,7 +414,8 @@ class RecallService:
     def _record(
         self, principal: Principal, scope: RecallScope, request: RecallRequest, now: datetime, items: list[RecalledMemory]
     ) -> None:
-        """Access counts of the beliefs returned; the audit of every belief and quote returned."""
+        """Access counts of the beliefs returned; the audit of every belief and quote returned (the
+        quotes carried as a belief's evidence too)."""
         ids = [m.id for m in items if m.type != "episode"]
         if self._access is not None and ids:
             self._access.record(ids)
@@ -426,7 +430,10 @@ class RecallService:
                     at=now,
                     query_digest=query_digest(request.query),
                     memory_ids=ids,
-                    episode_ids=[m.id for m in items if m.type == "episode"],
+                    episode_ids=[
+                        *(m.id for m in items if m.type == "episode"),
+                        *(e.episode_id for m in items for e in m.evidence),
+                    ],
                 )
             )
 

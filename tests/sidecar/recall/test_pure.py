@@ -11,7 +11,7 @@ from beliefs.age import days_since_confirmed, half_life_days, recency
 from beliefs.confidence import effective_confidence
 from beliefs.records import MemoryState, MemoryType, RecallSemantics, Trust, Visibility
 from sidecar.recall import policy
-from sidecar.recall.budget import edge_order, estimate_tokens, trim
+from sidecar.recall.budget import edge_order, edges_last, estimate_tokens, trim
 from sidecar.recall.config import BALANCED, PRECISE, PRESETS, RECENT, RecallConfig, preset
 from sidecar.recall.errors import UnknownPresetError
 from sidecar.recall.fusion import Signals, fuse, grounded, stated_relevance
@@ -148,6 +148,7 @@ def test_budget_never_cuts_a_memory_and_skips_to_one_that_fits() -> None:
 def test_edge_weighted_order_puts_the_two_most_important_at_the_edges() -> None:
     assert edge_order([1, 2, 3, 4, 5]) == [1, 3, 5, 4, 2]
     assert edge_order([1, 2]) == [1, 2] and edge_order([1]) == [1] and edge_order([]) == []
+    assert edges_last([1, 2, 3, 4, 5]) == [2, 4, 5, 3, 1]  # after a head of its own, the best closes the block
 
 
 # -- policy ------------------------------------------------------------------------------------------

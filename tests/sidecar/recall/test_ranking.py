@@ -9,9 +9,12 @@ from beliefs.records import MemoryType
 from sidecar.recall.config import BALANCED, RECENT
 from sidecar.recall.floor import similarity_floor
 from sidecar.recall.fusion import Signals, fuse, keyword_similarity, relevance
+from sidecar.recall.metadata_match import metadata_matches, query_subject_terms
+from sidecar.recall.models import RecallRequest
 from sidecar.recall.scoring import recall_score
+from sidecar.recall.select import select
 from sinks.base import VectorHit
-from sinks.recall import KeywordHit
+from sinks.recall import KeywordHit, RecallScope
 from tests.sidecar.recall.seeding import NOW, mem
 
 
@@ -75,22 +78,19 @@ def test_recency_counts_from_when_the_belief_became_true() -> None:
     assert recency(reconfirmed, NOW) == pytest.approx(recency(old, NOW))
 
 
-def test_floor_drops_a_dissimilar_trivial_memory_and_says_why() -> None:
-    verdict = similarity_floor(0.3, Signals(relevance=0.05, dense_rank=4, dense_score=0.05), BALANCED)
+def test_floor_drops_a_dissimilar_memory_and_says_why() -> None:
+    verdict = similarity_floor(Signals(relevance=0.05, dense_rank=4, dense_score=0.05), BALANCED)
     assert not verdict.passes
     assert "below the similarity floor" in verdict.why and "0.05" in verdict.why and "0.15" in verdict.why
 
 
-def test_importance_bypasses_the_similarity_floor_and_says_so() -> None:
-    verdict = similarity_floor(0.95, Signals(relevance=0.09, dense_rank=1, dense_score=0.09), BALANCED)
-    assert verdict.passes and "important (0.95)" in verdict.why
-
-
-def test_a_keyword_match_or_a_similar_enough_candidate_is_never_floored() -> None:
-    assert similarity_floor(0.1, Signals(relevance=0.1, keyword_rank=3, keyword_score=0.3), BALANCED).passes
-    assert similarity_floor(0.1, Signals(relevance=0.2, dense_rank=1, dense_score=0.2), BALANCED) == similarity_floor(
-        0.9, Signals(relevance=0.2, dense_rank=1, dense_score=0.2), BALANCED
-    )
+def test_a_keyword_match_passes_at_its_own_lower_floor_not_whatever_its_meaning() -> None:
+    near = Signals(relevance=0.2, dense_rank=9, dense_score=0.08, keyword_rank=1, keyword_score=1.0)
+    far = Signals(relevance=0.2, dense_rank=9, dense_score=-0.03, keyword_rank=1, keyword_score=1.0)
+    assert similarity_floor(near, BALANCED).passes  # shared words and a meaning not far off
+    verdict = similarity_floor(far, BALANCED)  # shared words ("years") with a meaning far from the query's
+    assert not verdict.passes and "keyword or metadata match" in verdict.why and "-0.03 < 0.0)" in verdict.why
+    assert similarity_floor(Signals(relevance=0.2, dense_rank=1, dense_score=0.2), BALANCED).passes
 
 
 def test_a_quote_of_a_belief_withheld_as_sensitive_is_withheld_with_it() -> None:
@@ -107,3 +107,21 @@ def test_a_quote_of_a_belief_withheld_as_sensitive_is_withheld_with_it() -> None
     assert [e.episode.id for e in kept.entries] == [other.id]
     assert [i for i, _ in kept.suppressed] == [linked.id]
     assert quotes.without_sensitive([("m-health", "over the limit")]) is quotes
+
+
+def test_a_query_naming_a_beliefs_entity_or_attribute_finds_it_under_the_text_floor() -> None:
+    sister = mem("t", "u", "Jana started a pottery course in Brno.", type=MemoryType.FACT, entity="sister",
+                 attribute="hobby", topic="family")  # fmt: skip
+    home = mem("t", "u", "User's flat is above the bakery on Vine Street.", type=MemoryType.FACT, entity="user",
+               attribute="lives_in", topic="home")  # fmt: skip
+    noise = mem("t", "u", "User bought a blue umbrella.", type=MemoryType.FACT, entity="user", attribute="purchase")
+    for question, named in (("How is my sister doing these days?", sister), ("Where do I live now?", home)):
+        terms = query_subject_terms(question)
+        assert metadata_matches(named, terms) >= 1 and metadata_matches(noise, terms) == 0
+        low = {m.id: Signals(relevance=0.1, dense_rank=i + 1, dense_score=0.1) for i, m in enumerate((sister, home, noise))}
+        chosen = select(RecallRequest(user_id="u", query=question), BALANCED, NOW, RecallScope("t", "u"), low, [sister, home, noise], [])
+        [entry] = chosen.chosen
+        assert entry.memory.id == named.id and "names 1 of the query's terms" in entry.reasons[-1]
+        assert entry.relevance == pytest.approx(0.1 + BALANCED.metadata_weight)
+        assert dict(chosen.suppressed)[noise.id].startswith("below the similarity floor")
+    assert not similarity_floor(Signals(relevance=0.0, dense_rank=1, dense_score=-0.02), BALANCED, named=True).passes  # meaning away from the query

@@ -10,7 +10,7 @@ import pytest
 import sqlalchemy as sa
 from recording_producer import RecordingProducer
 
-from beliefs.records import MemoryState, RecallSemantics, Trust, Visibility
+from beliefs.records import MemoryState, MemoryType, RecallSemantics, Trust, Visibility
 from sidecar.auth import Principal
 from sidecar.errors import Forbidden
 from sidecar.recall.audit import AuditLog
@@ -306,9 +306,30 @@ async def test_edge_weighted_order(world, tenant) -> None:
     )
     result = await ask(world, tenant, "travel: cities the user visited")
     by_score = sorted(result.memories, key=lambda m: -m.score)
-    assert [m.id for m in result.memories] == [m.id for m in edge_order(by_score)]
-    assert result.memories[0].score == max(m.score for m in result.memories)
-    assert result.memories[-1].score == by_score[1].score
+    assert [m.id for m in result.memories] == [m.id for m in edge_order(by_score)[::-1]]
+    assert result.memories[-1].score == max(m.score for m in result.memories)  # the best closes the block
+    assert result.memories[0].score == by_score[1].score  # the second best opens it
+    assert min(m.score for m in result.memories) in {m.score for m in result.memories[2:-2]}  # the weakest: middle
+
+
+async def test_profile_facts_open_the_prompt_and_the_best_memory_closes_it(world, tenant) -> None:
+    name = mem(tenant, "u1", "User's name is Tomasz.", importance=0.5, type=MemoryType.FACT, entity="user",
+               attribute="name", value="Tomasz", profile=True)  # fmt: skip
+    units = mem(tenant, "u1", "User wants metric units.", importance=0.4, entity="user", attribute="measurement_units",
+                value="metric", profile=True)  # fmt: skip
+    trips = [
+        mem(tenant, "u1", f"User went hiking in {place} last summer.", importance=0.3 + i / 20, type=MemoryType.FACT)
+        for i, place in enumerate(["the Tatras", "the Dolomites", "Snowdonia", "the Pyrenees", "the Alps", "Norway"])
+    ]
+    best = mem(tenant, "u1", "User's favourite hiking trail is the Orla Perć ridge in the Tatras.", importance=0.9,
+               type=MemoryType.FACT)  # fmt: skip
+    await world.seed(name, units, *trips, best)
+    result = await ask(world, tenant, "which hiking trail do I like best?", format="prompt")
+    ids = [m.id for m in result.memories]
+    assert len(ids) >= 6 and set(ids[:2]) == {name.id, units.id}  # the profile block: the beginning
+    assert ids[-1] == best.id  # the best memory: the end
+    lines = [line for line in result.prompt.splitlines() if line.startswith("- [")]
+    assert "Tomasz" in lines[0] + lines[1] and "Orla Perć" in lines[-1]
 
 
 # -- 10. explain -------------------------------------------------------------------------------------

@@ -86,14 +86,17 @@ async def test_an_episode_whose_belief_was_superseded_is_labelled_or_suppressed(
     old = said(tenant, "u1", "I live in Berlin.", days_ago=30)
     new = said(tenant, "u1", "I live in Lisbon now.", days_ago=1)
     place = {"type": MemoryType.FACT, "entity": "user", "attribute": "lives_in"}
+    lisbon = mem(tenant, "u1", "User lives in Lisbon.", value="Lisbon", **place)
     await seed_said(world, old, with_memories(old, mem(tenant, "u1", "User lives in Berlin.", value="Berlin", **place)))
-    await seed_said(world, new, with_memories(new, mem(tenant, "u1", "User lives in Lisbon.", value="Lisbon", **place)))
+    await seed_said(world, new, with_memories(new, lisbon))
 
     result = await ask(world, tenant, "which city do I live in?", superseded_episodes="label")
     quoted = {m.id: m for m in episodes(result)}
     assert quoted[old.id].superseded and "no longer current" in quoted[old.id].note
-    assert not quoted[new.id].superseded
-    assert quoted[old.id].score < quoted[new.id].score
+    assert new.id not in quoted  # the current turn is carried on its belief, not labelled
+    [belief] = [m for m in result.memories if m.id == lisbon.id]
+    assert [e.episode_id for e in belief.evidence] == [new.id]
+    assert quoted[old.id].score < belief.score
     assert [v.id for v in result.diagnostics.superseded_episodes] == [old.id]
     assert result.diagnostics.superseded_episodes[0].why.startswith("labelled superseded")
 
@@ -183,8 +186,8 @@ async def test_an_unrelated_quote_is_floored_and_diagnostics_say_why(world, tena
     result = await ask(world, tenant, "what should I cook tonight?")
     assert chatter.id not in {m.id for m in result.memories}
     assert any(s.id == chatter.id and s.why.startswith("below the similarity floor") for s in result.suppressed)
-    [quote] = episodes(result)
-    assert quote.id == turn.id
+    [belief] = result.memories  # its turn's quote is carried on it, not a second item
+    assert belief.id == allergy.id and [e.episode_id for e in belief.evidence] == [turn.id]
 
 
 async def test_types_and_topics_filters_leave_no_quotes(world, tenant) -> None:
@@ -222,3 +225,26 @@ async def test_the_audit_names_the_quotes_returned_beside_the_beliefs(world, ten
     async with world.store._engine.connect() as conn:  # the SQL audit row says the same
         [row] = (await conn.execute(sa.select(recall_audit).where(recall_audit.c.tenant_id == tenant))).mappings().all()
     assert (row["memory_ids"], row["episode_ids"]) == ([kitten.id], [turn.id])
+
+
+async def test_a_belief_and_the_turn_it_restates_are_one_item_carrying_the_quote(world, tenant) -> None:
+    turn = said(tenant, "u1", "I live in Lisbon these days.", speaker="Mira", days_ago=4)
+    city = mem(tenant, "u1", "User lives in Lisbon.", type=MemoryType.FACT, entity="user", attribute="lives_in", value="Lisbon")
+    await seed_said(world, turn, with_memories(turn, city))
+    result = await ask(world, tenant, "which city do I live in?")
+    [item] = result.memories  # the quote is not a second item
+    assert item.id == city.id and item.citations == [turn.turn_id]
+    [quote] = item.evidence
+    assert (quote.episode_id, quote.text, quote.speaker, quote.said_at) == (turn.id, turn.text, "Mira", turn.said_at)
+    assert item.said_at == turn.said_at
+    assert result.tokens_used == len("User lives in Lisbon.") // 4 + 1  # the belief's tokens only
+    assert any(s.id == turn.id and s.why == f"carried as the evidence of belief {city.id}" for s in result.suppressed)
+
+
+async def test_a_turn_that_says_more_than_its_belief_stays_an_item_of_its_own(world, tenant) -> None:
+    turn = said(tenant, "u1", "I quit squash after my knee injury and took up swimming.", days_ago=4)
+    sport = mem(tenant, "u1", "User quit squash after the knee injury.", type=MemoryType.FACT)
+    await seed_said(world, turn, with_memories(turn, sport))
+    result = await ask(world, tenant, "which sport do I do these days?")
+    assert {m.id for m in result.memories} == {sport.id, turn.id}  # "swimming" is only in the turn
+    assert all(m.evidence == [] for m in result.memories)
