@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-
 from datetime import timedelta
 
 import pytest
