@@ -59,7 +59,7 @@ class ReflectRequest(BaseModel):
     user_id: Identifier
     question: str = Field(min_length=1, max_length=MAX_QUERY_CHARS)
     agent_id: Identifier | None = Field(
-        default=None, description="ignored unless equal to a bound key's agent"
+        default=None, description="the key decides: a bound key's agent only; a tenant key needs `agents` (else 403)"
     )
     budget_tokens: int = Field(default=800, ge=1, le=MAX_BUDGET_TOKENS)
 

@@ -46,7 +46,7 @@ class RecallRequest(BaseModel):
         default="", max_length=MAX_QUERY_CHARS, description="empty: profile and constraints only"
     )
     agent_id: Identifier | None = Field(
-        default=None, description="ignored unless equal to a bound key's agent"
+        default=None, description="the key decides: a bound key's agent only; a tenant key needs `agents` (else 403)"
     )
     budget_tokens: int = Field(default=800, ge=1, le=MAX_BUDGET_TOKENS)
     limit: int = Field(default=20, ge=1, le=MAX_LIMIT)
