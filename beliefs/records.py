@@ -118,6 +118,9 @@ class Turn(BaseModel):
     user_id: str = Field(min_length=1, max_length=MAX_ID_LENGTH)
     agent_id: str | None = Field(default=None, max_length=MAX_ID_LENGTH)
     session_id: str | None = Field(default=None, max_length=MAX_ID_LENGTH)
+    #: the workspace the conversation belongs to, if the caller names one: what it yields is seen
+    #: only by reads in that workspace (structural, like an agent's private memory)
+    workspace_id: str | None = Field(default=None, max_length=MAX_ID_LENGTH)
     role: Role
     text: str
     ts: datetime = Field(default_factory=utcnow)
@@ -136,7 +139,7 @@ class Turn(BaseModel):
     def _utc_or_none(cls, value: datetime | None) -> datetime | None:
         return as_utc(value) if value is not None else None
 
-    @field_validator("turn_id", "tenant_id", "user_id", "agent_id", "session_id", "text")
+    @field_validator("turn_id", "tenant_id", "user_id", "agent_id", "session_id", "workspace_id", "text")
     @classmethod
     def _storable_text(cls, value: str | None, info: Any) -> str | None:
         """No lone surrogate, no NUL: every store and the JSON encoder can keep the text."""
@@ -205,6 +208,7 @@ class Memory(BaseModel):
     user_id: str
     agent_id: str | None = None
     visibility: Visibility = Visibility.USER
+    workspace_id: str | None = None  # set: only reads in this workspace see it (migration 0015)
     text: str
     type: MemoryType
     topic: str
@@ -253,6 +257,12 @@ class Memory(BaseModel):
         A write only ever reconciles, contests or merges memories of its own `private_to`.
         """
         return (self.agent_id or "") if self.visibility is Visibility.AGENT else None
+
+    @property
+    def write_scope(self) -> tuple[str | None, str | None]:
+        """(`private_to`, `workspace_id`): a write reconciles, contests or merges only memories of
+        its own scope, so a workspace's beliefs never touch another's or the user's shared ones."""
+        return (self.private_to, self.workspace_id)
 
 
 class MemoryEvent(BaseModel):

@@ -62,6 +62,9 @@ class ReflectRequest(BaseModel):
         default=None, description="the key decides: a bound key's agent only; a tenant key needs `agents` (else 403)"
     )
     budget_tokens: int = Field(default=800, ge=1, le=MAX_BUDGET_TOKENS)
+    workspace_id: Identifier | None = Field(
+        default=None, description="as recall's: this workspace's memories beside those of no workspace"
+    )
 
 
 class ReflectResult(BaseModel):
@@ -193,6 +196,7 @@ class ReflectService:
                 user_id=request.user_id,
                 query=request.question,
                 agent_id=request.agent_id,
+                workspace_id=request.workspace_id,
                 budget_tokens=request.budget_tokens,
                 episodes=False,  # answers rest on beliefs; quoting episodes is recall's job
             ),

@@ -105,6 +105,19 @@ class MemoryListing:
 EVERY_MEMORY = MemoryListing()
 
 
+@dataclass(frozen=True)
+class ConversationContext:
+    """Where the caller is, when it says: a workspace (its rows and those of no workspace) and a
+    session (what was said in it). Applied in the query of a listing; None: not narrowed."""
+
+    workspace_id: str | None = None
+    session_id: str | None = None
+
+
+#: No workspace or session named: every row within reach.
+ANY_CONTEXT = ConversationContext()
+
+
 @runtime_checkable
 class BeliefReads(Protocol):
     """Memories and episodes by id and by page, scoped by tenant (the governance routes' reads)."""
@@ -123,6 +136,7 @@ class BeliefReads(Protocol):
         cursor: str | None = None,
         narrowing: MemoryListing = EVERY_MEMORY,
         reach: Reach = EVERY_AGENT,
+        context: ConversationContext = ANY_CONTEXT,
     ) -> tuple[list[Memory], str | None]:
         """One page of the user's memories in (created_at, id) order (or newest first) within `reach`
         (applied in the query: a page is never short of rows the caller may see), and the next cursor."""
@@ -138,6 +152,7 @@ class BeliefReads(Protocol):
         cursor: str | None = None,
         newest_first: bool = False,
         reach: Reach = EVERY_AGENT,
+        context: ConversationContext = ANY_CONTEXT,
     ) -> tuple[list[Episode], str | None]:
         """One page of the user's episodes in (said_at, id) order (or newest first) within `reach`, and
         the next cursor."""

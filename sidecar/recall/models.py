@@ -74,6 +74,11 @@ class RecallRequest(BaseModel):
         default=None, min_length=1, max_length=32, description="only these topics (unlike `topic`, no context rule)"
     )
     agent: Identifier | None = Field(default=None, description="only memories written by this agent (agent_id)")
+    workspace_id: Identifier | None = Field(
+        default=None,
+        description="the caller's workspace: its memories and quotes beside those of no workspace; "
+        "absent: those of no workspace only",
+    )
 
     @model_validator(mode="after")
     def _range(self) -> RecallRequest:

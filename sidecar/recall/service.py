@@ -110,6 +110,7 @@ def resolve_scope(principal: Principal, request: RecallRequest) -> RecallScope:
         tenant_id=principal.tenant_id,
         user_id=request.user_id,
         agent_id=principal.acting_agent(request.agent_id),
+        workspace_id=request.workspace_id,
     )
 
 

@@ -86,6 +86,7 @@ memories = sa.Table(
     sa.Column("vector_dirty_at", UtcDateTime),  # since when the point is owed (migration 0011)
     sa.Column("possibly_superseded_by", ID),  # migration 0013: a later statement may have made it stale
     sa.Column("possibly_superseded_at", UtcDateTime),
+    sa.Column("workspace_id", ID),  # migration 0015: seen only by reads in this workspace
 )
 
 _ACTIVE = sa.text("valid_until IS NULL")
@@ -267,6 +268,7 @@ episodes = sa.Table(
     sa.Column("superseded_by", ID),  # migration 0013: the later statement that made this one stale
     sa.Column("possibly_superseded_by", ID),  # ... or may have, when the rules could not decide
     sa.Column("superseded_at", UtcDateTime),  # when that later statement was said
+    sa.Column("workspace_id", ID),  # migration 0015: as memories.workspace_id
 )
 _HAS_EXPIRY = sa.text("expires_at IS NOT NULL")
 sa.Index(
