@@ -12,7 +12,7 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -353,11 +353,34 @@ def memory_id_for(tenant_id: str, turn_id: str, claim_key: str) -> str:
     return str(uuid.uuid5(ID_NAMESPACE, f"memory\x1f{tenant_id}\x1f{turn_id}\x1f{claim_key}"))
 
 
+class AuditedRead(BaseModel):
+    """One item a recall returned, as audited: which, what kind, its score and why it was recalled."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    kind: Literal["memory", "episode"]
+    score: float
+    reason: str
+
+
+class WithheldRead(BaseModel):
+    """A candidate a recall left out, as audited, and why (policy, currency, floor, budget...)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    why: str
+
+
 class RecallAudit(BaseModel):
     """One recall, as audited (SQL `recall_audit`, topic `beliefstream.recall.audit`).
 
-    Says who read which memories and quoted episodes, and when; never the API key (only its fingerprint) and never
-    the query text (only its sha256), so the audit trail is not a second copy of the conversation.
+    Says who read which memories and quoted episodes, and when, with each item's score and reason in
+    the order returned (`returned`) and what was left out and why (`withheld`), so a wrong answer
+    can be told apart as a ranking miss or an ignored recall; never the API key (only its
+    fingerprint) and never the query text (only its sha256), so the audit trail is not a second
+    copy of the conversation.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -370,4 +393,6 @@ class RecallAudit(BaseModel):
     at: datetime
     query_digest: str
     memory_ids: list[str] = Field(default_factory=list)
-    episode_ids: list[str] = Field(default_factory=list)  # the quotes returned (topic only until SQL has a column)
+    episode_ids: list[str] = Field(default_factory=list)  # the quotes returned
+    returned: list[AuditedRead] = Field(default_factory=list)  # migration 0016
+    withheld: list[WithheldRead] = Field(default_factory=list)  # migration 0016

@@ -1,9 +1,14 @@
 """A buffer flushed in the background: every `interval_s`, at `max_items`, and on close.
 
-Recall records its reads (access counts, audit) without waiting for a write: `add` only appends.
-A failed flush is logged and its items go back to the front of the buffer, up to `max_buffer`
-(beyond which the oldest are dropped with a warning rather than growing without bound). Closing
-while the background loop writes lets that write finish, then flushes the rest.
+Recall records its access counts without waiting for a write: `add` only appends. A failed flush
+is logged and its items go back to the front of the buffer, up to `max_buffer` (beyond which the
+oldest are dropped with a warning rather than growing without bound). Closing while the background
+loop writes lets that write finish, then flushes the rest.
+
+`add_durably` is the other way in (the audit of reads): it returns only once a flush has written
+its items, so the caller answers after its record is stored; concurrent callers share one write
+(group commit: the first flush takes every item waiting). If that write fails, their items are not
+kept for later: each caller gets the error, since its answer must not leave unrecorded.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ class BatchFlusher(Generic[T]):
         self.max_items = max_items
         self.max_buffer = max_buffer
         self._buffer: list[T] = []
+        self._durable: list[tuple[list[T], asyncio.Future[None]]] = []  # items whose caller waits
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
@@ -51,9 +57,16 @@ class BatchFlusher(Generic[T]):
         if len(self._buffer) >= self.max_items:
             self._wake.set()
 
+    async def add_durably(self, items: Iterable[T]) -> None:
+        """Return once `items` are written (with whatever else waits); raise the write's error."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._durable.append((list(items), done))
+        await self.flush()  # writes ours, unless a flush in progress when we queued took them first
+        await done
+
     @property
     def pending(self) -> int:
-        return len(self._buffer)
+        return len(self._buffer) + sum(len(items) for items, _ in self._durable)
 
     async def start(self) -> None:
         if self._task is None:
@@ -72,14 +85,22 @@ class BatchFlusher(Generic[T]):
         """Hand everything buffered to the flush function now."""
         async with self._lock:
             batch, self._buffer = self._buffer, []
+            durable, self._durable = self._durable, []
             self._wake.clear()
-            if not batch:
+            if not batch and not durable:
                 return
             try:
-                await self._flush(batch)
-            except Exception:
+                await self._flush([*batch, *(item for items, _ in durable for item in items)])
+            except Exception as exc:
                 logger.exception("%s: flush of %d entries failed; kept for the next one", self.name, len(batch))
                 self.add_front(batch)
+                for _, done in durable:
+                    if not done.done():
+                        done.set_exception(exc)
+            else:
+                for _, done in durable:
+                    if not done.done():
+                        done.set_result(None)
 
     def add_front(self, items: list[T]) -> None:
         self._buffer[:0] = items

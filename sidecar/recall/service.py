@@ -30,7 +30,7 @@ import numpy as np
 from beliefs.attributes import ATTRIBUTES, is_single_valued
 from beliefs.episodes import Episode
 from beliefs.errors import BeliefstreamError
-from beliefs.records import Memory, RecallAudit, utcnow
+from beliefs.records import AuditedRead, Memory, RecallAudit, WithheldRead, utcnow
 from embedding.embedder import Embedder
 from sidecar.auth import Principal
 from sidecar.recall import filters
@@ -222,7 +222,7 @@ class RecallService:
                 ignored_dates=list(dates.ignored),
                 superseded_episodes=[SuppressedView(id=i, why=w) for i, w in quotes.labelled],
             )
-        self._record(principal, scope, request, now, result.memories)
+        await self._record(principal, scope, request, now, result.memories, kept.suppressed)
         recall_metrics().observe_result(len(result.memories), result.tokens_used, kept.suppressed)
         return result
 
@@ -340,15 +340,22 @@ class RecallService:
             return []
         return await self._store.hydrate_episodes(scope, currency, ids)
 
-    def _record(
-        self, principal: Principal, scope: RecallScope, request: RecallRequest, now: datetime, items: list[RecalledMemory]
+    async def _record(
+        self,
+        principal: Principal,
+        scope: RecallScope,
+        request: RecallRequest,
+        now: datetime,
+        items: list[RecalledMemory],
+        withheld: Sequence[tuple[str, str]],
     ) -> None:
-        """Access counts of the beliefs returned; the audit of every belief and quote returned."""
+        """Access counts of the beliefs returned (buffered); the audit of every belief and quote
+        returned, with its score and reason, and of what was withheld, stored before the answer leaves."""
         ids = [m.id for m in items if m.type != "episode"]
         if self._access is not None and ids:
             self._access.record(ids)
         if self._audit is not None:
-            self._audit.record(
+            await self._audit.write(
                 RecallAudit(
                     id=uuid.uuid4().hex,
                     tenant_id=scope.tenant_id,
@@ -359,6 +366,16 @@ class RecallService:
                     query_digest=query_digest(request.query),
                     memory_ids=ids,
                     episode_ids=[m.id for m in items if m.type == "episode"],
+                    returned=[
+                        AuditedRead(
+                            id=m.id,
+                            kind="episode" if m.type == "episode" else "memory",
+                            score=m.score,
+                            reason=m.recall_reason,
+                        )
+                        for m in items
+                    ],
+                    withheld=[WithheldRead(id=i, why=why) for i, why in withheld],
                 )
             )
 

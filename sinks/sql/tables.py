@@ -208,6 +208,9 @@ recall_audit = sa.Table(
     sa.Column("query_digest", sa.String(64), nullable=False),  # sha256 of the query, never its text
     sa.Column("memory_ids", sa.JSON, nullable=False),
     sa.Column("episode_ids", sa.JSON, nullable=False, server_default="[]"),  # migration 0012
+    # migration 0016: each item returned with its score and reason, and what was withheld and why
+    sa.Column("returned", sa.JSON, nullable=False, server_default="[]"),
+    sa.Column("withheld", sa.JSON, nullable=False, server_default="[]"),
 )
 sa.Index("ix_recall_audit_user", recall_audit.c.tenant_id, recall_audit.c.user_id, recall_audit.c.at)
 
