@@ -1,11 +1,14 @@
 """LoCoMo evidence recall through the real pipeline and HTTP recall, beside two raw-turn baselines.
 
-Run: .venv/bin/python bench/locomo.py [--conversations 0,1] [--questions N] [--out FILE]
-(--help explains every option). Conversations are read from ../shared/data at run time, never copied.
+Run: .venv/bin/python bench/locomo.py [--conversations 0,1] [--questions N] [--budgets 200,400,800]
+[--out FILE] (--help explains every option). Conversations are read from ../shared/data at run time,
+never copied.
 
 Every turn is retained over `POST /v1/retain` into a fresh `beliefstream dev` (temp data dir, free
 port), the harness waits until every job finished, then asks every question over `POST /v1/recall`.
-A question scores the share of its evidence turns cited by the recalled items (`bench/locomo_score.py`).
+A question scores the share of its evidence turns cited by the recalled items (`bench/locomo_score.py`);
+with `--budgets`, the share cited anywhere in an answer of at most that many tokens, beside BM25 over
+the raw turns and over ±1-turn windows filled to the same size (`bench/locomo_budget.py`).
 """
 
 from __future__ import annotations
@@ -136,6 +139,29 @@ def framed_texts(turns: list[dict]) -> list[str]:
     return SessionTails().texts(episodes)
 
 
+def run_budget_baselines(samples: list[dict], questions: dict[str, list[dict]], budgets, log) -> dict:
+    """BM25 over the raw turns and over ±1-turn windows, each answer filled to every budget."""
+    from bench.locomo_budget import BudgetBaseline, BudgetTally, evidence_share, turn_windows
+    from bench.locomo_score import local_turn_id
+
+    tallies = {"bm25 (raw turns)": BudgetTally(budgets), "bm25 (±1-turn windows)": BudgetTally(budgets)}
+    for sample in samples:
+        turns = list(sample_turns(sample))
+        ids = [local_turn_id(t["turn_id"]) for t in turns]
+        texts = [t["text"] for t in turns]
+        baselines = {
+            "bm25 (raw turns)": BudgetBaseline(texts, [[i] for i in range(len(turns))]),
+            "bm25 (±1-turn windows)": BudgetBaseline(texts, turn_windows([t["session_id"] for t in turns])),
+        }
+        for q in questions[sample["sample_id"]]:
+            for name, baseline in baselines.items():
+                for budget in budgets:
+                    taken = baseline.fill(q["question"], budget)
+                    tallies[name].add(q["category"], budget, evidence_share((ids[i] for i in taken), q["evidence"]))
+        log(f"budget baselines: {sample['sample_id']} ({len(turns)} turns)")
+    return {name: tally.means() for name, tally in tallies.items()}
+
+
 # --- beliefstream through HTTP ----------------------------------------------------------------------
 
 
@@ -181,6 +207,35 @@ async def recall_all(client, base: str, samples, questions, args, log) -> tuple[
     return {"beliefstream recall": tally.means(), "beliefstream recall, k = turns": turn_tally.means()}, usage
 
 
+async def recall_budgets(client, base: str, samples, questions, args, log) -> tuple[dict, dict]:
+    """Every question at every budget: the evidence cited anywhere in the answer (`limit` at its
+    maximum, so only the budget ends the answer)."""
+    from bench.locomo_budget import BudgetTally, evidence_share
+    from bench.locomo_score import local_turn_id
+    from sidecar.recall.models import MAX_LIMIT
+
+    tally = BudgetTally(args.budgets)
+    usage: dict[int, list[int]] = {b: [] for b in args.budgets}
+    gate = asyncio.Semaphore(args.concurrency)
+
+    async def ask(user: str, q: dict, budget: int) -> None:
+        body = {"user_id": user, "query": q["question"], "limit": MAX_LIMIT, "budget_tokens": budget}
+        if args.context_turns is not None:
+            body["context_turns"] = args.context_turns
+        async with gate:
+            result = await request(client, "POST", f"{base}/v1/recall", json=body)
+        cited = (local_turn_id(c) for m in result["memories"] for c in m["citations"])
+        tally.add(q["category"], budget, evidence_share(cited, q["evidence"]))
+        usage[budget].append(result.get("tokens_used", 0))
+
+    for sample in samples:
+        asked = questions[sample["sample_id"]]
+        await asyncio.gather(*(ask(sample["sample_id"], q, b) for q in asked for b in args.budgets))
+        log(f"recalled {sample['sample_id']}: {len(asked)} questions at {len(args.budgets)} budgets")
+    mean_tokens = {b: sum(u) / max(len(u), 1) for b, u in usage.items()}
+    return {"beliefstream recall": tally.means()}, {"mean tokens used": mean_tokens}
+
+
 async def run_pipeline(samples, questions, args, log) -> tuple[dict, dict]:
     wanted = json.dumps(sorted(s["sample_id"] for s in samples))
 
@@ -188,6 +243,8 @@ async def run_pipeline(samples, questions, args, log) -> tuple[dict, dict]:
         return await retain_all(client, base, samples, log)
 
     async with retained(args.data_dir, wanted, retain, log, args.timeout, "locomo-retained.json") as (client, base):
+        if args.budgets:
+            return await recall_budgets(client, base, samples, questions, args, log)
         return await recall_all(client, base, samples, questions, args, log)
 
 
@@ -210,6 +267,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--context-turns", type=int,
         help="recall `context_turns` (neighbouring turns quoted with each episode; default: the API's)",
     )
+    parser.add_argument(
+        "--budgets", type=_budgets,
+        help="equal prompt size: token budgets, e.g. '200,400,800'; each question scores the evidence cited "
+        "anywhere in an answer of at most that many tokens, beside BM25 over the raw turns and over ±1-turn "
+        "windows filled to the same size (instead of R@k)",
+    )
     parser.add_argument("--concurrency", type=int, default=4, help="recalls in flight at once (default 4)")
     parser.add_argument("--timeout", type=float, default=3600, help="seconds to wait for the pipeline (default 3600)")
     parser.add_argument(
@@ -221,6 +284,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--skip-pipeline", action="store_true", help="only the raw-turn baselines")
     parser.add_argument("--out", type=Path, help="also write the figures as JSON to this file")
     return parser.parse_args(argv)
+
+
+def _budgets(text: str) -> tuple[int, ...]:
+    from bench.locomo_budget import parse_budgets
+
+    try:
+        return parse_budgets(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def select_samples(samples: list[dict], wanted: str | None) -> list[dict]:
@@ -239,6 +311,7 @@ def select_samples(samples: list[dict], wanted: str | None) -> list[dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from bench.locomo_budget import format_budget_table
     from bench.locomo_score import format_table
 
     args = parse_args(argv)
@@ -254,12 +327,15 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, dict] = {}
     usage: dict = {}
     if not args.skip_baselines:
-        results |= run_baselines(samples, questions, args.limit, log)
+        baselines = run_budget_baselines if args.budgets else run_baselines
+        results |= baselines(samples, questions, args.budgets or args.limit, log)
     if not args.skip_pipeline:
         measured, usage = asyncio.run(run_pipeline(samples, questions, args, log))
         results |= measured
     print(f"conversations: {', '.join(s['sample_id'] for s in samples)}; questions: {sum(map(len, questions.values()))}")
-    print(format_table(results, CATEGORIES))
+    print(format_budget_table(results, args.budgets, CATEGORIES) if args.budgets else format_table(results, CATEGORIES))
+    if usage.get("mean tokens used"):
+        print("beliefstream: mean tokens used " + ", ".join(f"{v:.0f} of {b}" for b, v in usage["mean tokens used"].items()))
     if usage.get("responses"):
         n = usage["responses"]
         print(

@@ -2,8 +2,8 @@
 
 Why: the ingest worker's Python (faust, extraction, SQL) holds the GIL most of the time, and the
 model's thread needs the GIL between every call it makes; on two cores the two then take turns
-instead of running side by side, well below the model's own rate (`docs/benchmarks.md`, ingest
-session 2). In its own process the model never waits for the worker's GIL.
+instead of running side by side, well below the model's own rate (`docs/benchmarks.md`,
+"Ingest"; its history in git). In its own process the model never waits for the worker's GIL.
 
 Texts go to the child over a pipe and float32 vectors come back (384 floats each: ~1.5 KB per
 memory). A child that dies is started again on the next call; that call raises

@@ -3,7 +3,7 @@
 Both allocate many short-lived objects per turn or recall (records, claims, rows, statements) next
 to a large, permanent heap (modules, models, SQLAlchemy metadata). With CPython's defaults young
 collections run often and each older one walks that permanent heap, which cost the write path CPU
-and recall its latency tail (`docs/benchmarks.md`, ingest session 2 and recall session 2). Here the
+and recall its latency tail (`docs/benchmarks.md`, "Ingest" and "Recall latency and throughput"; their history in git). Here the
 permanent heap is frozen once after start-up, and young collections run less often.
 """
 

@@ -12,7 +12,7 @@ Where that call runs is `readers`:
   once the file is in the page cache, and a reader thread pays more than that in GIL hand-offs:
   pysqlite releases the GIL for every row it steps, and each time the thread waits for the event
   loop's Python to give the GIL back (up to the switch interval). Reads on the loop served more
-  recalls per second (`docs/benchmarks.md`, recall session 4).
+  recalls per second (`docs/benchmarks.md`, "Recall latency and throughput"; its history in git).
 - n > 0: on a pool of n threads, so that page-cache misses of a file much larger than memory wait
   beside each other instead of stalling the loop.
 

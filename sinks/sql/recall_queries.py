@@ -166,7 +166,7 @@ def _fts5_statement(words: int, with_agent: bool, with_topics: bool) -> sa.Compo
     the more memories the user has.
 
     Not FTS5's own bm25(): it counts each phrase's documents over the whole index on every query,
-    so its cost grows with every tenant's memories (`docs/benchmarks.md`, recall session 3), while
+    so its cost grows with every tenant's memories (`docs/benchmarks.md`, "Recall latency and throughput"; its history in git), while
     these statistics are the user's own.
     """
     fts = sa.table("memories_fts", sa.column("rowid"))

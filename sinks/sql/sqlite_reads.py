@@ -5,7 +5,7 @@ each, and what turns each result column into its Python value (the column types'
 with exact fast paths for the two every row has several of: UTC datetimes and JSON lists). A read
 is then the cursor's execute and fetchall, and one pass over the rows; SQLAlchemy's execution
 context, parameter processing and `Row` objects cost more than SQLite's own work on these reads
-(`docs/benchmarks.md`, session 8).
+(`docs/benchmarks.md`, "Recall latency and throughput"; its history in git).
 
 Expanding `IN` lists are padded to a few lengths by repeating their last value (which changes no
 IN predicate's answer), so that a statement has few SQL texts and the connection's prepared

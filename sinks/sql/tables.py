@@ -6,7 +6,7 @@ newer change does not clear its flag) and `vector_dirty_at` (since when), and `t
 (exact-duplicate lookup). `vector_tombstones` holds the points of deleted rows the index still owes. A memory's
 embedding (float32 little-endian) is in `memory_embeddings`, read only to write its vector point and
 to consolidate: in `memories` it made each row fill most of a page, so recall's reads of a few rows
-per user touched a file about three times larger (`docs/benchmarks.md`, recall session 4).
+per user touched a file about three times larger (`docs/benchmarks.md`, "Recall latency and throughput"; its history in git).
 `jobs` answers `GET /v1/jobs/{id}`; `outbox` holds memory events written in the same transaction
 as the change they describe. `episodes` keeps each turn as said (migration 0005), with the same
 outbox flags as memories and its embedding in `episode_embeddings`.

@@ -16,7 +16,7 @@ them as one pass; each search gets the hits it would have got alone.
 
 Vectors are stored as float16 in a new shard: half of float32's size, so a large shard stays in the
 page cache beside the SQL store, and on real MiniLM embeddings the top 10 came out in the same order
-as with float32 (`docs/benchmarks.md`, recall session 4). A shard created before keeps the datatype its stored config names: Edge
+as with float32 (`docs/benchmarks.md`, "Vector index"; its history in git). A shard created before keeps the datatype its stored config names: Edge
 refuses to load a shard under another one.
 
 Durability: every update is in the WAL when `update()` returns, and a process killed without

@@ -3,7 +3,7 @@
 Why: a 384-dimension embedding is 1.5 KB, most of a row, and only the vector sync and consolidation
 read it. Recall reads a few rows of one user, scattered over the table: with the embedding inline
 each of them sat on its own page and a large file outgrew the page cache; without it the table is
-about a third of that size (`docs/benchmarks.md`, recall session 4).
+about a third of that size (`docs/benchmarks.md`, "Recall latency and throughput"; its history in git).
 
 SQLite drops the column in place (3.35+), which keeps every rowid, so the contentless FTS5 index
 keyed by rowid stays valid. The space is reused by later rows (run VACUUM to return it to the disk).
