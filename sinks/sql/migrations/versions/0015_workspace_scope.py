@@ -5,7 +5,7 @@ rows written before this revision, and turns naming none, belong to no workspace
 seen by every read of their user. Recall and the listings filter on it in the query.
 
 Revision ID: 0015
-Revises: 0013 (the lead re-chains it after 0014, taken by another branch, on merge)
+Revises: 0014
 Create Date: 2026-11-27
 """
 
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0015"
-down_revision = "0013"
+down_revision = "0014"
 branch_labels = None
 depends_on = None
 
