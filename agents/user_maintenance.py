@@ -1,4 +1,4 @@
-"""Maintenance of some users: consolidate their topics, then re-score their decay.
+"""Maintenance of some users: consolidate their topics (the weekly sweep only), then re-score their decay.
 
 The unit the windowed jobs (`agents.windowed_jobs`) hand out: the users who wrote in a window that
 closed, or one page of the slow sweep, always users of partitions the worker owns. Plain functions
@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from agents.consolidate.consolidator import Consolidator
+from agents.consolidate.schedule import ConsolidationSchedule
 from agents.decay_job import run_decay
 from agents.projector import VectorProjector
 from beliefs.decay import DEFAULT_BOOST_CAP, DEFAULT_LAMBDA
@@ -40,7 +41,8 @@ class UsersReport:
 
 @dataclass(frozen=True)
 class Maintenance:
-    """The clients and parameters the maintenance of users runs with; `consolidator` None skips merging."""
+    """The clients and parameters the maintenance of users runs with; `consolidator` None skips merging.
+    With a `schedule`, consolidation previews or applies as it says and its diffs are kept there."""
 
     store: DecayStore
     projector: VectorProjector | None  # nudged after a run; None: the index's owner projects
@@ -48,6 +50,7 @@ class Maintenance:
     lam: float = DEFAULT_LAMBDA
     boost_cap: float = DEFAULT_BOOST_CAP
     batch_size: int = 5000
+    schedule: ConsolidationSchedule | None = None
 
     async def users(
         self, users: Sequence[tuple[str, str]], *, consolidate: bool = True, now: datetime | None = None
@@ -58,7 +61,11 @@ class Maintenance:
         for start in range(0, len(users), USERS_PER_CALL):
             chunk = list(users[start : start + USERS_PER_CALL])
             if consolidate and self.consolidator is not None:
-                merged += (await self.consolidator.consolidate_users(chunk)).applied
+                if self.schedule is None:
+                    merged += (await self.consolidator.consolidate_users(chunk)).applied
+                else:
+                    dry_run, keep = self.schedule.dry_run, self.schedule.keep
+                    merged += (await self.consolidator.consolidate_users(chunk, dry_run, keep)).applied
             decay = await run_decay(
                 self.store,
                 self.projector,
@@ -98,7 +105,26 @@ async def sweep(
     tenant_id: str | None = None,
 ) -> SweepReport:
     """Every user (of one tenant, or of all) with an active memory that `mine` keeps, page by page;
-    stops early (incomplete) when `still_owner` turns False: the users are another worker's now."""
+    stops early (incomplete) when `still_owner` turns False: the users are another worker's now.
+    A consolidating sweep under a schedule previews or applies as the schedule says at its start,
+    and a complete preview tells the schedule so (the next pass applies)."""
+    schedule = maintenance.schedule if consolidate and maintenance.consolidator is not None else None
+    dry_run = schedule is not None and schedule.dry_run
+    report = await _sweep(maintenance, mine, consolidate, page, still_owner, now, tenant_id)
+    if schedule is not None:
+        schedule.finished(dry_run, report.complete)
+    return report
+
+
+async def _sweep(
+    maintenance: Maintenance,
+    mine: Callable[[list[tuple[str, str]]], list[tuple[str, str]]],
+    consolidate: bool,
+    page: int,
+    still_owner: Callable[[], bool],
+    now: datetime | None,
+    tenant_id: str | None,
+) -> SweepReport:
     users = rows = 0
     started = time.perf_counter()
     after: tuple[str, str] | None = None

@@ -7,8 +7,8 @@
   window, never in one already maintained. The windows live in the worker that wrote them (see
   "Why not a faust table" below); a partition's next owner counts from its own writes on.
 - **Closing.** Every `BELIEFSTREAM_MAINTENANCE_TICK_S` a worker takes the windows that have closed
-  (ended a tick ago) of keys in the partitions it holds, maintains their users
-  (`agents.user_maintenance`: consolidate, then decay) and logs each (`maintained window user=<digest>
+  (ended a tick ago) of keys in the partitions it holds, re-scores their users' decay
+  (`agents.user_maintenance`; never consolidation, which costs embeddings and LLM calls: weekly) and logs each (`maintained window user=<digest>
   ...`); windows of keys in partitions it no longer holds are dropped, their users are the new
   owner's. So a (user, window) is maintained once, by the worker holding the user's partition.
 - **Sweep.** Every `BELIEFSTREAM_DECAY_INTERVAL_S` (decay) and `..._CONSOLIDATION_INTERVAL_S`
@@ -110,7 +110,7 @@ class WindowedJobs:
             if not self._owner(generation):
                 break
             users = [user for entry in run if (user := entry.user) is not None]
-            await self.maintenance.users(users, consolidate=True)
+            await self.maintenance.users(users, consolidate=False)  # decay only: merging is weekly
             done += self._forget(run)
         return done
 
@@ -129,7 +129,8 @@ class WindowedJobs:
         return len(run)
 
     async def sweep(self, consolidate: bool = False) -> SweepReport:
-        """The slow sweep over every user of this worker's partitions."""
+        """The slow sweep over every user of this worker's partitions (consolidating too: the weekly
+        pass, which previews first and keeps its diffs when the maintenance has a schedule)."""
         generation = self.assignment.generation
         assigned = self.assignment.partitions
         if not assigned:

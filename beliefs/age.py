@@ -1,14 +1,17 @@
 """How old a belief is, counted from the moment each question needs, and how fresh that makes it. Pure.
 
-Three clocks, one question each: since the belief was last confirmed (how far its confidence has
-decayed, `beliefs.confidence.effective_confidence`), since it was last recalled (the forgetting
-curve of the decay job, `beliefs.decay`), and since it became true (recency, when recall ranks).
+Two clocks. Since the belief was last confirmed (else created): how far its confidence has
+decayed (`beliefs.confidence.effective_confidence`, 0.5^(days / half-life)) and how recent it is
+when recall ranks (`recency`, e^(-days / half-life), the design reading's recall score). Since it
+was last reinforced, recalled or confirmed (else created): the forgetting curve of the decay job
+(`beliefs.decay`). A fact said a year ago and confirmed yesterday is fresh on both clocks.
 A half-life comes from the row, else its attribute, else its type: a name barely ages, "in Tokyo
 this week" does fast.
 """
 
 from __future__ import annotations
 
+import math
 from datetime import datetime
 
 from beliefs.attributes import DEFAULT_HALF_LIFE_BY_TYPE, attribute_spec
@@ -20,13 +23,15 @@ SECONDS_PER_DAY = 86_400.0
 def days_since_confirmed(memory: Memory, now: datetime) -> float:
     """Days since the memory was last confirmed, else since it was created; never negative."""
     anchor = memory.last_confirmed or memory.created_at
-    return max(0.0, (now - anchor).total_seconds() / SECONDS_PER_DAY)
+    return max(0.0, (as_utc(now) - as_utc(anchor)).total_seconds() / SECONDS_PER_DAY)
 
 
-def days_since_recalled(memory: Memory, now: datetime) -> float:
-    """Days since the memory was last recalled (else created); 0 for a timestamp in the future."""
-    since = memory.last_accessed or memory.created_at
-    return max(0.0, (as_utc(now) - as_utc(since)).total_seconds() / SECONDS_PER_DAY)
+def days_since_reinforced(memory: Memory, now: datetime) -> float:
+    """Days since the memory was last recalled or confirmed, whichever is later (else since it was
+    created); 0 for a timestamp in the future."""
+    moments = [as_utc(m) for m in (memory.last_accessed, memory.last_confirmed) if m is not None]
+    since = max(moments) if moments else as_utc(memory.created_at)
+    return max(0.0, (as_utc(now) - since).total_seconds() / SECONDS_PER_DAY)
 
 
 def half_life_days(memory: Memory) -> float:
@@ -44,7 +49,12 @@ def halved(days: float, half_life: float) -> float:
     return 0.5 ** (max(0.0, days) / half_life)
 
 
+def recency_curve(days: float, half_life: float) -> float:
+    """e^(-days / half_life): 1 now, 1/e after one half-life; 1 for anything in the future."""
+    return math.exp(-max(0.0, days) / half_life)
+
+
 def recency(memory: Memory, now: datetime, scale: float = 1.0) -> float:
-    """1 for a memory that became true now, 0.5 after its category's half-life × `scale` days."""
-    days = max(0.0, (now - memory.valid_from).total_seconds() / SECONDS_PER_DAY)
-    return halved(days, half_life_days(memory) * scale)
+    """e^(-days since last confirmed / (its category's half-life × `scale`)): 1 for a memory
+    confirmed now; a year-old fact confirmed yesterday (half-life 365 days) scores 0.997."""
+    return recency_curve(days_since_confirmed(memory, now), half_life_days(memory) * scale)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 
-from beliefs.age import days_since_confirmed, half_life_days
+from beliefs.age import days_since_confirmed, half_life_days, halved
 from beliefs.records import Memory, Trust
 
 CORRECTION_CONFIDENCE = 0.95
@@ -45,4 +45,4 @@ QUOTE_CONFIDENCE: Mapping[Trust, float] = {Trust.TRUSTED: 0.9, Trust.CAUTION: 0.
 
 def effective_confidence(memory: Memory, now: datetime) -> float:
     """confidence · 0.5^(days since last confirmed / half_life_days)."""
-    return memory.confidence * 0.5 ** (days_since_confirmed(memory, now) / half_life_days(memory))
+    return memory.confidence * halved(days_since_confirmed(memory, now), half_life_days(memory))

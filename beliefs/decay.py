@@ -9,8 +9,9 @@ the score, so a decayed memory ranks lower; it never disappears.
     boost = min(1, ln(1 + access_count) / ln(1 + boost_cap))
     score = raw + (1 - raw) · boost
 
-Age runs from `last_accessed`, else from `created_at`, and is never negative (clock skew):
-`beliefs.age.days_since_recalled`.
+Age runs from the later of `last_accessed` and `last_confirmed` (a restatement reinforces a
+memory as a recall does), else from `created_at`, and is never negative (clock skew):
+`beliefs.age.days_since_reinforced`; the SQL scan computes the same age in the database.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from datetime import datetime
 
 import numpy as np
 
-from beliefs.age import days_since_recalled
+from beliefs.age import days_since_reinforced
 from beliefs.errors import ConfigurationError
 from beliefs.records import Memory
 
@@ -68,7 +69,7 @@ def memory_decay_score(
     memory: Memory, now: datetime, lam: float = DEFAULT_LAMBDA, boost_cap: float = DEFAULT_BOOST_CAP
 ) -> float:
     """The score of one memory at `now`."""
-    return decay_score(days_since_recalled(memory, now), memory.access_count, lam, boost_cap)
+    return decay_score(days_since_reinforced(memory, now), memory.access_count, lam, boost_cap)
 
 
 def payload_decay_score(score: float | None) -> float | None:

@@ -34,6 +34,7 @@ class Episode(BaseModel):
     agent_id: str | None = None
     visibility: Visibility = Visibility.USER
     session_id: str | None = None
+    workspace_id: str | None = None  # as `Memory.workspace_id`
     turn_id: str
     role: Role
     speaker: str | None = None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -118,6 +118,9 @@ class Turn(BaseModel):
     user_id: str = Field(min_length=1, max_length=MAX_ID_LENGTH)
     agent_id: str | None = Field(default=None, max_length=MAX_ID_LENGTH)
     session_id: str | None = Field(default=None, max_length=MAX_ID_LENGTH)
+    #: the workspace the conversation belongs to, if the caller names one: what it yields is seen
+    #: only by reads in that workspace (structural, like an agent's private memory)
+    workspace_id: str | None = Field(default=None, max_length=MAX_ID_LENGTH)
     role: Role
     text: str
     ts: datetime = Field(default_factory=utcnow)
@@ -136,7 +139,7 @@ class Turn(BaseModel):
     def _utc_or_none(cls, value: datetime | None) -> datetime | None:
         return as_utc(value) if value is not None else None
 
-    @field_validator("turn_id", "tenant_id", "user_id", "agent_id", "session_id", "text")
+    @field_validator("turn_id", "tenant_id", "user_id", "agent_id", "session_id", "workspace_id", "text")
     @classmethod
     def _storable_text(cls, value: str | None, info: Any) -> str | None:
         """No lone surrogate, no NUL: every store and the JSON encoder can keep the text."""
@@ -205,6 +208,7 @@ class Memory(BaseModel):
     user_id: str
     agent_id: str | None = None
     visibility: Visibility = Visibility.USER
+    workspace_id: str | None = None  # set: only reads in this workspace see it (migration 0015)
     text: str
     type: MemoryType
     topic: str
@@ -253,6 +257,12 @@ class Memory(BaseModel):
         A write only ever reconciles, contests or merges memories of its own `private_to`.
         """
         return (self.agent_id or "") if self.visibility is Visibility.AGENT else None
+
+    @property
+    def write_scope(self) -> tuple[str | None, str | None]:
+        """(`private_to`, `workspace_id`): a write reconciles, contests or merges only memories of
+        its own scope, so a workspace's beliefs never touch another's or the user's shared ones."""
+        return (self.private_to, self.workspace_id)
 
 
 class MemoryEvent(BaseModel):
@@ -343,11 +353,34 @@ def memory_id_for(tenant_id: str, turn_id: str, claim_key: str) -> str:
     return str(uuid.uuid5(ID_NAMESPACE, f"memory\x1f{tenant_id}\x1f{turn_id}\x1f{claim_key}"))
 
 
+class AuditedRead(BaseModel):
+    """One item a recall returned, as audited: which, what kind, its score and why it was recalled."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    kind: Literal["memory", "episode"]
+    score: float
+    reason: str
+
+
+class WithheldRead(BaseModel):
+    """A candidate a recall left out, as audited, and why (policy, currency, floor, budget...)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    why: str
+
+
 class RecallAudit(BaseModel):
     """One recall, as audited (SQL `recall_audit`, topic `beliefstream.recall.audit`).
 
-    Says who read which memories and quoted episodes, and when; never the API key (only its fingerprint) and never
-    the query text (only its sha256), so the audit trail is not a second copy of the conversation.
+    Says who read which memories and quoted episodes, and when, with each item's score and reason in
+    the order returned (`returned`) and what was left out and why (`withheld`), so a wrong answer
+    can be told apart as a ranking miss or an ignored recall; never the API key (only its
+    fingerprint) and never the query text (only its sha256), so the audit trail is not a second
+    copy of the conversation.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -360,4 +393,6 @@ class RecallAudit(BaseModel):
     at: datetime
     query_digest: str
     memory_ids: list[str] = Field(default_factory=list)
-    episode_ids: list[str] = Field(default_factory=list)  # the quotes returned (topic only until SQL has a column)
+    episode_ids: list[str] = Field(default_factory=list)  # the quotes returned
+    returned: list[AuditedRead] = Field(default_factory=list)  # migration 0016
+    withheld: list[WithheldRead] = Field(default_factory=list)  # migration 0016

@@ -50,16 +50,16 @@ class KnownJob:
 class BeliefView:
     """The current memories a batch can collide with, indexed by scope, then slot or normalized text.
 
-    Scope on writes: a memory's candidates are only memories of its own `private_to` (the user's
-    shared beliefs, or one agent's private ones). The store may load a superset (it looks rows up
+    Scope on writes: a memory's candidates are only memories of its own `write_scope` (the user's
+    shared beliefs, or one agent's private ones; in one workspace, or in none). The store may load a superset (it looks rows up
     by slot and text alone); an agent's private turn never confirms, supersedes or contests a
     shared belief, and a shared turn never touches an agent's private one.
     """
 
     def __init__(self, memories: Iterable[Memory] = ()) -> None:
         self._memories: dict[str, Memory] = {}
-        self._by_slot: dict[tuple[str | None, SlotKey], set[str]] = {}
-        self._by_text: dict[tuple[str | None, TextKey], set[str]] = {}
+        self._by_slot: dict[tuple[tuple[str | None, str | None], SlotKey], set[str]] = {}
+        self._by_text: dict[tuple[tuple[str | None, str | None], TextKey], set[str]] = {}
         for memory in memories:
             self.put(memory)
 
@@ -68,7 +68,7 @@ class BeliefView:
 
     def candidates(self, memory: Memory) -> list[Memory]:
         """Current memories of `memory`'s scope sharing its slot or normalized text."""
-        owner = memory.private_to
+        owner = memory.write_scope
         ids = set(self._by_text.get((owner, text_key(memory)), ()))
         key = slot_key(memory)
         if key is not None:
@@ -78,7 +78,7 @@ class BeliefView:
     def put(self, memory: Memory) -> None:
         """Add or replace a memory; one that is no longer current stops being a candidate."""
         self._memories[memory.id] = memory
-        owner = memory.private_to
+        owner = memory.write_scope
         key = slot_key(memory)
         for index, k in ((self._by_slot, key), (self._by_text, text_key(memory))):
             if k is None:

@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from beliefs.records import Claim, JobState, Memory, MemoryType, Role, Turn, job_id_for  # noqa: E402
 from beliefs.write_plan import TurnOutcome
 from reading.prepare import memory_from_claim  # noqa: E402
-from sidecar.auth import Principal  # noqa: E402
+from sidecar.auth import TENANT_DEFAULT, Capability, Principal  # noqa: E402
 from sidecar.recall.models import RecallRequest  # noqa: E402
 from sidecar.recall.service import RecallService  # noqa: E402
 from sinks.base import VectorPoint, vector_payload
@@ -206,7 +206,9 @@ async def run_scenario(scenario: Scenario, store, index, embedder, service: Reca
     await index.write([VectorPoint(p.memory.id, p.embedding, vector_payload(p.memory)) for p in pending])
     await SqlVectorOutbox.of(store).mark_vectors_synced([p.memory.id for p in pending])
     request = RecallRequest.model_validate({"user_id": "u1", **scenario.request})
-    result = await service.recall(Principal(tenant, None, key_id="eval"), request)
+    # the evaluator is an operator: a tenant key whose entry lists `agents` (scenarios name agents)
+    operator = Principal(tenant, None, key_id="eval", capabilities=TENANT_DEFAULT | {Capability.AGENTS})
+    result = await service.recall(operator, request)
     return Outcome(scenario, [keys.get(m.id, m.id) for m in result.memories], len(result.conflicts))
 
 

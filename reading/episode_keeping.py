@@ -99,6 +99,7 @@ def episode_of(
         agent_id=turn.agent_id,
         visibility=_visibility(turn),
         session_id=turn.session_id,
+        workspace_id=turn.workspace_id,
         turn_id=turn.turn_id,
         role=turn.role,
         speaker=turn.speaker,

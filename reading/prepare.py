@@ -131,6 +131,7 @@ def memory_from_claim(turn: Turn, claim: Claim, now: datetime, provenance: Prove
         user_id=turn.user_id,
         agent_id=turn.agent_id,
         visibility=turn.visibility,
+        workspace_id=turn.workspace_id,
         text=claim.text,
         type=claim.type,
         topic=claim.topic,

@@ -19,10 +19,12 @@ which route and MCP tool needs which is one table, `sidecar.access`, enforced by
     admin    every capability above, and a direct insert's confidence, trust and source role taken
              as given (authority); `all` is a synonym
 
-Defaults when a key lists none (today's configurations keep working): a tenant key gets
-retain+recall+manage+erase+agents; a key bound to an agent gets retain+recall. So neither kind may
-write an authoritative memory directly without `admin`, and an agent-bound key may neither insert
-directly nor resolve a contested pair unless granted `manage`.
+Defaults when a key lists none: a tenant key gets retain+recall+manage+erase, not `agents`, so it
+acts for no agent: a body's `agent_id` is a 403 and no agent's private state is in its reach (an
+operator's key that must act for agents lists `agents`, or is bound to one agent); a key bound to an
+agent gets retain+recall. So neither kind may write an authoritative memory directly without
+`admin`, and an agent-bound key may neither insert directly nor resolve a contested pair unless
+granted `manage`.
 
 Scope: an agent-bound key sees shared state and its own agent's private state, and may name no
 other agent. A tenant key's scope is the whole tenant: naming an agent (with `agents`) selects that
@@ -58,8 +60,9 @@ class Capability(StrEnum):
     ADMIN = "admin"
 
 
-#: A tenant key's rights when its entry names none: everything but `admin`.
-TENANT_DEFAULT = frozenset(Capability) - {Capability.ADMIN}
+#: A tenant key's rights when its entry names none: everything but `admin` and `agents` (identity
+#: comes from the key: a tenant key acts for no agent unless granted `agents`).
+TENANT_DEFAULT = frozenset(Capability) - {Capability.ADMIN, Capability.AGENTS}
 #: An agent-bound key's rights when its entry names none.
 AGENT_DEFAULT = frozenset({Capability.RETAIN, Capability.RECALL})
 

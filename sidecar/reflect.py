@@ -3,7 +3,9 @@
     recall (RecallService: same key-decided scope, budget-bounded)
     → evidence (recall's `certainty`: weak = weak when said, caution trust, or contradicted;
       old = well supported, only not confirmed lately, said with its date, never called weak)
-    → answer: the LLM answerer when configured, else (or when it fails) an extractive answer
+    → answer: the LLM answerer when configured, else (or when it fails) an extractive answer;
+      both are given recall's conflicts and say so (the LLM's answer gets the extractive conflict
+      sentence appended when the model did not report `conflicts_noted`)
 
 Reflection reads only. Its answer is not turned into memory; saving an outcome is a separate
 retain call. Missing evidence is said plainly ("I have no memory about that."), weaker evidence
@@ -21,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from beliefs.confidence import WEAK_CONFIDENCE
 from beliefs.records import MAX_ID_LENGTH, Trust
-from llm.prompts.reflect_answer import EvidenceItem, ReflectAnswer, ReflectContext
+from llm.prompts.reflect_answer import ConflictItem, EvidenceItem, ReflectAnswer, ReflectContext
 from sidecar.auth import Principal
 from sidecar.errors import ReflectAnswerError
 from sidecar.recall.models import (
@@ -59,9 +61,12 @@ class ReflectRequest(BaseModel):
     user_id: Identifier
     question: str = Field(min_length=1, max_length=MAX_QUERY_CHARS)
     agent_id: Identifier | None = Field(
-        default=None, description="ignored unless equal to a bound key's agent"
+        default=None, description="the key decides: a bound key's agent only; a tenant key needs `agents` (else 403)"
     )
     budget_tokens: int = Field(default=800, ge=1, le=MAX_BUDGET_TOKENS)
+    workspace_id: Identifier | None = Field(
+        default=None, description="as recall's: this workspace's memories beside those of no workspace"
+    )
 
 
 class ReflectResult(BaseModel):
@@ -144,6 +149,19 @@ def _conflict_sentence(conflicts: Sequence[Conflict | ConflictView]) -> str:
     return " ".join(sentences)
 
 
+def conflict_items(conflicts: Sequence[Conflict | ConflictView]) -> tuple[ConflictItem, ...]:
+    """Recall's conflicts as the LLM prompt shows them: the kept value first when one was kept."""
+    items = []
+    for c in conflicts:
+        if isinstance(c, ConflictView):
+            values = tuple(_side(v.value, v.polarity) for v in c.values)
+            items.append(ConflictItem(attribute=c.attribute, values=values, settled=c.kind != "contested"))
+        else:
+            values = (_side(c.kept_value, c.kept_polarity.value), _side(c.dropped_value, c.dropped_polarity.value))
+            items.append(ConflictItem(attribute=c.attribute, values=values, settled=True))
+    return tuple(items)
+
+
 def extractive_answer(
     evidence: Sequence[EvidenceItem], conflicts: Sequence[Conflict | ConflictView] = ()
 ) -> tuple[str, list[str]]:
@@ -193,6 +211,7 @@ class ReflectService:
                 user_id=request.user_id,
                 query=request.question,
                 agent_id=request.agent_id,
+                workspace_id=request.workspace_id,
                 budget_tokens=request.budget_tokens,
                 episodes=False,  # answers rest on beliefs; quoting episodes is recall's job
             ),
@@ -200,23 +219,29 @@ class ReflectService:
         memories = recalled.memories
         evidence = evidence_of(memories)
         note = None
-        if self._answerer is not None and evidence:
+        conflicts = recalled.conflicts
+        if self._answerer is not None and (evidence or conflicts):
             try:
                 answered = await self._answerer.answer(
-                    ReflectContext(question=request.question, evidence=tuple(evidence))
+                    ReflectContext(
+                        question=request.question, evidence=tuple(evidence), conflicts=conflict_items(conflicts)
+                    )
                 )
             except ReflectAnswerError as exc:
                 logger.warning("reflect fell back to the extractive answer: %s", exc)
                 note = f"the language model gave no usable answer ({exc}); this answer is extractive"
             else:
+                answer = answered.answer
+                if conflicts and not answered.conflicts_noted:  # said, whatever the model did
+                    answer = f"{answer} {_conflict_sentence(conflicts)}"
                 return ReflectResult(
-                    answer=answered.answer,
+                    answer=answer,
                     memories=answered.cited_ids,
                     citations=citations_of(answered.cited_ids, memories),
                     evidence=evidence,
                     mode="llm",
                 )
-        answer, used = extractive_answer(evidence, recalled.conflicts)
+        answer, used = extractive_answer(evidence, conflicts)
         return ReflectResult(
             answer=answer,
             memories=used,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import Path
+from fastapi import Path, Query
 from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationInfo
 
 from beliefs.bounds import (
@@ -22,6 +22,7 @@ from beliefs.bounds import (
 )
 from beliefs.episodes import Episode
 from beliefs.records import JobState, Memory, Role
+from sinks.contracts import ConversationContext
 
 
 def storable(value: str | None, info: ValidationInfo) -> str | None:
@@ -47,6 +48,23 @@ UserIdPath = Annotated[
 ]
 
 
+WorkspaceQuery = Annotated[
+    str | None,
+    Query(min_length=1, max_length=MAX_ID_LENGTH, description="only this workspace's rows and those of no workspace"),
+    AfterValidator(storable),
+]
+SessionQuery = Annotated[
+    str | None,
+    Query(min_length=1, max_length=MAX_ID_LENGTH, description="only what was said in this session"),
+    AfterValidator(storable),
+]
+
+
+def listing_context(workspace_id: str | None, session_id: str | None) -> ConversationContext:
+    """The workspace and session a listing's caller named, as the store narrows by them."""
+    return ConversationContext(workspace_id=workspace_id, session_id=session_id)
+
+
 class TurnIn(BaseModel):
     """One turn as a client posts it: contract §1 without the tenant, which the key decides.
 
@@ -62,6 +80,9 @@ class TurnIn(BaseModel):
     user_id: Identifier
     agent_id: Identifier | None = None
     session_id: Identifier | None = None
+    workspace_id: Identifier | None = Field(
+        default=None, description="what this turn yields is seen only by reads in this workspace"
+    )
     role: Role
     text: StorableText
     ts: datetime | None = Field(default=None, description="when it was said; now (UTC) when absent")

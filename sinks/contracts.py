@@ -105,6 +105,19 @@ class MemoryListing:
 EVERY_MEMORY = MemoryListing()
 
 
+@dataclass(frozen=True)
+class ConversationContext:
+    """Where the caller is, when it says: a workspace (its rows and those of no workspace) and a
+    session (what was said in it). Applied in the query of a listing; None: not narrowed."""
+
+    workspace_id: str | None = None
+    session_id: str | None = None
+
+
+#: No workspace or session named: every row within reach.
+ANY_CONTEXT = ConversationContext()
+
+
 @runtime_checkable
 class MemoryPages(Protocol):
     """A user's memories page by page."""
@@ -118,6 +131,7 @@ class MemoryPages(Protocol):
         cursor: str | None = None,
         narrowing: MemoryListing = EVERY_MEMORY,
         reach: Reach = EVERY_AGENT,
+        context: ConversationContext = ANY_CONTEXT,
     ) -> tuple[list[Memory], str | None]:
         """One page of the user's memories in (created_at, id) order (or newest first) within `reach`
         (applied in the query: a page is never short of rows the caller may see), and the next cursor."""
@@ -143,6 +157,7 @@ class BeliefReads(MemoryPages, Protocol):
         cursor: str | None = None,
         newest_first: bool = False,
         reach: Reach = EVERY_AGENT,
+        context: ConversationContext = ANY_CONTEXT,
     ) -> tuple[list[Episode], str | None]:
         """One page of the user's episodes in (said_at, id) order (or newest first) within `reach`, and
         the next cursor."""

@@ -30,6 +30,9 @@ class RecallScope:
     user_id: str
     agent_id: str | None = None
     topics: tuple[str, ...] = ()
+    #: the read's workspace: its rows and those of no workspace (none: rows of no workspace only);
+    #: applied in every SQL statement of recall, hydration of vector hits included
+    workspace_id: str | None = None
 
     def vector_filter(self, kinds: Sequence[str] = (MEMORY_KIND,)) -> VectorFilter:
         """The same scope, pushed into the vector query, over points of `kinds` (memories by

@@ -145,7 +145,16 @@ class Settings(BaseSettings):
     loop_threshold: int = Field(default=3, ge=2, description="supersessions of one attribute that make a loop")
     loop_window_days: float = Field(default=30.0, gt=0, description="...within this many days")
     consolidation_threshold: float = Field(default=0.85, gt=0, le=1, description="cosine similarity")
-    consolidation_interval_s: float = Field(default=7 * 24 * 3600.0, gt=0)
+    consolidation_interval_s: float = Field(
+        default=7 * 24 * 3600.0, gt=0, description="the worker's consolidation pass: weekly by default"
+    )
+    consolidation_enabled: bool = Field(
+        default=True, description="false: the worker never consolidates (the route, CLI and MCP tool still do)"
+    )
+    consolidation_dry_run_first: bool = Field(
+        default=True,
+        description="the first scheduled pass only previews (diff kept under data_dir/consolidation); later ones apply",
+    )
 
     # the sidecar
     recall_preset: Literal["balanced", "precise", "recent"] = "balanced"

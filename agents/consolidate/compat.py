@@ -1,7 +1,7 @@
 """Which memories may ever be merged: hard rules, checked before similarity counts. Pure.
 
 Similar wording is not the same claim. Merging is refused across scope (user, visibility,
-agent), across recall semantics (a `constraint` must keep firing on its own trigger; a `default`
+agent, workspace), across recall semantics (a `constraint` must keep firing on its own trigger; a `default`
 yields to a live instruction), across trust levels, profile and non-profile facts, strong and
 weak claims, and volatile and durable facts, because the canonical memory can carry only one of
 each. Two structured claims that a later write could supersede separately are never merged:
@@ -38,6 +38,7 @@ class Partition(NamedTuple):
     user_id: str
     visibility: Visibility
     agent_id: str | None
+    workspace_id: str | None
     recall_semantics: RecallSemantics
     trust: Trust
     profile: bool
@@ -51,6 +52,7 @@ def partition_of(memory: Memory) -> Partition:
         memory.user_id,
         memory.visibility,
         memory.agent_id,
+        memory.workspace_id,
         memory.recall_semantics,
         memory.trust,
         memory.profile,

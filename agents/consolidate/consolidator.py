@@ -1,9 +1,10 @@
 """`Consolidator`: consolidation with its dependencies bound, for the sidecar route, the CLI and
-the weekly job (`consolidate_everywhere`)."""
+the worker's weekly sweep (`consolidate_users`, dry run first: `agents.consolidate.schedule`)."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from agents.consolidate.merge import Merger, OfflineMerger
@@ -72,17 +73,26 @@ class Consolidator:
         """Every (tenant, user, topic) with two or more active memories, one at a time (bounded memory)."""
         return await self._sweep(await self.store.consolidation_scopes(tenant_id), dry_run)
 
-    async def consolidate_users(self, users: Users, dry_run: bool = False) -> SweepReport:
+    async def consolidate_users(
+        self, users: Users, dry_run: bool = False, keep: Callable[[ConsolidationDiff], None] | None = None
+    ) -> SweepReport:
         """Every topic with two or more active memories of each of `users` ((tenant, user) pairs):
-        what a worker does for the users it owns when their window closes."""
+        what the worker's weekly sweep does for the users it owns; `keep` is given each diff."""
         if not users:
             return SweepReport(0, 0, 0)
-        return await self._sweep(await self.store.consolidation_scopes(users=users), dry_run)
+        return await self._sweep(await self.store.consolidation_scopes(users=users), dry_run, keep)
 
-    async def _sweep(self, scopes: list[tuple[str, str, str]], dry_run: bool) -> SweepReport:
+    async def _sweep(
+        self,
+        scopes: list[tuple[str, str, str]],
+        dry_run: bool,
+        keep: Callable[[ConsolidationDiff], None] | None = None,
+    ) -> SweepReport:
         groups = applied = 0
         for tenant, user, topic in scopes:
             diff = await self(tenant, topic, user_id=user, dry_run=dry_run)
+            if keep is not None:
+                keep(diff)
             groups += len(diff.groups)
             applied += len(diff.applied_groups)
         log.info("consolidation: %d scopes, %d groups found, %d merged", len(scopes), groups, applied)

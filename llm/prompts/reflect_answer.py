@@ -4,6 +4,9 @@ Reflection answers from evidence only. Each memory is data between `<memory>` ta
 confidence and trust beside it; instructions inside a memory are ignored. Weaker evidence (low
 effective confidence, or a caution-trust source) must be named as such, a question the evidence does
 not answer gets "I don't know", and the answer cites the ids it used. The answer is never stored.
+Conflicts recall found (a contradiction it settled for the stronger memory, or a contested slot
+awaiting a person) are given between `<conflicts>` tags, and the model must say so in the answer
+and report it in `conflicts_noted` (reflect adds the sentence itself when the model does not).
 
 The model's JSON is read defensively (`read_response`): cited ids are kept only when they name
 evidence that was given, so a model cannot cite a memory the caller may not see.
@@ -20,12 +23,12 @@ from beliefs.confidence import WEAK_CONFIDENCE
 from llm.errors import ResponseSchemaError
 from llm.prompts.answer_json import json_values
 
-VERSION = "reflect-answer/2"
+VERSION = "reflect-answer/3"
 
 #: Longest answer read back; a longer one is cut, not trusted to be bounded by the model.
 MAX_ANSWER_CHARS = 4000
 
-_TAG = re.compile(r"<(/?)\s*(memory|evidence|question)\b", re.IGNORECASE)
+_TAG = re.compile(r"<(/?)\s*(memory|evidence|question|conflicts?)\b", re.IGNORECASE)
 
 
 class EvidenceItem(BaseModel):
@@ -43,13 +46,27 @@ class EvidenceItem(BaseModel):
     last_confirmed: str | None = None  # ISO date
 
 
+class ConflictItem(BaseModel):
+    """One conflict as the prompt shows it: the values said for one attribute.
+
+    `settled`: recall kept the first value (the stronger memory) over the others; not settled: the
+    slot is contested and none of its values holds until a person decides."""
+
+    model_config = ConfigDict(frozen=True)
+
+    attribute: str
+    values: tuple[str, ...]
+    settled: bool
+
+
 class ReflectContext(BaseModel):
-    """The question and the evidence recall found for it, best-supported first."""
+    """The question, the evidence recall found for it (best-supported first) and its conflicts."""
 
     model_config = ConfigDict(frozen=True)
 
     question: str
     evidence: tuple[EvidenceItem, ...] = ()
+    conflicts: tuple[ConflictItem, ...] = ()
 
 
 class ReflectAnswer(BaseModel):
@@ -60,6 +77,7 @@ class ReflectAnswer(BaseModel):
     answer: str = Field(min_length=1)
     cited_ids: list[str] = Field(default_factory=list)
     insufficient: bool = False
+    conflicts_noted: bool = False  # the answer says that what the user said conflicts
 
 
 SYSTEM_PROMPT = f"""\
@@ -77,10 +95,11 @@ weaker evidence: if you use it, say so in the answer ("weaker evidence suggests 
 - A memory marked old="true" is well supported but not confirmed lately: it is NOT weaker evidence; \
 use it and say when it was last confirmed ("as of <date>").
 - When memories disagree, say so; do not hide uncertainty.
+- <conflicts> lists what the user has said that conflicts, one <conflict> per attribute. settled="true": the first value was kept as the stronger memory; if the answer touches that attribute, give the kept value AND say the user also said otherwise. settled="false": the user has not settled it; never state one of its values as fact, say it is not settled and ask which holds. Set "conflicts_noted": true when the answer says so.
 - Cite the id of every memory you used in "cited_ids".
 
 ANSWER with only one JSON object and nothing else:
-{{"answer": string, "cited_ids": [string], "insufficient": boolean}}
+{{"answer": string, "cited_ids": [string], "insufficient": boolean, "conflicts_noted": boolean}}
 """
 
 #: One rendered request: the system prompt and the Messages API `messages` list.
@@ -110,13 +129,28 @@ def evidence_block(evidence: Sequence[EvidenceItem]) -> str:
     return "\n".join(lines)
 
 
+def conflicts_block(conflicts: Sequence[ConflictItem]) -> str:
+    """The conflicts, one tagged entry each; empty when there are none."""
+    if not conflicts:
+        return ""
+    lines = ["<conflicts>"]
+    for item in conflicts:
+        values = " | ".join(quote(value) for value in item.values)
+        lines.append(
+            f'<conflict attribute="{_attribute(item.attribute)}" '
+            f'settled="{"true" if item.settled else "false"}">{values}</conflict>'
+        )
+    lines.append("</conflicts>")
+    return "\n".join(lines) + "\n"
+
+
 def user_message(context: ReflectContext) -> str:
     if context.evidence:
         evidence = evidence_block(context.evidence)
     else:
         evidence = "<evidence>\n(no memories)\n</evidence>"
     return (
-        f"{evidence}\n<question>\n{quote(context.question)}\n</question>\nAnswer with the JSON object only."
+        f"{evidence}\n{conflicts_block(context.conflicts)}<question>\n{quote(context.question)}\n</question>\nAnswer with the JSON object only."
     )
 
 

@@ -1,9 +1,13 @@
 """The audit of reads: one record per recall, to SQL (`recall_audit`) and the audit topic.
 
-`AuditSink` is what the service needs; `AuditLog` batches records off the hot path, writes them
-to the store (the durable copy) and then publishes what the store kept (keyed `tenant:user`) when a
-producer is given: a record that would name a user erased since is neither (`beliefs.erasure`). A
-failed publish is logged, not retried: the SQL row is the record of truth.
+`AuditSink` is what the service needs. `AuditLog.write` stores the record before the recall
+answers (`BatchFlusher.add_durably`: concurrent recalls share one transaction), so a crash never
+loses the audit of an answer that left; a store that cannot take it fails the recall (503) rather
+than answer unaudited. What the store kept is then published (keyed `tenant:user`) from a buffer
+in the background when a producer is given; a record that would name a user erased since is
+neither stored nor published (`beliefs.erasure`). A failed publish is logged, not retried: the SQL
+row is the record of truth. Each record carries what was returned, with scores and reasons, and
+what was withheld and why (`beliefs.records.RecallAudit`).
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from beliefs.records import RecallAudit
-from sidecar.recall.batching import BatchFlusher, BufferedRecorder
+from sidecar.recall.batching import BatchFlusher
 from sinks.errors import SinkError
 from sinks.producer import OutRecord, RecordProducer
 from sinks.recall import RecallStore
@@ -31,8 +35,8 @@ def query_digest(query: str) -> str:
 
 @runtime_checkable
 class AuditSink(Protocol):
-    def record(self, audit: RecallAudit) -> None:
-        """Accept one record without blocking the recall."""
+    async def write(self, audit: RecallAudit) -> None:
+        """Store one record durably; return only once it is stored (the recall answers after)."""
 
     async def start(self) -> None: ...
 
@@ -41,7 +45,7 @@ class AuditSink(Protocol):
     async def close(self) -> None: ...
 
 
-class AuditLog(BufferedRecorder[RecallAudit]):
+class AuditLog:
     def __init__(
         self,
         store: RecallStore,
@@ -55,19 +59,39 @@ class AuditLog(BufferedRecorder[RecallAudit]):
         self._producer = producer
         self.topic = topic
         self._flusher: BatchFlusher[RecallAudit] = BatchFlusher(
-            "recall-audit", self._write, interval_s=interval_s, max_items=max_records
+            "recall-audit", self._store_records, interval_s=interval_s, max_items=max_records
+        )
+        self._publisher: BatchFlusher[RecallAudit] = BatchFlusher(
+            "recall-audit-publish", self._publish, interval_s=interval_s, max_items=max_records
         )
 
-    def record(self, audit: RecallAudit) -> None:
-        self._flusher.add([audit])
+    async def write(self, audit: RecallAudit) -> None:
+        await self._flusher.add_durably([audit])
 
-    async def _write(self, records: list[RecallAudit]) -> None:
+    async def start(self) -> None:
+        await self._flusher.start()
+        await self._publisher.start()
+
+    async def flush(self) -> None:
+        await self._flusher.flush()
+        await self._publisher.flush()
+
+    async def close(self) -> None:
+        await self._flusher.close()
+        await self._publisher.close()
+
+    async def _store_records(self, records: list[RecallAudit]) -> None:
         kept = await self._store.write_audit(records)  # never a record naming a user erased since
         if self._producer is not None and kept:
-            try:
-                await self._producer.send_many(_out_records(self.topic, kept))
-            except SinkError as exc:
-                logger.warning("recall audit: %d records kept in SQL but not published: %s", len(records), exc)
+            self._publisher.add(kept)
+
+    async def _publish(self, records: list[RecallAudit]) -> None:
+        if self._producer is None:
+            return
+        try:
+            await self._producer.send_many(_out_records(self.topic, records))
+        except SinkError as exc:
+            logger.warning("recall audit: %d records kept in SQL but not published: %s", len(records), exc)
 
 
 def _out_records(topic: str, records: Sequence[RecallAudit]) -> list[OutRecord]:

@@ -7,6 +7,12 @@ at the front of the buffer, up to `max_buffer` (beyond which the oldest are drop
 rather than growing without bound), and the loop backs off (doubling up to `max_backoff_s`), saying
 so once when flushes start failing and once when they go through again. Closing while the
 background loop writes lets that write finish, then flushes the rest.
+
+`add_durably` is the other way in (the audit of reads): it returns only once a flush has written
+its items, so the caller answers after its record is stored; concurrent callers share one write
+(group commit: the first flush takes every item waiting, before the buffered ones). If that write
+fails, their items are not kept for later: each caller gets the error, since its answer must not
+leave unrecorded.
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ class BatchFlusher(Generic[T]):
         self.max_backoff_s = max(interval_s, max_backoff_s)
         self.failing = False  # the last flush failed
         self._buffer: list[T] = []
+        self._durable: list[tuple[list[T], asyncio.Future[None]]] = []  # items whose caller waits
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
@@ -57,9 +64,16 @@ class BatchFlusher(Generic[T]):
         if len(self._buffer) >= self.max_items:
             self._wake.set()
 
+    async def add_durably(self, items: Iterable[T]) -> None:
+        """Return once `items` are written (with whatever else waits); raise the write's error."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._durable.append((list(items), done))
+        await self.flush()  # writes ours, unless a flush in progress when we queued took them first
+        await done
+
     @property
     def pending(self) -> int:
-        return len(self._buffer)
+        return len(self._buffer) + sum(len(items) for items, _ in self._durable)
 
     async def start(self) -> None:
         if self._task is None:
@@ -79,6 +93,19 @@ class BatchFlusher(Generic[T]):
         call failed (its items and the rest stay buffered for the next flush)."""
         async with self._lock:
             self._wake.clear()
+            durable, self._durable = self._durable, []
+            if durable:  # the waiting callers' items first, in one call: their answers wait on it
+                try:
+                    await self._flush([item for items, _ in durable for item in items])
+                except Exception as exc:
+                    logger.warning("%s: a durable write failed (%r); its callers get the error", self.name, exc)
+                    for _, done in durable:
+                        if not done.done():
+                            done.set_exception(exc)
+                else:
+                    for _, done in durable:
+                        if not done.done():
+                            done.set_result(None)
             todo = len(self._buffer)  # what came in meanwhile waits for the next flush
             while todo > 0:
                 batch = self._buffer[: min(todo, self.max_items)]

@@ -5,7 +5,7 @@ keyword similarity, plus a bonus when the query names its speaker (`people`) or 
 (`temporal`); confidence from its trust; importance a fixed default (`episode_importance`: the
 beliefs a turn produced compete with their own importance, and counting it again for their turn
 crowds other turns out; it still lifts that turn over the similarity floor); recency from when it
-was said. It never overrides a belief: an episode whose
+was said, on the beliefs' curve (`beliefs.age.recency_curve`). It never overrides a belief: an episode whose
 beliefs are all no longer current (superseded, revoked, contested, expired) is suppressed, or
 labelled `superseded` and demoted when the request asks so. `caution` (an assistant's words) and
 `untrusted` episodes are returned only on `include_untrusted_evidence`. The beliefs' similarity
@@ -18,7 +18,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from beliefs.age import SECONDS_PER_DAY, halved
+from beliefs.age import SECONDS_PER_DAY, recency_curve
 from beliefs.confidence import QUOTE_CONFIDENCE
 from beliefs.episodes import Episode
 from beliefs.records import Memory, Trust
@@ -72,7 +72,7 @@ def trust_allowed(episode: Episode, include_untrusted: bool) -> str | None:
 
 def episode_recency(episode: Episode, now: datetime, config: RecallConfig) -> float:
     days = (now - episode.said_at).total_seconds() / SECONDS_PER_DAY
-    return halved(days, config.episode_half_life_days * config.recency_scale)
+    return recency_curve(days, config.episode_half_life_days * config.recency_scale)
 
 
 def score_episode(

@@ -48,7 +48,7 @@ class RecallRequest(BaseModel):
         default="", max_length=MAX_QUERY_CHARS, description="empty: profile and constraints only"
     )
     agent_id: Identifier | None = Field(
-        default=None, description="ignored unless equal to a bound key's agent"
+        default=None, description="the key decides: a bound key's agent only; a tenant key needs `agents` (else 403)"
     )
     budget_tokens: int = Field(default=800, ge=1, le=MAX_BUDGET_TOKENS)
     limit: int = Field(default=20, ge=1, le=MAX_LIMIT)
@@ -76,6 +76,11 @@ class RecallRequest(BaseModel):
         default=None, min_length=1, max_length=32, description="only these topics (unlike `topic`, no context rule)"
     )
     agent: Identifier | None = Field(default=None, description="only memories written by this agent (agent_id)")
+    workspace_id: Identifier | None = Field(
+        default=None,
+        description="the caller's workspace: its memories and quotes beside those of no workspace; "
+        "absent: those of no workspace only",
+    )
 
     @model_validator(mode="after")
     def _range(self) -> RecallRequest:

@@ -2,8 +2,9 @@
 
 The blend of relevance, effective confidence (`beliefs.confidence`: stored confidence decayed by the
 age since the belief was last confirmed), importance × the decay job's score, and recency
-(`beliefs.age`: the same per-category half-lives, scaled by the preset, counted from when the
-belief became true: an old name is still fresh news, last week's location is not).
+(`beliefs.age`: e^(-days / half-life) with the same per-category half-lives, scaled by the preset,
+counted from the last confirmation: a year-old fact confirmed yesterday is fresh, last week's
+location is not).
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ from beliefs.attributes import ATTRIBUTES, is_single_valued
 from beliefs.confidence import HYPOTHETICAL_CONFIDENCE_CAP
 from beliefs.episodes import Episode
 from beliefs.errors import BeliefstreamError
-from beliefs.records import Memory, RecallAudit, utcnow
+from beliefs.records import AuditedRead, Memory, RecallAudit, WithheldRead, utcnow
 from embedding.embedder import Embedder
 from sidecar.auth import Principal
 from sidecar.recall import filters, policy
@@ -170,6 +170,7 @@ def resolve_scope(principal: Principal, request: RecallRequest) -> RecallScope:
         tenant_id=principal.tenant_id,
         user_id=request.user_id,
         agent_id=principal.acting_agent(request.agent_id),
+        workspace_id=request.workspace_id,
     )
 
 
@@ -292,7 +293,7 @@ class RecallService:
                 superseded_episodes=[SuppressedView(id=i, why=w) for i, w in quotes.labelled],
                 trust_policy=trust_policy(request, config, domains, kept.suppressed),
             )
-        self._record(principal, scope, request, now, result.memories)
+        await self._record(principal, scope, request, now, result.memories, kept.suppressed)
         recall_metrics().observe_result(len(result.memories), result.tokens_used, kept.suppressed)
         return result
 
@@ -411,16 +412,23 @@ class RecallService:
             return []
         return await self._store.hydrate_episodes(scope, currency, ids)
 
-    def _record(
-        self, principal: Principal, scope: RecallScope, request: RecallRequest, now: datetime, items: list[RecalledMemory]
+    async def _record(
+        self,
+        principal: Principal,
+        scope: RecallScope,
+        request: RecallRequest,
+        now: datetime,
+        items: list[RecalledMemory],
+        withheld: Sequence[tuple[str, str]],
     ) -> None:
-        """Access counts of the beliefs returned; the audit of every belief and quote returned (the
-        quotes carried as a belief's evidence too)."""
+        """Access counts of the beliefs returned (buffered); the audit of every belief and quote
+        returned (the quotes carried as a belief's evidence too), with its score and reason, and of
+        what was withheld, stored before the answer leaves."""
         ids = [m.id for m in items if m.type != "episode"]
         if self._access is not None and ids:
             self._access.record(ids)
         if self._audit is not None:
-            self._audit.record(
+            await self._audit.write(
                 RecallAudit(
                     id=uuid.uuid4().hex,
                     tenant_id=scope.tenant_id,
@@ -434,6 +442,16 @@ class RecallService:
                         *(m.id for m in items if m.type == "episode"),
                         *(e.episode_id for m in items for e in m.evidence),
                     ],
+                    returned=[
+                        AuditedRead(
+                            id=m.id,
+                            kind="episode" if m.type == "episode" else "memory",
+                            score=m.score,
+                            reason=m.recall_reason,
+                        )
+                        for m in items
+                    ],
+                    withheld=[WithheldRead(id=i, why=why) for i, why in withheld],
                 )
             )
 

@@ -19,7 +19,15 @@ from sidecar.access import AccessGuard
 from sidecar.auth import Principal
 from sidecar.errors import BadRequest, NotFound
 from sidecar.mirror import follow
-from sidecar.schemas import ERROR_RESPONSES, EpisodePage, Order, UserIdPath
+from sidecar.schemas import (
+    ERROR_RESPONSES,
+    EpisodePage,
+    Order,
+    SessionQuery,
+    UserIdPath,
+    WorkspaceQuery,
+    listing_context,
+)
 from sinks.contracts import BeliefReads, GovernanceStore
 from sinks.vector_outbox import Projection
 
@@ -55,6 +63,8 @@ def episode_routes(guard: AccessGuard, store: BeliefReads) -> APIRouter:
         order: Annotated[
             Order, Query(description="by when said: oldest or newest first (repeat it with `cursor`)")
         ] = "oldest",
+        workspace_id: WorkspaceQuery = None,
+        session_id: SessionQuery = None,
     ) -> EpisodePage:
         """The user's episodes (turns kept as said) in the order they were said, one page at a time."""
         wanted = _state(state)
@@ -67,6 +77,7 @@ def episode_routes(guard: AccessGuard, store: BeliefReads) -> APIRouter:
                 cursor=cursor,
                 newest_first=order == "newest",
                 reach=principal.reach,
+                context=listing_context(workspace_id, session_id),
             )
         except ValueError as exc:  # the store's refusal of a cursor it did not hand out
             if cursor is None:

@@ -21,7 +21,10 @@ from sidecar.schemas import (
     MemorySources,
     MemoryWithHistory,
     Order,
+    SessionQuery,
     UserIdPath,
+    WorkspaceQuery,
+    listing_context,
 )
 from sinks.contracts import BeliefReads, MemoryListing
 
@@ -58,6 +61,8 @@ def memory_routes(guard: AccessGuard, store: BeliefReads) -> APIRouter:
         type: Annotated[MemoryType | None, Query(description="only memories of this type")] = None,
         topic: Annotated[str | None, Query(min_length=1, max_length=64, description="only this topic")] = None,
         order: Annotated[Order, Query(description="by creation: oldest or newest first (repeat it with `cursor`)")] = "oldest",
+        workspace_id: WorkspaceQuery = None,
+        session_id: SessionQuery = None,
     ) -> MemoryPage:
         """The user's memories in the store's stable order (creation, then id), one page at a time."""
         wanted = parse_state(state)
@@ -71,6 +76,7 @@ def memory_routes(guard: AccessGuard, store: BeliefReads) -> APIRouter:
                 cursor=cursor,
                 narrowing=narrowing,
                 reach=principal.reach,
+                context=listing_context(workspace_id, session_id),
             )
         except ValueError as exc:  # the store's refusal of a cursor it did not hand out
             if cursor is None:

@@ -1,7 +1,9 @@
 """`GET /v1/users/{user_id}/reads`: the audit of reads, who recalled which of the user's memories and when.
 
 Every recall leaves one record (`sidecar.recall.audit`): the key's fingerprint, the agent, when, the
-query's sha256 (never its text) and the ids of the memories and quotes returned. Reading it needs
+query's sha256 (never its text), the ids of the memories and quotes returned, each of them with its
+score and recall reason (`returned`), and what was left out and why (`withheld`); the record is
+stored before the recall answers. Reading it needs
 `recall`, like reading the memories themselves; a read by an agent shows only to keys that reach
 that agent's private state (the agent's own key, a tenant key with `agents`).
 """
@@ -12,6 +14,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, Field
 
+from beliefs.records import AuditedRead, WithheldRead
 from sidecar.access import AccessGuard
 from sidecar.auth import Principal
 from sidecar.errors import BadRequest
@@ -30,6 +33,10 @@ class ReadView(BaseModel):
     query_digest: str = Field(description="sha256 of the query: equal queries are linkable, the text is not kept")
     memory_ids: list[str] = Field(description="the memories returned, in prompt order")
     episode_ids: list[str] = Field(description="the quoted episodes returned")
+    returned: list[AuditedRead] = Field(
+        default_factory=list, description="each belief and quote returned, in order, with its score and reason"
+    )
+    withheld: list[WithheldRead] = Field(default_factory=list, description="candidates left out, and why")
 
 
 class ReadPage(BaseModel):

@@ -28,11 +28,16 @@ _SECONDS_PER_DAY = 86_400.0
 
 
 def _age_days(dialect: str, now: datetime) -> sa.ColumnElement[float]:
-    since = sa.func.coalesce(memories.c.last_accessed, memories.c.created_at)
+    """Days since the later of the last recall and the last confirmation, else since creation
+    (`beliefs.age.days_since_reinforced`)."""
+    recalled = sa.func.coalesce(memories.c.last_accessed, memories.c.created_at)
+    confirmed = sa.func.coalesce(memories.c.last_confirmed, memories.c.created_at)
     moment = as_utc(now).timestamp()
     if dialect == "sqlite":
         now_julian = sa.literal(moment / _SECONDS_PER_DAY + _UNIX_EPOCH_JULIAN, sa.Double)
-        return now_julian - sa.func.julianday(since, type_=sa.Double)
+        since = sa.func.max(sa.func.julianday(recalled), sa.func.julianday(confirmed), type_=sa.Double)
+        return now_julian - since
+    since = sa.func.greatest(recalled, confirmed)
     epoch = sa.cast(sa.extract("epoch", since), sa.Double)
     return (sa.literal(moment, sa.Double) - epoch) / _SECONDS_PER_DAY
 

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from beliefs.episodes import Episode, EpisodeState
 from beliefs.records import as_utc
+from sinks.contracts import ANY_CONTEXT, ConversationContext
 from sinks.reach import EVERY_AGENT, Reach
 from sinks.sql import projection, queries
 from sinks.sql.convert import (
@@ -86,11 +87,15 @@ async def list_page(
     cursor: str | None,
     newest_first: bool = False,
     reach: Reach = EVERY_AGENT,
+    context: ConversationContext = ANY_CONTEXT,
 ) -> tuple[list[Episode], str | None]:
     """One page within `reach` in (said_at, id) order (or newest first) and the cursor of the next
     (None on the last)."""
     stmt = sa.select(*EPISODE_COLUMNS).where(
-        episodes.c.tenant_id == tenant_id, episodes.c.user_id == user_id, *queries.within_reach(episodes, reach)
+        episodes.c.tenant_id == tenant_id,
+        episodes.c.user_id == user_id,
+        *queries.within_reach(episodes, reach),
+        *queries.within_context(episodes, context, episodes.c.session_id),
     )
     if state is not None:
         stmt = stmt.where(episodes.c.state == EpisodeState(state).value)

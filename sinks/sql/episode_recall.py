@@ -61,7 +61,9 @@ def _filtered(
 
 
 def scope_params(scope: RecallScope, currency: Currency) -> dict[str, Any]:
-    params: dict[str, Any] = {"tenant": scope.tenant_id, "user": scope.user_id, "now": currency.now}
+    params: dict[str, Any] = {
+        "tenant": scope.tenant_id, "user": scope.user_id, "workspace": scope.workspace_id, "now": currency.now,
+    }  # fmt: skip
     if scope.agent_id is not None:
         params["agent"] = scope.agent_id
     return params

@@ -12,6 +12,7 @@ from datetime import datetime
 
 from beliefs.episodes import Episode, EpisodeEvent, EpisodeState
 from beliefs.records import EventKind, utcnow
+from sinks.contracts import ANY_CONTEXT, ConversationContext
 from sinks.reach import EVERY_AGENT, Reach
 from sinks.recall import Currency, KeywordHit, RecallScope
 from sinks.sql import episode_queries, governance, queries
@@ -44,12 +45,13 @@ class EpisodeStoreMixin:
         cursor: str | None = None,
         newest_first: bool = False,
         reach: Reach = EVERY_AGENT,
+        context: ConversationContext = ANY_CONTEXT,
     ) -> tuple[list[Episode], str | None]:
         if limit < 1:
             raise InvalidRequestError(f"limit must be at least 1, got {limit}")
         async with unavailable_on_outage("list_episodes"), self._engine.connect() as conn:
             return await episode_queries.list_page(
-                conn, tenant_id, user_id, state, min(limit, MAX_EPISODE_PAGE), cursor, newest_first, reach
+                conn, tenant_id, user_id, state, min(limit, MAX_EPISODE_PAGE), cursor, newest_first, reach, context
             )
 
     async def revoke_episode(self, tenant_id: str, episode_id: str, at: datetime) -> Episode | None:

@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from beliefs.records import JobState, Memory, MemoryState, MemoryType, Visibility
 from beliefs.write_plan import KnownJob, SlotKey, TextKey
-from sinks.contracts import EVERY_MEMORY, MemoryListing
+from sinks.contracts import ANY_CONTEXT, EVERY_MEMORY, ConversationContext, MemoryListing
 from sinks.manage import Users
 from sinks.reach import EVERY_AGENT, Reach
 from sinks.sql import projection
@@ -86,6 +86,19 @@ def within_reach(table: sa.Table, reach: Reach) -> list[sa.ColumnElement[bool]]:
     if reach.agent_id is None:
         return [shared]
     return [sa.or_(shared, table.c.agent_id == reach.agent_id)]
+
+
+def within_context(
+    table: sa.Table, context: ConversationContext, session: sa.ColumnElement
+) -> list[sa.ColumnElement[bool]]:
+    """Criteria keeping the rows of `table` in the caller's workspace (its own and those of none)
+    and said in its session (`session`: the table's session column), as far as `context` names them."""
+    criteria: list[sa.ColumnElement[bool]] = []
+    if context.workspace_id is not None:
+        criteria.append(sa.or_(table.c.workspace_id.is_(None), table.c.workspace_id == context.workspace_id))
+    if context.session_id is not None:
+        criteria.append(session == context.session_id)
+    return criteria
 
 
 def dialect_insert(conn: AsyncConnection, table: sa.Table):
@@ -284,11 +297,15 @@ async def list_page(
     cursor: str | None,
     narrowing: MemoryListing = EVERY_MEMORY,
     reach: Reach = EVERY_AGENT,
+    context: ConversationContext = ANY_CONTEXT,
 ) -> tuple[list[Memory], str | None]:
     """One page of a user's memories within `reach` in (created_at, id) order (newest first if asked)
     and the cursor of the next."""
     stmt = sa.select(*MEMORY_COLUMNS).where(
-        memories.c.tenant_id == tenant_id, memories.c.user_id == user_id, *within_reach(memories, reach)
+        memories.c.tenant_id == tenant_id,
+        memories.c.user_id == user_id,
+        *within_reach(memories, reach),
+        *within_context(memories, context, memories.c.source_session),
     )
     if state is not None:
         stmt = stmt.where(memories.c.state == MemoryState(state).value)

@@ -47,14 +47,19 @@ def fts_scope_token(tenant_id: str, user_id: str) -> str:
 
 
 def in_scope(table: Any, with_agent: bool, by_index: bool = True) -> list[sa.ColumnElement[bool]]:
-    """Tenant, user, and agent-private memory only for the scope's own agent (`:tenant :user :agent`).
+    """Tenant, user, agent-private memory only for the scope's own agent, and workspace rows only
+    for reads in that workspace (`:tenant :user :agent :workspace`; `:workspace` null: rows of no
+    workspace only, since `= NULL` matches nothing).
 
     Not `by_index` (SQLite): the tenant's equality is written `+tenant_id`, which SQLite never
     reads through an index, so a statement finds its rows some other way (e.g. by rowid)."""
     public = table.c.visibility != Visibility.AGENT.value
     visible = sa.or_(public, table.c.agent_id == sa.bindparam("agent")) if with_agent else public
     tenant = table.c.tenant_id if by_index else UnaryExpression(table.c.tenant_id, operator=custom_op("+"))
-    return [tenant == sa.bindparam("tenant"), table.c.user_id == sa.bindparam("user"), visible]
+    workspace = sa.or_(
+        table.c.workspace_id.is_(None), table.c.workspace_id == sa.bindparam("workspace", type_=sa.String)
+    )
+    return [tenant == sa.bindparam("tenant"), table.c.user_id == sa.bindparam("user"), visible, workspace]
 
 
 def is_current(table: Any, state: MemoryState = MemoryState.ACTIVE) -> list[sa.ColumnElement[bool]]:
@@ -71,7 +76,7 @@ def is_current(table: Any, state: MemoryState = MemoryState.ACTIVE) -> list[sa.C
 
 
 def scope_params(scope: RecallScope, currency: Currency) -> dict[str, Any]:
-    params: dict[str, Any] = {"tenant": scope.tenant_id, "user": scope.user_id}
+    params: dict[str, Any] = {"tenant": scope.tenant_id, "user": scope.user_id, "workspace": scope.workspace_id}
     params |= {"now": currency.now, "floor": currency.confidence_floor}
     if scope.agent_id is not None:
         params["agent"] = scope.agent_id

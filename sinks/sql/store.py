@@ -21,7 +21,7 @@ from beliefs.erasure import Erasures, split_audits, split_erased
 from beliefs.records import Job, JobState, Memory, MemoryState, RecallAudit, Turn, utcnow
 from beliefs.write_plan import BeliefView, TurnOutcome, WritePlan, plan_write, slot_key, text_key
 from sinks.base import ErasureReport, PendingEvent, WriteResult
-from sinks.contracts import EVERY_MEMORY, MemoryListing
+from sinks.contracts import ANY_CONTEXT, EVERY_MEMORY, ConversationContext, MemoryListing
 from sinks.reach import EVERY_AGENT, Reach
 from sinks.recall import Currency, KeywordHit, OpenContest, RecallScope
 from sinks.sql import (
@@ -298,6 +298,7 @@ class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin)
         cursor: str | None = None,
         narrowing: MemoryListing = EVERY_MEMORY,
         reach: Reach = EVERY_AGENT,
+        context: ConversationContext = ANY_CONTEXT,
     ) -> tuple[list[Memory], str | None]:
         """One page of a user's memories within `reach` in (created_at, id) order (or newest first), and
         the next cursor."""
@@ -305,7 +306,7 @@ class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin)
             raise InvalidRequestError(f"limit must be at least 1, got {limit}")
         async with unavailable_on_outage("list_memories"), self._engine.connect() as conn:
             return await queries.list_page(
-                conn, tenant_id, user_id, state, min(limit, queries.MAX_PAGE), cursor, narrowing, reach
+                conn, tenant_id, user_id, state, min(limit, queries.MAX_PAGE), cursor, narrowing, reach, context
             )
 
     # -- recall (sinks.sql.recall_queries): scope and currency in every query ------------------------

@@ -86,6 +86,7 @@ memories = sa.Table(
     sa.Column("vector_dirty_at", UtcDateTime),  # since when the point is owed (migration 0011)
     sa.Column("possibly_superseded_by", ID),  # migration 0013: a later statement may have made it stale
     sa.Column("possibly_superseded_at", UtcDateTime),
+    sa.Column("workspace_id", ID),  # migration 0015: seen only by reads in this workspace
 )
 
 _ACTIVE = sa.text("valid_until IS NULL")
@@ -207,6 +208,9 @@ recall_audit = sa.Table(
     sa.Column("query_digest", sa.String(64), nullable=False),  # sha256 of the query, never its text
     sa.Column("memory_ids", sa.JSON, nullable=False),
     sa.Column("episode_ids", sa.JSON, nullable=False, server_default="[]"),  # migration 0012
+    # migration 0016: each item returned with its score and reason, and what was withheld and why
+    sa.Column("returned", sa.JSON, nullable=False, server_default="[]"),
+    sa.Column("withheld", sa.JSON, nullable=False, server_default="[]"),
 )
 sa.Index("ix_recall_audit_user", recall_audit.c.tenant_id, recall_audit.c.user_id, recall_audit.c.at)
 
@@ -267,6 +271,7 @@ episodes = sa.Table(
     sa.Column("superseded_by", ID),  # migration 0013: the later statement that made this one stale
     sa.Column("possibly_superseded_by", ID),  # ... or may have, when the rules could not decide
     sa.Column("superseded_at", UtcDateTime),  # when that later statement was said
+    sa.Column("workspace_id", ID),  # migration 0015: as memories.workspace_id
 )
 _HAS_EXPIRY = sa.text("expires_at IS NOT NULL")
 sa.Index(

@@ -60,6 +60,7 @@ async def test_scores_active_rows_in_pages(store: SqlMemoryStore, tenant: str) -
         mem(tenant, "old", 100),
         mem(tenant, "loved", 400, access_count=10),
         mem(tenant, "touched", 400, last_accessed=NOW - timedelta(days=HALF_LIFE), access_count=1),
+        mem(tenant, "reconfirmed", 365, last_confirmed=NOW - timedelta(days=1)),
         mem(tenant, "gone", 100, state=MemoryState.SUPERSEDED, valid_until=NOW),
     ]
     await seed(store, [(m, VECTOR) for m in rows])
@@ -67,13 +68,15 @@ async def test_scores_active_rows_in_pages(store: SqlMemoryStore, tenant: str) -
     vectors = RecordingVectors()
     report = await run_decay(MaintenanceStore.of(store), projector_of(store, vectors), NOW, batch_size=2, tenant_id=tenant)
 
-    assert (report.rows, report.updated, report.expired) == (5, 5, 0)
+    assert (report.rows, report.updated, report.expired) == (6, 6, 0)
     scores = await column(store, "decay_score", [m.id for m in rows])
     assert scores[f"{tenant}-fresh"] == pytest.approx(1.0)
     assert scores[f"{tenant}-half"] == pytest.approx(0.5, abs=1e-6)
     assert scores[f"{tenant}-old"] == pytest.approx(math.exp(-2), abs=1e-6)
     assert scores[f"{tenant}-loved"] == pytest.approx(1.0)
     assert scores[f"{tenant}-touched"] == pytest.approx(decay_score(HALF_LIFE, 1), abs=1e-6)
+    # said a year ago, never recalled, confirmed yesterday: as fresh as a day-old fact
+    assert scores[f"{tenant}-reconfirmed"] == pytest.approx(decay_score(1, 0), abs=1e-6)
     assert scores[f"{tenant}-gone"] is None  # history is not re-scored
     await projector_of(store, vectors).drain()  # the index follows the outbox
     assert vectors.payload(f"{tenant}-half")["decay_score"] == 0.5

@@ -3,9 +3,12 @@ and two workers' sweeps, split by partition, cover every user exactly once."""
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from agents.consolidate import Consolidator
+from agents.consolidate.schedule import ConsolidationSchedule
 from agents.ownership import owned_users
 from agents.user_maintenance import Maintenance, sweep
 from beliefs.records import Memory, MemoryState
@@ -93,3 +96,39 @@ async def test_a_rebalance_cuts_a_sweep_short(store: SqlMemoryStore, tenant: str
     await seed(store, [(mem(tenant, f"u{i}", "x", f"User fact {i}."), None) for i in range(6)])
     report = await sweep(maintenance(store), lambda listed: listed, still_owner=lambda: False, tenant_id=tenant)
     assert (report.users, report.complete) == (0, False)
+
+
+async def test_the_scheduled_pass_previews_first_keeps_its_diff_then_applies(
+    store: SqlMemoryStore, tenant: str, tmp_path
+) -> None:
+    """Issue 29, item 16: the worker's first consolidation pass is a dry run whose diff is kept;
+    the pass after it writes (and keeps what it wrote)."""
+    await seed(store, [(m, VECTOR) for m in twins(tenant, "u1")])
+    schedule = ConsolidationSchedule(tmp_path / "consolidation")
+    scheduled = replace(maintenance(store), schedule=schedule)
+    mine = lambda users: [u for u in users if u[0] == tenant]  # noqa: E731
+
+    preview = await sweep(scheduled, mine, consolidate=True, now=NOW)
+
+    active = [m for m in (await stored(store, tenant)).values() if m.state == MemoryState.ACTIVE]
+    assert preview.complete and len(active) == 2  # nothing merged yet
+    (kept,) = [json.loads(line) for line in schedule.diff_path.read_text().splitlines()]
+    assert kept["dry_run"] is True and len(kept["groups"]) == 1 and not kept["groups"][0]["applied"]
+    assert not schedule.dry_run  # the preview was made: the next pass writes
+
+    await sweep(scheduled, mine, consolidate=True, now=NOW)
+
+    active = [m for m in (await stored(store, tenant)).values() if m.state == MemoryState.ACTIVE]
+    assert len(active) == 1
+    applied = json.loads(schedule.diff_path.read_text().splitlines()[-1])
+    assert applied["dry_run"] is False and applied["groups"][0]["applied"]
+
+
+async def test_a_decay_only_pass_never_consolidates(store: SqlMemoryStore, tenant: str, tmp_path) -> None:
+    await seed(store, [(m, VECTOR) for m in twins(tenant, "u1")])
+    schedule = ConsolidationSchedule(tmp_path / "consolidation")
+
+    await replace(maintenance(store), schedule=schedule).users([(tenant, "u1")], consolidate=False, now=NOW)
+
+    active = [m for m in (await stored(store, tenant)).values() if m.state == MemoryState.ACTIVE]
+    assert len(active) == 2 and not schedule.diff_path.exists() and schedule.dry_run

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from beliefs.age import days_since_recalled
+from beliefs.age import days_since_reinforced
 from beliefs.decay import (
     decay_score,
     decay_scores,
@@ -24,7 +24,12 @@ NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 HALF_LIFE = math.log(2) / 0.02  # 34.657... days
 
 
-def memory(created_days_ago: float, accessed_days_ago: float | None = None, access_count: int = 0) -> Memory:
+def memory(
+    created_days_ago: float,
+    accessed_days_ago: float | None = None,
+    access_count: int = 0,
+    confirmed_days_ago: float | None = None,
+) -> Memory:
     created = NOW - timedelta(days=created_days_ago)
     return Memory(
         id="m",
@@ -39,6 +44,7 @@ def memory(created_days_ago: float, accessed_days_ago: float | None = None, acce
         valid_from=created,
         last_accessed=None if accessed_days_ago is None else NOW - timedelta(days=accessed_days_ago),
         access_count=access_count,
+        last_confirmed=None if confirmed_days_ago is None else NOW - timedelta(days=confirmed_days_ago),
     )
 
 
@@ -111,12 +117,20 @@ def test_vectorized_equals_scalar() -> None:
     assert decay_scores(ages, counts).tolist() == pytest.approx(expected, rel=1e-12)
 
 
-def test_age_runs_from_last_access_else_creation() -> None:
-    assert days_since_recalled(memory(40), NOW) == pytest.approx(40)
-    assert days_since_recalled(memory(40, accessed_days_ago=2), NOW) == pytest.approx(2)
-    assert days_since_recalled(memory(-1), NOW) == 0.0  # created "in the future": never negative
+def test_age_runs_from_the_later_of_last_access_and_last_confirmation_else_creation() -> None:
+    assert days_since_reinforced(memory(40), NOW) == pytest.approx(40)
+    assert days_since_reinforced(memory(40, accessed_days_ago=2), NOW) == pytest.approx(2)
+    assert days_since_reinforced(memory(365, confirmed_days_ago=1), NOW) == pytest.approx(1)
+    assert days_since_reinforced(memory(365, accessed_days_ago=3, confirmed_days_ago=9), NOW) == pytest.approx(3)
+    assert days_since_reinforced(memory(365, accessed_days_ago=30, confirmed_days_ago=1), NOW) == pytest.approx(1)
+    assert days_since_reinforced(memory(-1), NOW) == 0.0  # created "in the future": never negative
     naive_now = NOW.replace(tzinfo=None)
-    assert days_since_recalled(memory(3), naive_now) == pytest.approx(3)
+    assert days_since_reinforced(memory(3), naive_now) == pytest.approx(3)
+
+
+def test_a_year_old_memory_confirmed_yesterday_has_not_decayed() -> None:
+    assert memory_decay_score(memory(365, confirmed_days_ago=1), NOW) == pytest.approx(decay_score(1, 0))
+    assert memory_decay_score(memory(365), NOW) < 0.001
 
 
 def test_memory_score_uses_age_and_accesses() -> None:

@@ -2,7 +2,8 @@
 `keyAX` and `keyAY` (tenant A, bound to agents X and Y), plus `keyAYm` (agent Y granted `manage`)
 and `keyAdmin` (tenant A with `admin`); and, as issue 25 was tried, tenant A keys with one or a few
 capabilities: `keyAret` (`retain`), `keyArec` (`recall`) and `keyAshared` (everything but `agents`:
-shared state only).
+shared state only, as `keyA` with its default rights since issue 29, item 13), and `keyAagents`
+(a tenant key whose entry lists `agents`: it may act for any agent of its tenant).
 
 The sidecar is the real app over the real SQL store (both backends), a Qdrant Edge shard, the real
 model and recall; retained turns are captured by a recording publisher and `drain` runs them
@@ -36,7 +37,7 @@ from streams.settings import Settings
 from tests.sidecar.conftest import RecordingPublisher
 
 USER = "u1"
-KEYS = ("keyA", "keyB", "keyAX", "keyAY", "keyAYm", "keyAdmin", "keyAret", "keyArec", "keyAshared")
+KEYS = ("keyA", "keyB", "keyAX", "keyAY", "keyAYm", "keyAdmin", "keyAret", "keyArec", "keyAshared", "keyAagents")
 START = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
 
 
@@ -111,6 +112,7 @@ async def deployment_fixture(sql_url: str, tmp_path, minilm) -> AsyncIterator[De
             f"{keys['keyAret']}={tenant_a}/retain",
             f"{keys['keyArec']}={tenant_a}/recall",
             f"{keys['keyAshared']}={tenant_a}/retain+recall+manage+erase",
+            f"{keys['keyAagents']}={tenant_a}/retain+recall+manage+erase+agents",
         ]
     )
     settings = Settings(api_keys=api_keys, data_dir=tmp_path)

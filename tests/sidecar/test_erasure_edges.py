@@ -97,7 +97,7 @@ async def test_an_audit_record_the_erasure_overtook_is_neither_written_nor_publi
             "another user": _audit(tenant, "kept", before, []),
         }
         for record in records.values():
-            audit.record(record)
+            await audit.write(record)
         await audit.flush()
 
         async with store._engine.connect() as conn:

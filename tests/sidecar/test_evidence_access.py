@@ -64,13 +64,15 @@ async def test_another_agents_private_episode_is_out_of_reach_of_a_tenant_key_wi
     everything = await deployment.http.get(f"/v1/users/{USER}/episodes", params={"state": "all"}, headers=auth)
     read = await deployment.http.get(f"/v1/episodes/{private}", headers=auth)
     revoke = await deployment.http.post(f"/v1/episodes/{private}/revoke", headers=auth)
-    by_operator = await deployment.http.get(f"/v1/users/{USER}/episodes", headers=deployment.auth("keyA"))
+    by_operator = await deployment.http.get(f"/v1/users/{USER}/episodes", headers=deployment.auth("keyAagents"))
+    by_default_key = await deployment.http.get(f"/v1/users/{USER}/episodes", headers=deployment.auth("keyA"))
 
     assert [e["id"] for e in first_page.json()["episodes"]] == [shared]
     assert first_page.json()["next_cursor"] is None  # the private one is not counted by the limit either
     assert [e["id"] for e in everything.json()["episodes"]] == [shared]
     assert (read.status_code, revoke.status_code) == (404, 404)
     assert [e["id"] for e in by_operator.json()["episodes"]] == [shared, private]  # with `agents`
+    assert [e["id"] for e in by_default_key.json()["episodes"]] == [shared]  # a tenant key's default: no agent
     episode = await deployment.store.get_episode(deployment.tenant_a, private)
     assert episode is not None and episode.state.value == "active"
 
@@ -87,4 +89,5 @@ async def test_another_agents_private_values_stay_out_of_the_attribute_history(d
     assert values(await deployment.http.get(path, headers=deployment.auth("keyAshared"))) == ["dark"]
     assert values(await deployment.http.get(path, headers=deployment.auth("keyAY"))) == ["dark"]
     assert values(await deployment.http.get(path, headers=deployment.auth("keyAX"))) == ["dark", "light"]
-    assert values(await deployment.http.get(path, headers=deployment.auth("keyA"))) == ["dark", "light"]
+    assert values(await deployment.http.get(path, headers=deployment.auth("keyAagents"))) == ["dark", "light"]
+    assert values(await deployment.http.get(path, headers=deployment.auth("keyA"))) == ["dark"]

@@ -94,24 +94,29 @@ async def test_an_agent_forgets_its_own_private_memory_without_manage(deployment
 
 
 async def test_a_tenant_key_without_agents_may_not_act_as_an_agent(tmp_path) -> None:
-    settings = Settings(api_keys="k1=acme/retain+recall,k2=acme,k3=acme:bot/recall", data_dir=tmp_path)
+    settings = Settings(api_keys="k1=acme/retain+recall,k2=acme,k3=acme:bot/recall,k4=acme/recall+agents", data_dir=tmp_path)
     authenticator = ApiKeyAuthenticator(settings.parsed_api_key_grants())
 
     narrow, default, bot = (authenticator.authenticate(k) for k in ("k1", "k2", "k3"))
 
     assert narrow.capabilities == {Capability.RETAIN, Capability.RECALL}
     assert default.capabilities == TENANT_DEFAULT and Capability.ADMIN not in default.capabilities
+    assert Capability.AGENTS not in default.capabilities  # identity from the key: no agent by default
     assert bot.capabilities == {Capability.RECALL}
-    with pytest.raises(Forbidden):
-        narrow.acting_agent("bot")
-    assert default.acting_agent("bot") == "bot"
-    assert not narrow.reach.sees("bot") and default.reach.sees("bot")
+    for key in (narrow, default):
+        with pytest.raises(Forbidden):
+            key.acting_agent("bot")
+        assert not key.reach.sees("bot")
+    operator = authenticator.authenticate("k4")
+    assert operator.acting_agent("bot") == "bot" and operator.reach.sees("bot")
     with pytest.raises(Forbidden):
         bot.require(Capability.RETAIN, "retaining")
-    assert settings.parsed_api_keys() == {"k1": ("acme", None), "k2": ("acme", None), "k3": ("acme", "bot")}
+    assert settings.parsed_api_keys() == {
+        "k1": ("acme", None), "k2": ("acme", None), "k3": ("acme", "bot"), "k4": ("acme", None),
+    }  # fmt: skip
 
 
-def test_defaults_keep_todays_configurations_working() -> None:
+def test_defaults_of_each_kind_of_key() -> None:
     assert Principal("acme").capabilities == TENANT_DEFAULT
     assert Principal("acme", "bot").capabilities == AGENT_DEFAULT == {Capability.RETAIN, Capability.RECALL}
     assert ApiKeyAuthenticator({"k": ("acme", None, ["all"])}).authenticate("k").capabilities == set(Capability)
@@ -121,3 +126,23 @@ def test_defaults_keep_todays_configurations_working() -> None:
 def test_a_bad_capability_list_fails_at_start_up(keys: str, tmp_path) -> None:
     with pytest.raises(ConfigurationError):
         ApiKeyAuthenticator(Settings(api_keys=keys, data_dir=tmp_path).parsed_api_key_grants())
+
+
+async def test_a_default_tenant_key_acts_for_no_agent(deployment: Deployment) -> None:
+    """Identity from the key (issue 29, item 13): a tenant key without `agents` in its entry names no
+    agent, sees no agent's private memory, and a key bound to that agent still does."""
+    await deployment.retain("keyAX", "I always use vim for my notes.", private=True)
+    await deployment.retain("keyA", "I always use dark mode.")
+
+    as_agent = await deployment.http.post(
+        "/v1/recall", json={"user_id": USER, "query": "which editor?", "agent_id": "agentX"},
+        headers=deployment.auth("keyA"),
+    )  # fmt: skip
+    listed = await deployment.http.get(f"/v1/users/{USER}/memories", headers=deployment.auth("keyA"))
+
+    assert (as_agent.status_code, as_agent.json()["error"]["code"]) == (403, "forbidden")
+    assert "agents" in as_agent.json()["error"]["message"]
+    assert [m["text"] for m in listed.json()["memories"]] == ["User prefers dark mode."]
+    assert not any("vim" in text for text in await deployment.recall("keyA", "which editor do I use?"))
+    assert any("vim" in text for text in await deployment.recall("keyAX", "which editor do I use?"))
+    assert any("vim" in t for t in await deployment.recall("keyAagents", "which editor?", agent_id="agentX"))

@@ -52,7 +52,7 @@ async def test_a_private_contradiction_loop_is_invisible_and_unresolvable_by_ano
 
     by_x = (await deployment.http.get("/v1/contested", params=query, headers=deployment.auth("keyAX"))).json()
     by_y = await deployment.http.get("/v1/contested", params=query, headers=deployment.auth("keyAY"))
-    by_tenant = (await deployment.http.get("/v1/contested", params=query, headers=deployment.auth("keyA"))).json()
+    by_tenant = (await deployment.http.get("/v1/contested", params=query, headers=deployment.auth("keyAagents"))).json()
 
     (slot,) = by_x["contested"]
     assert slot["agent_id"] == "agentX"
@@ -67,7 +67,7 @@ async def test_a_private_contradiction_loop_is_invisible_and_unresolvable_by_ano
     not_granted = await deployment.http.post(path, json={"value": "morning"}, headers=deployment.auth("keyAX"))
     assert not_granted.status_code == 403  # resolving needs `manage`, which agent keys lack by default
 
-    resolved = await deployment.http.post(path, json={"value": "morning"}, headers=deployment.auth("keyA"))
+    resolved = await deployment.http.post(path, json={"value": "morning"}, headers=deployment.auth("keyAagents"))
     assert resolved.status_code == 200, resolved.text
     (meta,) = resolved.json()["memories"]
     assert (meta["visibility"], meta["agent_id"]) == ("agent", "agentX")  # X's decision stays X's
@@ -93,12 +93,13 @@ async def test_a_private_turns_job_is_only_its_agents(deployment: Deployment) ->
 
     answers = {
         key: await deployment.http.get(f"/v1/jobs/{job_id}", headers=deployment.auth(key))
-        for key in ("keyAX", "keyAY", "keyA", "keyB")
+        for key in ("keyAX", "keyAY", "keyAagents", "keyA", "keyB")
     }
 
     assert answers["keyAX"].status_code == 200 and answers["keyAX"].json()["memory_ids"]
     assert (answers["keyAY"].status_code, answers["keyAY"].json()["error"]["code"]) == (404, "not_found")
-    assert answers["keyA"].status_code == 200  # the tenant key, which acts for its agents
+    assert answers["keyAagents"].status_code == 200  # a tenant key whose entry lists `agents`
+    assert answers["keyA"].status_code == 404  # a tenant key's default rights act for no agent
     assert answers["keyB"].status_code == 404
 
 
@@ -110,7 +111,7 @@ async def test_consolidation_by_an_agent_never_touches_another_agents_private_me
     body = {"user_id": USER, "topic": "personal", "similarity_threshold": 0.5, "dry_run": True}
 
     by_y = await deployment.http.post("/v1/consolidate", json=body, headers=deployment.auth("keyAYm"))
-    by_tenant = await deployment.http.post("/v1/consolidate", json=body, headers=deployment.auth("keyA"))
+    by_tenant = await deployment.http.post("/v1/consolidate", json=body, headers=deployment.auth("keyAagents"))
 
     assert by_y.status_code == 200, by_y.text
     assert by_y.json()["scanned"] == 0 and by_y.json()["groups"] == []

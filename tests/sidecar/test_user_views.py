@@ -103,7 +103,9 @@ async def test_the_audit_of_reads_is_paged_newest_first_and_scoped(http, store):
     assert [r["memory_ids"] for r in first["reads"]] == [["m4"], ["m3"]]  # a tenant key reaches every agent
     rest = await http.get("/v1/users/u-ada/reads", params={"limit": 2, "cursor": first["next_cursor"]}, headers=ACME)
     assert [r["memory_ids"] for r in rest.json()["reads"]] == [["m2"], ["m1"]]
-    assert set(first["reads"][0]) == {"id", "at", "agent_id", "key_id", "query_digest", "memory_ids", "episode_ids"}
+    assert set(first["reads"][0]) == {
+        "id", "at", "agent_id", "key_id", "query_digest", "memory_ids", "episode_ids", "returned", "withheld",
+    }  # fmt: skip
     bot = (await http.get("/v1/users/u-ada/reads", headers=BOT)).json()["reads"]
     assert [r["memory_ids"] for r in bot] == [["m4"], ["m2"], ["m1"]]  # not another agent's reads
     assert (await http.get("/v1/users/u-ada/reads", headers=OTHER)).json()["reads"] == []

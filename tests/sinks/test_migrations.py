@@ -145,9 +145,9 @@ async def test_0004_moves_embeddings_out_of_memories_and_keeps_keyword_search(is
 
 
 #: Columns of `memories` added after 0004 (0006: polarity and sensitivity; 0011: vector_dirty_at;
-#: 0013: the possibly-superseded link).
+#: 0013: the possibly-superseded link; 0015: the workspace).
 LATER_COLUMNS = frozenset(
-    {"polarity", "sensitivity", "vector_dirty_at", "possibly_superseded_by", "possibly_superseded_at"}
+    {"polarity", "sensitivity", "vector_dirty_at", "possibly_superseded_by", "possibly_superseded_at", "workspace_id"}
 )
 
 

@@ -46,6 +46,7 @@ def owned(tenant: str, full: bool, visibility: Visibility) -> dict[str, Any]:
         "user_id": "u1",
         "agent_id": "bot" if full else None,
         "visibility": visibility,
+        "workspace_id": "ws1" if full else None,
     }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from datetime import timedelta
 
 import pytest
@@ -75,7 +76,9 @@ def test_age_is_never_negative_and_recency_is_one_now() -> None:
     future = mem("t", "u", "x", days_ago=-2)
     assert days_since_confirmed(future, NOW) == 0
     assert recency(future, NOW) == 1.0
-    assert recency(mem("t", "u", "x", days_ago=120, attribute="preferred_meeting_time"), NOW) == pytest.approx(0.5)
+    assert recency(mem("t", "u", "x", days_ago=120, attribute="preferred_meeting_time"), NOW) == pytest.approx(
+        math.exp(-1)
+    )
 
 
 def test_salience_is_importance_times_decay_score() -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+from datetime import timedelta
+
 import pytest
 
 from beliefs.age import recency
@@ -63,7 +66,7 @@ def test_recency_uses_the_category_half_life_not_one_global_one() -> None:
     assert recency(name, NOW) > 0.98
     assert recency(place, NOW) < 0.01
     preference = mem("t", "u", "x", days_ago=180, type=MemoryType.PREFERENCE)
-    assert recency(preference, NOW) == pytest.approx(0.5, abs=0.01)
+    assert recency(preference, NOW) == pytest.approx(math.exp(-1), abs=0.01)  # e^(-days / half-life)
 
 
 def test_the_recent_preset_shortens_every_half_life() -> None:
@@ -71,11 +74,21 @@ def test_the_recent_preset_shortens_every_half_life() -> None:
     assert recency(m, NOW, RECENT.recency_scale) < recency(m, NOW, BALANCED.recency_scale)
 
 
-def test_recency_counts_from_when_the_belief_became_true() -> None:
-    old = mem("t", "u", "x", days_ago=365, type=MemoryType.FACT)
-    assert recency(old, NOW) == pytest.approx(0.5, abs=0.01)
-    reconfirmed = old.model_copy(update={"last_confirmed": NOW})
-    assert recency(reconfirmed, NOW) == pytest.approx(recency(old, NOW))
+def test_recency_counts_from_the_last_confirmation() -> None:
+    old = mem("t", "u", "x", days_ago=365, type=MemoryType.FACT)  # a fact's half-life: 365 days
+    assert recency(old, NOW) == pytest.approx(math.exp(-1), abs=0.001)
+    reconfirmed = old.model_copy(update={"last_confirmed": NOW - timedelta(days=1)})
+    assert recency(reconfirmed, NOW) == pytest.approx(0.997, abs=0.0005)  # the design reading's figure
+    place = mem("t", "u", "x", days_ago=365, attribute="located_in")
+    assert recency(place.model_copy(update={"last_confirmed": NOW - timedelta(days=1)}), NOW) < 0.9  # per category
+    confirmed_now = old.model_copy(update={"last_confirmed": NOW})
+    assert recency(confirmed_now, NOW) == 1.0
+
+
+def test_a_reconfirmed_old_fact_outranks_an_unconfirmed_one_of_the_same_age() -> None:
+    old = mem("t", "u", "lives in Porto", days_ago=365, type=MemoryType.FACT)
+    reconfirmed = old.model_copy(update={"last_confirmed": NOW - timedelta(days=1)})
+    assert recall_score(reconfirmed, 0.5, NOW, BALANCED).value > recall_score(old, 0.5, NOW, BALANCED).value
 
 
 def test_floor_drops_a_dissimilar_memory_and_says_why() -> None:

@@ -11,12 +11,13 @@ import sqlalchemy as sa
 from recording_producer import RecordingProducer
 
 from beliefs.records import MemoryState, MemoryType, RecallSemantics, Trust, Visibility
-from sidecar.auth import Principal
+from sidecar.auth import TENANT_DEFAULT, Capability, Principal
 from sidecar.errors import Forbidden
 from sidecar.recall.audit import AuditLog
 from sidecar.recall.budget import edge_order, estimate_tokens
 from sidecar.recall.models import RecallRequest
 from sidecar.recall.service import RecallService
+from sinks.errors import SinkUnavailableError
 from sinks.recall import Currency, RecallScope
 from sinks.sql.tables import memories, recall_audit
 from tests.conftest import unique_tenant
@@ -64,7 +65,11 @@ async def test_scope_agent_private_only_for_that_agent(world, tenant) -> None:
     await world.seed(private, shared)
     query = "billing service"
     assert set(ids(await ask(world, tenant, query, agent="bot"))) == {private.id, shared.id}
-    assert set(ids(await ask(world, tenant, query, agent_id="bot"))) == {private.id, shared.id}
+    with pytest.raises(Forbidden):  # a tenant key's default rights act for no agent
+        await ask(world, tenant, query, agent_id="bot")
+    operator = Principal(tenant, None, capabilities=TENANT_DEFAULT | {Capability.AGENTS})
+    as_bot = await world.service.recall(operator, RecallRequest(user_id="u1", query=query, agent_id="bot"))
+    assert set(ids(as_bot)) == {private.id, shared.id}
     assert ids(await ask(world, tenant, query, agent="spy")) == [shared.id]
     assert ids(await ask(world, tenant, query)) == [shared.id]
     with pytest.raises(Forbidden):
@@ -369,20 +374,24 @@ async def test_access_and_audit_recorded(world, tenant) -> None:
     await world.seed(target)
     query = "what is the user's hobby"
     principal = Principal(tenant, "bot", key_id="fp-1")
-    for _ in range(2):
-        await service.recall(principal, RecallRequest(user_id="u1", query=query))
-    assert world.access._flusher.pending == 2  # nothing written on the hot path
-    await service.flush()
+    answers = [await service.recall(principal, RecallRequest(user_id="u1", query=query)) for _ in range(2)]
+    assert world.access._flusher.pending == 2  # access counts are not written on the hot path
 
-    [stored] = await world.store.hydrate(RecallScope(tenant, "u1"), Currency(NOW, 0.4), [target.id])
-    assert stored.access_count == 2 and stored.last_accessed == NOW
-    async with world.store._engine.connect() as conn:
+    async with world.store._engine.connect() as conn:  # the audit is: stored before each answer left
         rows = (
             (await conn.execute(sa.select(recall_audit).where(recall_audit.c.tenant_id == tenant)))
             .mappings()
             .all()
         )
     assert len(rows) == 2
+    returned = answers[0].memories[0]
+    assert rows[0]["returned"] == [
+        {"id": target.id, "kind": "memory", "score": returned.score, "reason": returned.recall_reason}
+    ]  # what was returned, with its score and why
+    await service.flush()
+
+    [stored] = await world.store.hydrate(RecallScope(tenant, "u1"), Currency(NOW, 0.4), [target.id])
+    assert stored.access_count == 2 and stored.last_accessed == NOW
     digest = hashlib.sha256(query.encode()).hexdigest()
     assert {(r["user_id"], r["agent_id"], r["key_id"], r["query_digest"]) for r in rows} == {
         ("u1", "bot", "fp-1", digest)
@@ -403,3 +412,36 @@ async def test_superseded_state_is_not_recalled_after_reconcile_either(world, te
     ]
     assert superseded.state is MemoryState.SUPERSEDED
     assert old.id not in ids(await ask(world, tenant, "Vim editor"))
+
+
+async def test_the_audit_keeps_what_was_withheld_and_why(world, tenant) -> None:
+    audit = AuditLog(world.store)
+    service = RecallService(world.store, world.index, world.embedder, audit=audit, clock=lambda: NOW)
+    hobby = mem(tenant, "u1", "The user's secret hobby is origami.")
+    trivial = mem(tenant, "u1", "The user had soup on a Tuesday.", importance=0.2)
+    await world.seed(hobby, trivial)
+
+    await service.recall(Principal(tenant, None, key_id="fp"), RecallRequest(user_id="u1", query="what is my hobby"))
+
+    async with world.store._engine.connect() as conn:
+        [row] = (await conn.execute(sa.select(recall_audit).where(recall_audit.c.tenant_id == tenant))).mappings().all()
+    assert [item["id"] for item in row["returned"]] == [hobby.id]
+    assert {item["id"]: item["why"] for item in row["withheld"]}.get(trivial.id, "").startswith("below the similarity floor")
+
+
+async def test_an_answer_never_leaves_when_its_audit_cannot_be_stored(world, tenant) -> None:
+    """The audit is written before the answer: a store that refuses it fails the recall (503 over
+    HTTP), so no answer leaves unaudited; a crash after the answer loses no record."""
+
+    class RefusingStore:
+        def __getattr__(self, name):
+            return getattr(world.store, name)
+
+        async def write_audit(self, records):
+            raise SinkUnavailableError("write_audit: database is locked")
+
+    service = RecallService(world.store, world.index, world.embedder, audit=AuditLog(RefusingStore()), clock=lambda: NOW)
+    await world.seed(mem(tenant, "u1", "The user's secret hobby is origami."))
+
+    with pytest.raises(SinkUnavailableError):
+        await service.recall(Principal(tenant, None, key_id="fp"), RecallRequest(user_id="u1", query="my hobby"))

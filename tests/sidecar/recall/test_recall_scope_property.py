@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from beliefs.records import Memory, Trust, Visibility
-from sidecar.auth import Principal
+from sidecar.auth import TENANT_DEFAULT, Capability, Principal
 from sidecar.errors import Forbidden
 from sidecar.recall.models import RecallRequest
 from sinks.sql.tables import memories
@@ -93,6 +93,10 @@ async def test_recall_never_leaves_the_scope_or_the_present(world, specs, reques
         with pytest.raises(Forbidden):
             await world.service.recall(principal, body)
         return
+    if bound is None and named is not None:  # a tenant key acts for an agent only with `agents`
+        with pytest.raises(Forbidden):
+            await world.service.recall(principal, body)
+        principal = Principal(tenant_of[tenant], None, capabilities=TENANT_DEFAULT | {Capability.AGENTS})
     result = await world.service.recall(principal, body)
 
     agent = bound or named

@@ -9,10 +9,12 @@ from typing import Any
 
 import pytest
 
+from beliefs.records import MemoryType, Trust
 from llm.prompts import reflect_answer as prompt
 from sidecar.reflect_llm import AnthropicAnswerer, make_answerer
 from streams.settings import Settings
 from tests.llm.fake_anthropic import FakeAnthropic, Reply, claude_settings
+from tests.sidecar.recall.seeding import mem, seed
 from tests.sidecar.reflect.conftest import KEY, STRONG, WEAK
 
 QUESTION = {"user_id": "u1", "question": "What am I allergic to?"}
@@ -118,3 +120,37 @@ def test_read_response_tolerates_fences_and_rejects_non_json() -> None:
     assert answer.insufficient and answer.cited_ids == []
     with pytest.raises(prompt.ResponseSchemaError):
         prompt.read_response("no json here", ["m1"])
+
+
+async def test_the_llm_is_given_the_conflicts_and_the_answer_says_so(
+    fake, answerer, reflect_client, store, edge_vectors, minilm
+) -> None:
+    """Issue 29, item 15: a contradiction recall settled reaches the model inside `<conflicts>`, and
+    an answer that keeps quiet about it still says it (as the extractive answer does)."""
+    await seed(
+        store, edge_vectors, minilm,
+        [
+            mem("acme", "u1", "The user codes in vim.", type=MemoryType.PREFERENCE, confidence=0.95,
+                entity="user", attribute="preferred_editor", value="vim", days_ago=2),
+            mem("acme", "u1", "The user codes in emacs.", type=MemoryType.PREFERENCE, confidence=0.5,
+                trust=Trust.CAUTION, entity="user", attribute="preferred_editor", value="emacs", days_ago=1),
+        ],
+    )  # fmt: skip
+    http = await reflect_client(answerer)
+    question = {"user_id": "u1", "question": "Which editor do I code in?"}
+    fake.script(Reply.ok(json.dumps({"answer": "You code in vim.", "cited_ids": [], "insufficient": False})))
+
+    body = (await http.post("/v1/reflect", json=question, headers=KEY)).json()
+
+    content = fake.requests[0]["messages"][0]["content"]
+    block = content[content.index("<conflicts>") : content.index("</conflicts>")]
+    assert 'attribute="preferred_editor" settled="true"' in block and "'vim' | 'emacs'" in block
+    assert body["mode"] == "llm"
+    assert body["answer"].startswith("You code in vim.") and "conflicts" in body["answer"]
+    assert "'vim' over 'emacs'" in body["answer"]
+
+    fake.script(Reply.ok(json.dumps({
+        "answer": "You said vim, though you also said emacs.", "cited_ids": [], "conflicts_noted": True,
+    })))  # fmt: skip
+    noted = (await http.post("/v1/reflect", json=question, headers=KEY)).json()
+    assert noted["answer"] == "You said vim, though you also said emacs."  # not said twice
