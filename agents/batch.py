@@ -6,12 +6,15 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from beliefs.episodes import Episode
 from beliefs.records import DeadLetter, Memory, Turn
 from beliefs.write_plan import TurnOutcome
+from embedding.episode_vectors import episode_vectors, line_texts
 from reading.dead_letter import dead_letter as letter_of
 from reading.decode import Rejection
-from reading.episode_text import SessionTails
+from reading.episode_text import EpisodeLines, SessionTails
 from reading.prepare import PreparedTurn
 
 
@@ -44,7 +47,7 @@ class ReadTurns:
     prepared: list[PreparedTurn]
     memories: list[list[Memory]]
     episodes: list[Episode | None]
-    embedding: asyncio.Future | None  # float32 [memories, then episodes, dim], on the model's thread
+    embedding: asyncio.Future | None  # float32 [memories, then episodes, dim] (`vectors_of` the texts)
 
     def cancel(self) -> None:
         if self.embedding is not None and not self.embedding.done():
@@ -63,12 +66,25 @@ class PreparedBatch:
     started: float
 
 
-def embedded_texts(
-    memories: Sequence[list[Memory]], episodes: Sequence[Episode | None], tails: SessionTails
-) -> list[str]:
-    """What one model call embeds for a batch: every memory text, then every episode's embedded
-    text (`reading.episode_text`: with its speaker and the turn before it)."""
-    return [m.text for per_turn in memories for m in per_turn] + tails.texts(episodes)
+@dataclass(frozen=True)
+class BatchTexts:
+    """What one model call embeds for a batch: every memory text, then the lines of every episode
+    (`reading.episode_text`: its own and the turn before it), each distinct text once."""
+
+    memories: list[str]
+    lines: list[EpisodeLines]
+
+    @classmethod
+    def of(cls, memories: Sequence[list[Memory]], episodes: Sequence[Episode | None], tails: SessionTails) -> BatchTexts:
+        return cls([m.text for per_turn in memories for m in per_turn], tails.lines(episodes))
+
+    def texts(self) -> list[str]:
+        return self.memories + line_texts(self.lines)
+
+    def vectors_of(self, vectors: np.ndarray) -> np.ndarray:
+        """The memories' vectors, then each episode's (`embedding.episode_vectors`), from the rows of `texts()`."""
+        split = len(self.memories)
+        return np.concatenate([np.asarray(vectors[:split], dtype=np.float32), episode_vectors(self.lines, vectors[split:])])
 
 
 def dead_letter(rejection: Rejection) -> DeadLetter:

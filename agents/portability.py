@@ -19,6 +19,7 @@ from beliefs.episodes import Episode
 from beliefs.import_plan import Embedding, ImportCounts
 from beliefs.records import Memory
 from embedding.embedder import Embedder
+from embedding.episode_vectors import episode_vectors, line_texts
 from reading.episode_text import SessionTails
 from sinks.errors import ExportFormatError
 from sinks.portability import FORMAT, End, Header, Record, parse_line
@@ -107,14 +108,19 @@ async def import_records(
     return total
 
 
-def _embedded_texts(said: Sequence[Memory | Episode], tails: SessionTails) -> list[str]:
-    """A memory's text; an episode's text as the write path embeds it (`reading.episode_text`), each
-    episode seeing the one said before it in its session."""
-    texts = [r.text for r in said]
+async def _vectors(said: Sequence[Memory | Episode], tails: SessionTails, embedder: Embedder) -> list:
+    """A memory's vector from its text; an episode's as the write path makes it
+    (`embedding.episode_vectors`), each episode seeing the one said before it in its session."""
+    memories = [i for i, r in enumerate(said) if not isinstance(r, Episode)]
     episodes = sorted((i for i, r in enumerate(said) if isinstance(r, Episode)), key=lambda i: said[i].said_at)
-    for i, text in zip(episodes, tails.texts([said[i] for i in episodes]), strict=True):
-        texts[i] = text
-    return texts
+    lines = tails.lines([said[i] for i in episodes])
+    vectors = await embedder.aembed([said[i].text for i in memories] + line_texts(lines))
+    out: list = [None] * len(said)
+    for row, i in enumerate(memories):
+        out[i] = vectors[row]
+    for row, vector in zip(episodes, episode_vectors(lines, vectors[len(memories) :]), strict=True):
+        out[row] = vector
+    return out
 
 
 async def _write_group(group: list[Record], store: ImportTarget, embedder: Embedder, tails: SessionTails) -> ImportCounts:
@@ -123,7 +129,7 @@ async def _write_group(group: list[Record], store: ImportTarget, embedder: Embed
     if not group:
         return ImportCounts(skipped=len(known))
     said = [r for r in group if isinstance(r, Memory | Episode)]
-    vectors = await embedder.aembed(_embedded_texts(said, tails)) if said else []
+    vectors = await _vectors(said, tails, embedder) if said else []
     memories = [(r, v) for r, v in zip(said, vectors, strict=True) if isinstance(r, Memory)]
     episodes = [(r, v) for r, v in zip(said, vectors, strict=True) if isinstance(r, Episode)]
     counts = await store.import_user(memories, episodes, [r for r in group if isinstance(r, ContestedSlot)])
