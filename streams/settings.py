@@ -81,13 +81,16 @@ class Settings(BaseSettings):
     )
     ingest_embed_processes: int = Field(default=2, ge=1, description="the worker's model processes (one per core)")
     ingest_embed_threads: int = Field(default=1, ge=1, description="threads of each of those processes")
+    ingest_embed_batch_size: int = Field(
+        default=16, ge=1, description="texts per model call in the worker's model processes (calls planned by length)"
+    )
     episode_retention_days: float = Field(
         default=0.0, ge=0, description="days an episode (a turn kept as said) is kept after it was said; 0 = forever"
     )
     episode_context_sessions: int = Field(
         default=10_000, ge=0,
-        description="sessions whose last turn a worker remembers, to embed the next episode with it; "
-        "0 = each episode embedded with its speaker only (half the model's work per episode)",
+        description="sessions whose last turn a worker remembers, so the next episode's vector adds that turn's "
+        "line to its own; 0 = each episode's vector from its own line only",
     )
     sink_retry_initial_s: float = 0.5
     # the intake: accepted turns kept in SQL until processed (sinks/sql/intake.py, launch/reaper.py)
