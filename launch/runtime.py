@@ -238,7 +238,7 @@ async def ingest_embedder(settings: Settings, clients: Clients) -> Embedder:
     from embedding.process import ProcessEmbedder
 
     return await asyncio.to_thread(
-        ProcessEmbedder, settings.ingest_embed_processes, settings.ingest_embed_threads, settings.ingest_embed_batch_size
+        ProcessEmbedder, settings.ingest_embed_processes, settings.ingest_embed_threads, settings.embed_batch_size
     )
 
 

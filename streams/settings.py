@@ -81,9 +81,6 @@ class Settings(BaseSettings):
     )
     ingest_embed_processes: int = Field(default=2, ge=1, description="the worker's model processes (one per core)")
     ingest_embed_threads: int = Field(default=1, ge=1, description="threads of each of those processes")
-    ingest_embed_batch_size: int = Field(
-        default=16, ge=1, description="texts per model call in the worker's model processes (calls planned by length)"
-    )
     episode_retention_days: float = Field(
         default=0.0, ge=0, description="days an episode (a turn kept as said) is kept after it was said; 0 = forever"
     )
