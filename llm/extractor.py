@@ -53,7 +53,7 @@ class ExtractorStats:
     malformed: int = 0  # answers that were not the prompt's JSON (first attempts and repairs)
     api_errors: int = 0  # requests that failed after the SDK's retries
     repairs: int = 0
-    dropped_items: int = 0  # invalid or over the cap, touching a redaction, instructions, echoes
+    dropped_items: int = 0  # invalid or over the cap, unimportant, task state, touching a redaction, instructions, echoes
     capped: int = 0  # hypothetical claims whose confidence was lowered to the cap
 
     def as_dict(self) -> dict[str, int]:
@@ -104,7 +104,7 @@ class AnthropicExtractor:
             return await self._fall_back(turn, str(failed))
         result = enforce_write_policy(claims, turn.text, said_at=turn.ts)
         self.stats.capped += result.capped
-        self.stats.dropped_items += result.redacted + result.refused
+        self.stats.dropped_items += result.redacted + result.refused + result.unimportant + result.task_state
         return result.claims
 
     async def _ask(self, context: prompt.ExtractionContext) -> list[Claim]:

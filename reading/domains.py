@@ -32,6 +32,13 @@ DOMAIN_WORDS: dict[str, tuple[str, ...]] = {
         "recipe", "recipes", "dish", "dishes", "bake", "baking", "snack", "snacks", "menu", "cuisine",
         "sushi", "pizza", "burger", "dessert", "grocery", "groceries", "ingredient", "ingredients",
         "catering", "place to eat", "tonight's dinner", "drink", "drinks", "bar", "pub",
+        # what is eaten or drunk: a constraint on it ("nothing with cilantro") is about food
+        "coffee", "coffee shop", "tea", "wine", "beer", "cocktail", "cocktails", "juice", "smoothie",
+        "salad", "soup", "sandwich", "curry", "noodles", "pasta", "steak", "taco", "tacos", "kebab", "bakery",
+        "meat", "beef", "pork", "chicken", "lamb", "fish", "seafood", "shellfish", "egg", "eggs", "cheese",
+        "dairy", "gluten", "nuts", "peanut", "peanuts", "garlic", "onion", "onions", "mushroom",
+        "mushrooms", "cilantro", "coriander", "chili", "chilli", "spicy", "sweets", "chocolate", "fast food",
+        "takeaway", "vegetarian", "vegan", "burger joint", "burger joints", "kosher", "halal", "calories",
     ),
     "medication": (
         "medication", "medicine", "medicines", "pill", "pills", "drug", "drugs", "prescription",
@@ -47,6 +54,7 @@ DOMAIN_WORDS: dict[str, tuple[str, ...]] = {
         "activity", "activities", "hike", "hiking", "run", "running", "gym", "workout", "exercise",
         "sport", "sports", "climb", "climbing", "swim", "swimming", "bike", "cycling", "yoga",
         "weekend plans", "outing", "adventure", "ski", "skiing", "dance", "class", "excursion",
+        "picnic", "picnics", "outdoors", "outdoor", "countryside", "camping", "campsite", "festival", "beach",
     ),
     "health": (
         "health", "doctor", "doctors", "symptom", "symptoms", "diagnosis", "therapy", "therapist",
@@ -71,7 +79,7 @@ DOMAIN_WORDS: dict[str, tuple[str, ...]] = {
         "spend", "spending", "afford", "price", "cost", "expensive", "cheap", "retirement",
     ),
     "location": (
-        "address", "deliver", "delivery", "ship", "shipping", "directions", "nearby", "near me",
+        "address", "deliver", "delivered", "delivery", "ship", "shipped", "shipping", "directions", "nearby", "near me",
         "where do i live", "home address", "pick me up", "route", "commute",
     ),
     "restaurant": ("restaurant", "restaurants", "dinner", "lunch", "brunch", "place to eat", "cafe", "bistro"),
@@ -101,6 +109,10 @@ DOMAIN_ALIASES: dict[str, str] = {
     "drugs": "medication", "activity": "activities", "sport": "activities", "sports": "activities",
     "money": "finances", "finance": "finances", "financial": "finances", "meetings": "meeting",
 }  # fmt: skip
+
+
+#: Every domain this vocabulary can read: a request domain outside it ("electronics") is read from the query.
+KNOWN_DOMAINS: frozenset[str] = frozenset(DOMAIN_WORDS) | frozenset().union(*DOMAIN_PARENTS.values())
 
 
 def _pattern(words: tuple[str, ...]) -> re.Pattern[str]:

@@ -161,6 +161,12 @@ def _is_only_dump(text: str) -> bool:
 
 #: A request phrased as a question that sets a standing rule ("can you use bullets from now on?").
 _STANDING_REQUEST = re.compile(r"(?i:\bfrom now on\b|\bgoing forward\b|\bin (?:the )?future\b|\bevery time\b)")
+#: An instruction to the assistant about what not to do, which "Do" or "Can you" opens like a question:
+#: "Do not suggest restaurant Alto.", "Can you stop recommending podcasts?", "Could you never book Ryanair?"
+_NEGATIVE_REQUEST = re.compile(
+    r"(?i:^(?:please[,\s]+)?do\s+(?:not|never)\s+\w+"
+    r"|^(?:please[,\s]+)?(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:stop|quit|never|not|avoid)\b)"
+)
 
 
 def is_question_without_disclosure(sentence: str) -> bool:
@@ -168,7 +174,7 @@ def is_question_without_disclosure(sentence: str) -> bool:
     stripped = sentence.strip()
     if not (stripped.endswith("?") or _QUESTION_START.match(stripped)):
         return False
-    if _STANDING_REQUEST.search(stripped):
+    if _STANDING_REQUEST.search(stripped) or _NEGATIVE_REQUEST.search(stripped):
         return False
     without_asking = _ASKING_I.sub(" ", stripped)
     return _DISCLOSURE.search(without_asking) is None

@@ -19,6 +19,7 @@ from beliefs.episodes import Episode
 from beliefs.records import Claim, Memory, Role, Trust, Turn, memory_id_for
 from reading.canonical_claim import normalize_claim
 from reading.episode_keeping import content_free_reason, episode_of
+from reading.extract.write_policy import worth_storing
 from reading.extractor import Extractor
 from reading.junk import classify_junk
 from reading.provenance import Provenance, Reading, read
@@ -63,10 +64,14 @@ def clean_turn(turn: Turn, extra_patterns: Sequence[str] = ()) -> PreparedTurn:
 
 
 async def extract_claims(prepared: Sequence[PreparedTurn], extractor: Extractor) -> list[list[Claim]]:
-    """Claims per prepared turn (skipped turns get none), one extractor call for the batch."""
+    """Claims per prepared turn (skipped turns get none), one extractor call for the batch; whatever
+    the extractor, a claim under the importance floor is not kept (`write_policy.worth_storing`)."""
     readable = [p for p in prepared if p.skip_reason is None]
     extracted = await extractor.extract([p.turn.model_copy(update={"text": p.text}) for p in readable])
-    by_turn = {id(p): claims for p, claims in zip(readable, extracted, strict=True)}
+    by_turn = {
+        id(p): [claim for claim in claims if worth_storing(claim)]
+        for p, claims in zip(readable, extracted, strict=True)
+    }
     return [by_turn.get(id(p), []) for p in prepared]
 
 
@@ -131,7 +136,7 @@ def memory_from_claim(turn: Turn, claim: Claim, now: datetime, provenance: Prove
         valid_from=said_at,
         expires_at=claim.expires_at,
         last_confirmed=turn.ts,
-        decay_score=1.0,
+        decay_score=None,  # the decay job scores it on its first run (recall reads None as 1)
         half_life_days=_half_life(claim),
     )
 

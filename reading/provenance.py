@@ -8,7 +8,10 @@ at most, never recalled as an instruction:
 | `own`            | the user's own words                                              | `trusted`   |
 | `mixed`          | a turn with the user's words beside pasted content (episodes), or  | `caution`   |
 |                  | a claim whose evidence cannot be placed in such a turn            |             |
-| `quoted`         | quoted, pasted, forwarded, code-fenced, marked-up or JSON content  | `untrusted` |
+| `quoted`         | quoted, pasted, forwarded, code-fenced, marked-up or JSON content, | `untrusted` |
+|                  | impersonal prose (paragraphs in no one's voice: an encyclopedia's),|             |
+|                  | a claim whose evidence holds markup, code or data, and a turn whose|             |
+|                  | speaker name is markup                                            |             |
 | `about_the_user` | "the user is …", "remember that the user …": a claim about the    | `untrusted` |
 |                  | user in the third person, which is how forged memories read       |             |
 | `injection`      | instructions addressed to an AI anywhere in the turn ("ignore     | `untrusted` |
@@ -33,7 +36,9 @@ from enum import StrEnum
 
 from beliefs.records import Role, Trust, Turn
 from reading.canonical_text import needs_normalising, normalise
+from reading.extract.text import sentence_spans
 from reading.gates import contains_any
+from reading.markup import has_markup, markup_spans
 
 
 class Voice(StrEnum):
@@ -159,6 +164,15 @@ _SPEECH_BEFORE = re.compile(
 )
 #: The most words a double-quoted span may hold and still read as a title rather than speech.
 TITLE_WORDS = 6
+#: A paragraph at least this long, of at least two sentences, in no one's voice (no first or second
+#: person) is pasted prose: an article, an encyclopedia entry, a product description.
+PROSE_MIN_CHARS = 160
+_PERSONAL = re.compile(
+    r"(?i:\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves|you|your|yours|yourself|u)\b)|\bI(?:'|’)"
+)
+_PARAGRAPH = re.compile(r"\S(?:.*?\S)?(?=\n[ \t]*\n|\s*\Z)", re.DOTALL)
+#: Regions whose words are never the user's, wherever the claim's first person sits.
+_NOT_SAID = frozenset({"marked-up", "code-fenced", "data"})
 _REGION_GATE = re.compile(r"```|~~~|^[ \t]*>|wrote:|forwarded|original message|\"|“|«|„|<[A-Za-z]|^[ \t]*[\[{]|:[ \t]*\n|\?[ \t]*\n",
                           re.IGNORECASE | re.MULTILINE)  # fmt: skip
 
@@ -172,6 +186,7 @@ class Reading:
     regions: tuple[tuple[int, int, str], ...]
     injection: str | None
     directive: bool
+    speaker_markup: bool = False
 
     def of_turn(self) -> Provenance:
         """The provenance of the whole turn (what an episode of it may be trusted as)."""
@@ -179,6 +194,8 @@ class Reading:
             return Provenance(Voice.NOT_USER, f"a {self.role.value} turn")
         if self.injection:
             return Provenance(Voice.INJECTION, self.injection)
+        if self.speaker_markup:
+            return Provenance(Voice.QUOTED, "a speaker name that is markup")
         if self.directive:
             return Provenance(Voice.ABOUT_THE_USER, "a directive about the user in the third person")
         regions = tuple(r for r in self.regions if not _a_title(self.text, r))
@@ -193,7 +210,7 @@ class Reading:
     def of_claim(self, evidence: str) -> Provenance:
         """The provenance of a claim, by where its evidence sits in the turn."""
         turn = self.of_turn()
-        if turn.voice in (Voice.NOT_USER, Voice.INJECTION, Voice.ABOUT_THE_USER):
+        if turn.voice in (Voice.NOT_USER, Voice.INJECTION, Voice.ABOUT_THE_USER) or self.speaker_markup:
             return turn
         span = _locate(self.text, evidence)
         if span is not None and _ABOUT_THE_USER.search(self.text[span[0] : span[1]]):
@@ -202,6 +219,9 @@ class Reading:
             return OWN
         if span is None:
             return Provenance(Voice.MIXED, "evidence not found in a turn with pasted content")
+        held = next((k for s, e, k in self.regions if k in _NOT_SAID and s < span[1] and e > span[0]), None)
+        if held:
+            return Provenance(Voice.QUOTED, f"evidence holding {held} content")
         kind = _inside(self.regions, self.text, span)
         return Provenance(Voice.QUOTED, f"inside {kind} content") if kind else OWN
 
@@ -215,7 +235,8 @@ def read(turn: Turn, text: str) -> Reading:
     if contains_any(seen, _INJECTION_WORDS) and (found := _INJECTION.search(seen)):
         injection = f"an instruction addressed to an AI: {found.group().strip()[:60]!r}"
     directive = bool(_MEMORY_DIRECTIVE.search(seen)) if "user" in seen.lower() else False
-    return Reading(text, turn.role, _regions(text), injection, directive)
+    speaker_markup = turn.speaker is not None and has_markup(turn.speaker)
+    return Reading(text, turn.role, _regions(text), injection, directive, speaker_markup)
 
 
 def provenance_of(turn: Turn, text: str) -> Provenance:
@@ -223,10 +244,24 @@ def provenance_of(turn: Turn, text: str) -> Provenance:
     return read(turn, text).of_turn()
 
 
+def _impersonal_prose(text: str) -> list[tuple[int, int, str]]:
+    """Paragraphs in no one's voice, long enough to be pasted rather than said."""
+    if len(text) < PROSE_MIN_CHARS:
+        return []
+    return [
+        (*m.span(), "pasted prose")
+        for m in _PARAGRAPH.finditer(text)
+        if len(m.group()) >= PROSE_MIN_CHARS
+        and not _PERSONAL.search(m.group())
+        and len(list(sentence_spans(m.group()))) >= 2
+    ]
+
+
 def _regions(text: str) -> tuple[tuple[int, int, str], ...]:
+    prose = _impersonal_prose(text)
     if not _REGION_GATE.search(text):
-        return ()
-    found: list[tuple[int, int, str]] = []
+        return tuple(prose)
+    found: list[tuple[int, int, str]] = prose
     found += [(*m.span(), "code-fenced") for m in _FENCE.finditer(text)]
     found += [(*m.span(), "quoted") for m in _QUOTE_LINES.finditer(text)]
     found += [(*m.span(), "forwarded") for m in _FORWARDED.finditer(text)]
@@ -234,6 +269,7 @@ def _regions(text: str) -> tuple[tuple[int, int, str], ...]:
     found += [(m.end(), len(text), "pasted") for m in _PASTE_INTRO.finditer(text)]
     found += [(*m.span(), "quoted") for m in _DOUBLE_QUOTED.finditer(text)]
     found += [(*m.span(), "marked-up") for m in _MARKUP.finditer(text)]
+    found += [(start, end, "marked-up") for start, end in markup_spans(text)]
     found += _json_regions(text)
     return tuple(sorted((s, e, k) for s, e, k in found if e > s))
 

@@ -189,3 +189,20 @@ def read_shape(text: str) -> Shape | None:
         kind, True, found, tuple(replaced), tuple(stated), ends=bool(cues.cessation), starts=bool(cues.starts),
         renewed=tuple(dict.fromkeys(renewed)),
     )  # fmt: skip
+
+
+def contrasted_values(text: str) -> list[tuple[str, str]]:
+    """(old, new) as said in the user's own contrasts ("it's 120, not 90" -> ("90", "120")), in order."""
+    if "not" not in text and "from" not in text and not any(w in text for w in ("wapp", "witch", "raded", "eplace")):
+        return []
+    pairs: list[tuple[str, str]] = []
+    for start, end in sentence_spans(text):
+        sentence = text[start:end]
+        if not _asserted(sentence):
+            continue
+        for pattern in _CONTRASTS:
+            for match in pattern.finditer(sentence):
+                found = match.groupdict()
+                if found.get("old") and found.get("new"):
+                    pairs.append((found["old"].strip(), found["new"].strip()))
+    return pairs

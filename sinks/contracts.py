@@ -106,13 +106,8 @@ EVERY_MEMORY = MemoryListing()
 
 
 @runtime_checkable
-class BeliefReads(Protocol):
-    """Memories and episodes by id and by page, scoped by tenant (the governance routes' reads)."""
-
-    async def get_memory(self, tenant_id: str, memory_id: str) -> Memory | None: ...
-
-    async def memory_history(self, tenant_id: str, memory_id: str) -> list[Memory]:
-        """The supersession chain the memory belongs to, oldest first."""
+class MemoryPages(Protocol):
+    """A user's memories page by page."""
 
     async def list_memories(
         self,
@@ -126,6 +121,16 @@ class BeliefReads(Protocol):
     ) -> tuple[list[Memory], str | None]:
         """One page of the user's memories in (created_at, id) order (or newest first) within `reach`
         (applied in the query: a page is never short of rows the caller may see), and the next cursor."""
+
+
+@runtime_checkable
+class BeliefReads(MemoryPages, Protocol):
+    """Memories and episodes by id and by page, scoped by tenant (the governance routes' reads)."""
+
+    async def get_memory(self, tenant_id: str, memory_id: str) -> Memory | None: ...
+
+    async def memory_history(self, tenant_id: str, memory_id: str) -> list[Memory]:
+        """The supersession chain the memory belongs to, oldest first."""
 
     async def get_episode(self, tenant_id: str, episode_id: str) -> Episode | None: ...
 
@@ -226,9 +231,10 @@ class WebhookQueue(Protocol):
 
 
 @runtime_checkable
-class IngestStore(IngestSink, EventOutbox, Protocol):
+class IngestStore(IngestSink, EventOutbox, MemoryPages, Protocol):
     """The write pipeline's store: its sink and the event outbox it drains after each batch (the
-    vector outbox is the projector's)."""
+    vector outbox is the projector's), and the pages of the user's current beliefs, which a
+    correction naming only values ("Sorry, it's 120, not 90.") is matched against."""
 
 
 @runtime_checkable

@@ -19,7 +19,8 @@ _NEGATION = (
     r"i (?:don'?t|do not) want (?:you )?to|i'?d rather you didn'?t|avoid)"
 )
 _CONSTRAINT = re.compile(
-    rf"(?i:^(?:(?:and|also|oh|and also|ok|okay|please|but|seriously)[,\s]+)*{_NEGATION}\s+(?:ever\s+)?(?:again\s+)?)"
+    rf"(?i:^(?:(?:and|also|oh|and also|ok|okay|please|but|seriously|(?:can|could|would|will) you)[,\s]+)*"
+    rf"(?:{_NEGATION}|not)\s+(?:ever\s+)?(?:again\s+)?)"
     r"(?P<verb>(?i:recommend(?:ing)?|suggest(?:ing)?|book(?:ing)?|call(?:ing)?|phon(?:e|ing)|ring(?:ing)?|email(?:ing)?|"
     r"e-mail(?:ing)?|text(?:ing)?|messag(?:e|ing)|contact(?:ing)?|dm(?:ing)?|ping(?:ing)?|schedul(?:e|ing)|"
     r"send(?:ing)?|us(?:e|ing)|mention(?:ing)?|remind(?:ing)?|show(?:ing)?|auto-?merg(?:e|ing)|merg(?:e|ing)|"
@@ -111,12 +112,15 @@ def constraint_findings(sentence: str, subject: Subject) -> list[Finding]:
     else:
         action = _ACTION_NAMES.get(stem, stem)
         trigger = {"action": action}
-        domain = next((name for name, pattern in _DOMAINS if pattern.search(sentence)), None) or _broad_domain(sentence)
+        # the domain comes from what the sentence forbids, not from its verb ("book me on Ryanair" is no book)
+        said = sentence.strip()
+        unverbed = said[: match.start("verb")] + " " + said[match.end("verb") :]
+        domain = next((name for name, pattern in _DOMAINS if pattern.search(unverbed)), None) or _broad_domain(unverbed)
         if domain:
             trigger["domain"] = domain
         elif obj:
             trigger["object"] = obj
-        target = re.sub(r"(?i:\bmy\b)", "their", obj) if obj else "it"
+        target = re.sub(r"(?i:\byour\b)", "its", re.sub(r"(?i:\bmy\b)", "their", obj)) if obj else "it"
         if action == "recommend":
             text = f"Never recommend {target} to {subject.name}."
         else:

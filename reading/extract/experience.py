@@ -23,7 +23,9 @@ _LEAD = re.compile(
     r"(?:two|three|\d+) (?:days|weeks|months|years) ago)\b[\s,!.:-]*)+",
     re.IGNORECASE,
 )
-_SUBJECT = re.compile(r"^(?:I(?:'m|’m|'ve|’ve|'d|’d|'ll|’ll)?\b|My\b|my\b)")
+_SUBJECT = re.compile(
+    r"^(?:I(?:'m|’m|'ve|’ve|'d|’d|'ll|’ll)?\b|My\b|my\b|(?:Me|I)\s+and\s+(?:my\s|[A-Z])|[A-Z][\w'’-]+\s+and\s+I\b)"
+)  # the speaker alone, their people, or a plural subject they are part of ("Tom and I", "me and my brother")
 _LISTENER = re.compile(r"(?i:\byou\b|\byour\b|\byou'|\byou’|\bu\b|\bya\b)")
 _SKIP_AFTER_I = re.compile(
     r"(?i:^I(?:'m|’m| am)?\s+(?:so\s+|really\s+|very\s+|super\s+|just\s+|totally\s+|also\s+|too\s+|pretty\s+|sure\s+)*"

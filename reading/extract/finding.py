@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from beliefs.records import MemoryType, Polarity, RecallSemantics, Turn
+from reading.markup import without_markup
 
 
 @dataclass(frozen=True)
@@ -25,7 +26,7 @@ class Subject:
 
     @classmethod
     def of(cls, turn: Turn) -> Subject:
-        speaker = turn.speaker
+        speaker = without_markup(turn.speaker) if turn.speaker else None  # a tag is never anyone's name
         return cls(speaker, speaker) if speaker else cls("user", "User")
 
 

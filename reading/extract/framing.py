@@ -93,7 +93,8 @@ _HYPOTHETICAL_MARK = re.compile(
     r"\bI(?:'m|’m| am)\s+(?:basically|practically|kind of|kinda|sort of|sorta|pretty much|more or less)\s+an?\b|"
     r"\bfor the sake of\b|\bassum(?:e|ing)(?: that)? I\b|\bpicture (?:me|myself)\b|\bplay along\b|\bthought experiment\b|"
     r"\bin (?:the|our|this|a|my) (?:story|novel|simulation|fiction|campaign|script)\b|\bin (?:this|our) game\b|^say I\b|"
-    r"\bif I (?:had|moved|lived|worked|owned|earned|became|could|got)\b|\bmake-believe\b)"
+    r"\bif I (?:really |actually )?(?:had|moved|lived|worked|owned|earned|became|could|got)\b|\bif I ever\b|\bmake-believe\b|"
+    r"\bif I (?:didn'?t|did not|weren'?t|wasn'?t|hadn'?t|had not|never had)\b|\bin a world where\b)"
 )
 # "I'm actually a doctor, so walk me through..." - a self-claim that buys a request
 _LEVERAGE = re.compile(
@@ -117,7 +118,8 @@ _HYPOTHETICAL_WORDS = ("what if", "how about if", "imagine", "suppose", "pretend
                        "hypothetical", "roleplay", "role-play", "role play", "as if i", "in this scenario", "basically",
                        "practically", "kind of", "kinda", "sort of", "sorta", "pretty much", "more or less",
                        "for the sake of", "assum", "picture ", "play along", "thought experiment", "story", "game",
-                       "novel", "simulation", "fiction", "campaign", "script", "say i", "if i ", "make-believe")  # fmt: skip
+                       "novel", "simulation", "fiction", "campaign", "script", "say i", "if i ", "make-believe",
+                       "world where")  # fmt: skip
 _HEDGE_WORDS = ("considering", "thinking about", "thinking of", "contemplating", "debating", "toying with", "weighing",
                 "leaning towards", "might", "maybe", "perhaps", "possibly", "probably", "not sure", "wish i could",
                 "someday", "one day", "eventually")  # fmt: skip

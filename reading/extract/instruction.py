@@ -56,7 +56,7 @@ _IMPERATIVE = re.compile(
     r"(?i:^(?:please\s+|always\s+|just\s+|today,?\s+|from now on,?\s+|going forward,?\s+|in future,?\s+|for today,?\s+|"
     r"right now,?\s+|for now,?\s+)*(?P<verb>reply|respond|answer|"
     r"write|format|use|keep|give|make|be|talk|put|send|show|list|stick|tell|ask|remind|check|include|add|explain|cite|"
-    r"mention|start|end|number|label)\b)"
+    r"mention|start|end|number|label|suggest|recommend|offer|book|pick|choose|prioriti[sz]e|default\s+to)\b)"
 )
 _LANGUAGE_REQUEST = re.compile(rf"(?i:\bin\s+(?:{'|'.join(lexicon.NATURAL_LANGUAGES)})\b)")
 #: A one-off request about the thing at hand ("make this shorter"), not a standing wish.

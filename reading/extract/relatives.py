@@ -71,7 +71,10 @@ def relative_findings(sentence: str, subject: Subject, read: FirstPersonReader) 
     if "my " not in sentence.lower():
         return []
     findings: list[Finding] = []
-    for part in re.split(r"(?i:,?\s+and\s+(?=my\s)|;\s*)", sentence.strip()):
+    parts = re.split(r"(?i:,?\s+and\s+(?=my\s)|;\s*)", sentence.strip())
+    if parts[0].strip().lower() in {"i", "me"}:
+        return []  # "Me and my brother are training": the speaker is in the subject, not only their people
+    for part in parts:
         findings.extend(_one(part.strip().rstrip(".!"), subject, read))
     return findings
 

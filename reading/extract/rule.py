@@ -43,10 +43,17 @@ def _lookup(table: dict[str, str]) -> ValueOf:
     return lambda match: table.get(match.group("v").lower())
 
 
+def as_said(phrase: str) -> str:
+    """A common-noun phrase in the case it was said: names and acronyms keep theirs ("data engineer in
+    Porto", "SRE at AWS"); only a shouted phrase of several words is lowered ("DATA ENGINEER")."""
+    words = phrase.split()
+    return phrase.lower() if len(words) > 1 and phrase.isupper() else phrase
+
+
 def _lower(max_words: int = 4) -> ValueOf:
     def value(match: re.Match[str]) -> str | None:
         cleaned = clip(match.group("v"), max_words)
-        return cleaned.lower() if cleaned else None
+        return as_said(cleaned) if cleaned else None
 
     return value
 

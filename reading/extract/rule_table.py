@@ -21,6 +21,7 @@ from reading.extract.rule import (
     _lower,
     _object,
     _rule,
+    as_said,
 )
 from reading.extract.values import clip, clip_object
 
@@ -33,7 +34,7 @@ def _pet_value(kind: str, name: str | None) -> str:
 def _allergen(match) -> str | None:
     """What one is allergic to: a thing, not a pronoun pointing back ("allergic to them") nor the place it is in."""
     value = clip_object(re.split(r"(?i:\s+(?:in|on|at|from)\s)", match.group("v"), maxsplit=1)[0], 4)
-    return value.lower() if value else None
+    return as_said(value) if value else None
 
 
 def _job(phrase: str) -> str | None:

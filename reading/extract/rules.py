@@ -39,10 +39,12 @@ from reading.extract.relative_dates import find_time_mentions, render_absolute
 from reading.extract.relatives import relative_findings
 from reading.extract.retraction import retraction_findings
 from reading.extract.stance import stance_findings
+from reading.extract.task_state import is_task_state
 from reading.extract.taste import free_preference_findings
 from reading.extract.text import expand_contractions, sentence_spans
 from reading.extract.values import bounded
 from reading.extract.volatile import is_volatile, volatile_end
+from reading.extract.write_policy import worth_storing
 from reading.secrets import REDACTION_PREFIX, redact_secrets
 from reading.strip import strip_injected
 
@@ -154,6 +156,8 @@ def sentence_findings(sentence: str, subject: Subject, following: str = "") -> l
                 or free_preference_findings(clause, subject)
                 or experience_findings(clause, subject)
             )
+    if framed.frame is not Frame.HYPOTHETICAL and is_task_state(sentence):  # the work at hand: only a state said for now is kept, and it expires
+        found = [finding for finding in found if is_volatile(finding.attribute, finding.type, sentence)]
     return [_framed(finding, framed.frame) for finding in _deduplicated(found)]
 
 
@@ -232,6 +236,8 @@ class RulesExtractor:
         subject = Subject.of(turn)
         candidates: list[tuple[int, Claim]] = []
         for index, (left, right) in enumerate(spans):
+            if index and speech_act.is_sarcasm(clean[slice(*spans[index - 1])]):
+                break  # said in the breath of a sarcasm ("Great, another delay. Commuting is my hobby.")
             following = clean[slice(*spans[index + 1])] if index + 1 < len(spans) else ""
             for sentence in _readable_parts(clean[left:right]):
                 for finding in sentence_findings(sentence, subject, following):
@@ -239,8 +245,12 @@ class RulesExtractor:
         return self._best(candidates, turn.text)
 
     def _best(self, candidates: list[tuple[int, Claim]], raw: str) -> list[Claim]:
-        """The most important claims (at most max_claims), in the order they were said."""
-        kept = [(order, claim) for order, claim in candidates if claim.text.strip() != raw.strip()]
+        """The most important claims worth storing (at most max_claims), in the order they were said."""
+        kept = [
+            (order, claim)
+            for order, claim in candidates
+            if claim.text.strip() != raw.strip() and worth_storing(claim)
+        ]
         kept.sort(key=lambda pair: (-pair[1].importance, pair[0]))
         chosen = sorted(kept[: self.max_claims], key=lambda pair: pair[0])
         return [claim for _, claim in chosen]

@@ -76,7 +76,8 @@ _INJECTION = re.compile(
     r"\byou are now (?:an?|the|my|free|unrestricted|unfiltered|jailbroken|in \w+ mode)\b|\bnew instructions?\b|\bsystem prompt\b|^\s*(?:system|admin|developer)\s*:|\bdeveloper mode\b|"
     r"\bjailbreak|\b(?:store|save|record|memori[sz]e|remember)\s+(?:the fact\s+)?that\s+the user\b|"
     r"(?:^|:)\s*the user (?:is|has|was|should|must|can)\b|\bI authori[sz]e you\b|"
-    r"\byou (?:are going to|will|must|shall|should|have to) (?:act|pretend|behave|role-?play|respond) as\b|"
+    r"\byou (?:are going to|will|must|shall|should|have to) (?:(?:act|pretend|behave|role-?play|respond) as|"
+    r"(?:play|take on|assume) the (?:role|part|persona) of)\b|"
     r"\bmode enabled\b|\bno (?:filters|restrictions|guidelines|limits) (?:or|and)\b|"
     r"\bwithout (?:any )?(?:filters|restrictions|censorship|guidelines)\b)"
 )
@@ -139,15 +140,52 @@ _DELIGHT = re.compile(
 )
 _NUISANCE = re.compile(
     r"(?i:\b(?:stuck|traffic|on hold|cancell?ed|delayed|broke|broken|died|crash(?:ed|es)?|jammed|taxes|rent|"
-    r"queue|waiting in line|overtime|paperwork|hangover|flat tyre|flat tire|leaking|spam|outage|downtime)\b)"
+    r"queue|waiting in line|overtime|paperwork|hangover|hungover|flat tyre|flat tire|leaking|spam|outage|downtime)\b)"
 )
 _IRONY = re.compile(
     r"(?i:\bnothing says\b.*\blike\b|^(?:yeah|oh|sure)[,\s]+because\b|\blove that for me\b|"
-    r"^(?:oh\s+)?(?:sure|yeah|oh yes|oh yeah)[,\s]+I\s+(?:totally|absolutely|just|really|so)\s+(?:love|enjoy|adore))"
+    r"^(?:oh\s+)?(?:sure|yeah|oh yes|oh yeah)[,\s]+I\s+(?:totally|absolutely|just|really|so)\s+(?:love|enjoy|adore)|"
+    # "Oh, I just love ...": mock delight opens the sentence
+    r"^(?:oh|ah|wow)[,!\s]+(?:I|we)\s+(?:(?:just|really|so|absolutely|totally)\s+)+(?:love|enjoy|adore)\b|"
+    # "Great, another 6am meeting." / "Perfect, just what I needed."
+    r"^(?:oh\s+)?(?:great|perfect|fantastic|wonderful|lovely|brilliant|awesome|terrific|super|marvellous)[,!.]+\s*"
+    r"(?:another|more|just what|exactly what)\b|"
+    # "Yeah, skipping lunch was a brilliant idea."
+    r"^(?:yeah|oh|well|sure)[,!\s]+.{0,80}?\b(?:was|is|were)\s+(?:a\s+|such a\s+|a really\s+)?"
+    r"(?:brilliant|great|genius|fantastic|wonderful|smart|clever)\s+(?:idea|move|plan|call)\b|"
+    # "Sure, I'm a world-class chef." - a boast nobody means
+    r"^(?:oh\s+)?(?:sure|yeah|right|oh yeah|of course|totally)[,!.\s]+I(?:'m|’m| am)\s+(?:(?:a|an|the|such a|totally a|"
+    r"basically a)\s+)?(?:world[- ]class|world[- ]famous|famous|genius|legend|billionaire|millionaire|superstar|"
+    r"celebrity|olympian|natural[- ]born|total natural|rocket scientist|supermodel)\b)"
 )
 
 
-_IRONY_GATE = ("nothing says", "because", "love that for me", "sure", "yeah", "oh yes")
+_IRONY_GATE = ("nothing says", "because", "love that for me", "sure", "yeah", "oh yes", "oh", "ah", "wow", "great",
+               "perfect", "fantastic", "wonderful", "lovely", "brilliant", "awesome", "terrific", "super",
+               "marvellous", "well", "right", "of course", "totally")  # fmt: skip
+
+
+# -- rhetorical questions: asked to deny, not to learn ----------------------------------------------
+
+_RHETORICAL = re.compile(
+    r"(?i:\bwhat am I,|\bwho do you think I am\b|\bwhat do you take me for\b|\bdo I look like\b|"
+    r"\bwhy (?:on earth|in the world|the hell) would I\b|\bwhy would I (?:ever|even|possibly)\b|"
+    r"\bsince when (?:do|does|did|am|have|was|would|could) I\b|\bam I made of\b|"
+    r"\bhow (?:could|would|can) I (?:possibly|ever)\b|\bwho in their right mind\b)"
+)
+_DISMISSAL = re.compile(r"(?i:\byeah,? right\b|\blike I(?:'d| would| could) ever\b|\bas if I(?:'d| would| could| ever)\b)")
+_RHETORICAL_GATE = ("what am i", "who do you think", "take me for", "look like", "would i", "since when", "made of",
+                    "could i", "can i", "right mind")  # fmt: skip
+
+
+def is_rhetorical(sentence: str) -> bool:
+    """A question asked to deny what it names ("Why would I ever go back to Windows?", "What am I,
+    made of money?"), or a dismissal ("yeah, right"): it asserts nothing about the speaker."""
+    if contains_any(sentence, ("right", "ever", "as if")) and _DISMISSAL.search(sentence):
+        return True
+    return sentence.rstrip().endswith("?") and contains_any(sentence, _RHETORICAL_GATE) and bool(
+        _RHETORICAL.search(sentence)
+    )
 
 
 def is_sarcasm(sentence: str) -> bool:

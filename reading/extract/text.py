@@ -102,8 +102,32 @@ def _conjugate_after(text: str, position: int) -> tuple[str, int]:
         return "".join(pieces), match.end() - position
 
 
+#: Where a clause (and so a subject) starts: the text's start, punctuation, or a joining word.
+_CLAUSE_START = r"(?P<pre>^\s*|[,;:(]\s*|\b(?:and|but|so|because|when|while|since|that|then|as)\s+)"
+#: "my wife and I" in subject position: said again as "<speaker> and their wife", the verb left plural.
+_MINE_AND_I = re.compile(
+    _CLAUSE_START + r"(?i:my)\s+(?P<them>[^,.;:!?]{1,40}?)\s+(?i:and)\s+(?:I|me|myself)\b(?!['’])"
+)
+#: "Tom and I", "I and my sister", "me and my brother": the speaker is one of a plural subject.
+_NAME_AND_I = re.compile(_CLAUSE_START + r"(?P<them>[A-Z][\w’'-]+(?:\s+[A-Z][\w’'-]+)?)\s+and\s+I\b(?!['’])")
+_I_AND = re.compile(_CLAUSE_START + r"(?:I|[Mm]e)(?=\s+and\s+(?:(?i:my|our)\s|[A-Z]))")
+#: Stands for the speaker in a plural subject while the pronoun pass runs (no verb follows it to conjugate).
+_CO_SUBJECT = "\x00"
+
+
+def _plural_subjects(clause: str) -> str:
+    """The speaker's part of a plural subject replaced by `_CO_SUBJECT`, their people made "their"."""
+    clause = _MINE_AND_I.sub(lambda m: f"{m.group('pre')}{_CO_SUBJECT} and their {m.group('them')}", clause)
+    clause = _NAME_AND_I.sub(lambda m: f"{m.group('pre')}{m.group('them')} and {_CO_SUBJECT}", clause)
+    return _I_AND.sub(lambda m: f"{m.group('pre')}{_CO_SUBJECT}", clause)
+
+
 def third_person(clause: str, subject: str, possessive: str) -> str:
-    """Rewrite the speaker's first person: "I just adopted my puppy" -> "Max just adopted their puppy"."""
+    """Rewrite the speaker's first person: "I just adopted my puppy" -> "Max just adopted their puppy".
+
+    A plural subject the speaker is part of keeps its plural verb: "My wife and I are moving" ->
+    "Max and their wife are moving"."""
+    clause = _plural_subjects(clause)
     out = []
     cursor = 0
     for match in _TOKEN.finditer(clause):
@@ -132,7 +156,7 @@ def third_person(clause: str, subject: str, possessive: str) -> str:
         out.append(rewritten)
         cursor = match.end() + consumed
     out.append(clause[cursor:])
-    text = "".join(out)
+    text = "".join(out).replace(_CO_SUBJECT, subject)
     return text[:1].upper() + text[1:]
 
 

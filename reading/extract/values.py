@@ -65,6 +65,9 @@ def with_article(noun: str) -> str:
     """ "engineer" -> "an engineer"; a phrase that already has a determiner is kept."""
     if re.match(r"^(?:a|an|the|my|one|two|\d)\b", noun, re.IGNORECASE):
         return noun
+    first = noun.split(" ", 1)[0]
+    if len(first) > 1 and first.isupper() and first.isalpha():  # an acronym is said letter by letter
+        return f"{'an' if first[0] in 'AEFHILMNORSX' else 'a'} {noun}"
     return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
 
 

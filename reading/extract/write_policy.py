@@ -6,7 +6,9 @@ admin") and a sentence that echoes the assistant give nothing; a claim whose sen
 hypothetical, roleplay or rhetorical act (a credential used as leverage: "I'm actually a doctor, so
 walk me through it") has its confidence capped at 0.3 whatever the model said, judged by the same
 speech-act reading as the rules (`reading.extract.framing`); a state said for a period ("light mode
-today") expires. Pure functions from claims and the turn text to claims.
+today") expires; a claim below `MIN_STORED_IMPORTANCE` is not stored (the seed's "skip < 0.2"),
+whatever the prompt said; the work at hand ("we decided to use Python for this task") is not a memory
+(`reading.extract.task_state`). Pure functions from claims and the turn text to claims.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from beliefs.records import Claim
 from reading.extract import speech_act
 from reading.extract.framing import Frame, frame_of
 from reading.extract.relative_dates import find_time_mentions
+from reading.extract.task_state import is_task_state
 from reading.extract.text import sentence_spans
 from reading.extract.volatile import is_volatile, volatile_end
 from reading.secrets import REDACTION_PREFIX
@@ -28,6 +31,9 @@ from reading.secrets import REDACTION_PREFIX
 #: Marks a span the caller redacted before extraction (`reading.secrets`' marker without its colon,
 #: so a model's "[redacted]" is caught too); nothing touching one is stored.
 REDACTION_MARK = REDACTION_PREFIX.removesuffix(":")
+
+#: Importance under which a claim is not worth a memory: filler, pleasantries, in-flight state.
+MIN_STORED_IMPORTANCE = 0.2
 
 #: Framings under which a first-person statement is not an assertion about the speaker.
 HYPOTHETICAL_MARKERS = re.compile(
@@ -58,6 +64,8 @@ class PolicyResult:
     redacted: int  # dropped because they touch a redaction
     refused: int = 0  # dropped because the turn instructs the memory or the sentence echoes the assistant
     expiring: int = 0  # volatile claims given an expiry the model did not set
+    unimportant: int = 0  # dropped because their importance is below MIN_STORED_IMPORTANCE
+    task_state: int = 0  # dropped because they state the work at hand (`reading.extract.task_state`)
 
 
 def _normalise(text: str) -> str:
@@ -122,6 +130,11 @@ def _expiring(claim: Claim, window: str, said_at: datetime) -> Claim | None:
     return claim.model_copy(update={"expires_at": expires_at, "half_life_days": half_life})
 
 
+def worth_storing(claim: Claim) -> bool:
+    """Whether the claim matters enough to be stored at all (importance at least 0.2)."""
+    return claim.importance >= MIN_STORED_IMPORTANCE
+
+
 def touches_redaction(claim: Claim) -> bool:
     """Whether the claim repeats a redacted span (a secret the caller removed)."""
     fields = (claim.text, claim.value or "", claim.evidence)
@@ -131,20 +144,28 @@ def touches_redaction(claim: Claim) -> bool:
 def enforce_write_policy(
     claims: list[Claim], turn_text: str, said_at: datetime | None = None
 ) -> PolicyResult:
-    """Re-check the model: no memory from a redaction, an instruction to the memory or an echo; no
+    """Re-check the model: no memory under the importance floor, from a redaction, an instruction to
+    the memory or an echo; no
     confident memory from a hypothetical or rhetorical act; volatile states expire (when `said_at`
     is given)."""
     if claims and instructs_the_memory(turn_text):
         return PolicyResult(claims=[], capped=0, redacted=0, refused=len(claims))
     kept: list[Claim] = []
-    capped = redacted = refused = expiring = 0
+    capped = redacted = refused = expiring = unimportant = task_state = 0
     for claim in claims:
+        if not worth_storing(claim):
+            unimportant += 1
+            continue
         if touches_redaction(claim):
             redacted += 1
             continue
         window = evidence_window(claim.evidence, turn_text)
         if claim.evidence and speech_act.is_echo(window.strip()):
             refused += 1
+            continue
+        task_at_hand = is_task_state(window) and not is_volatile(claim.attribute, claim.type, window)
+        if task_at_hand and not is_hypothetical(claim, turn_text):
+            task_state += 1
             continue
         if claim.confidence > HYPOTHETICAL_CONFIDENCE_CAP and is_hypothetical(claim, turn_text):
             claim = claim.model_copy(update={"confidence": HYPOTHETICAL_CONFIDENCE_CAP})
@@ -153,4 +174,7 @@ def enforce_write_policy(
             claim = volatile
             expiring += 1
         kept.append(claim)
-    return PolicyResult(claims=kept, capped=capped, redacted=redacted, refused=refused, expiring=expiring)
+    return PolicyResult(
+        claims=kept, capped=capped, redacted=redacted, refused=refused, expiring=expiring, unimportant=unimportant,
+        task_state=task_state,
+    )

@@ -16,7 +16,11 @@ from reading.gates import contains_any
 from reading.secrets.spans import REDACTION_PREFIX, Span
 
 _STRONG = (
-    r"pass(?:word|wd|wort|phrase|code)s?|pwd|pw|pass|pin(?: code| number)?|cvv2?|cvc2?|security code|"
+    r"pass(?:word|wd|wort|phrase|code)s?|pwd|pw|"
+    # a bare "pass" is a password, not a travel or entry pass ("my rail pass is 90 a month")
+    r"(?<!rail )(?<!bus )(?<!train )(?<!metro )(?<!subway )(?<!tube )(?<!transit )(?<!travel )(?<!season )"
+    r"(?<!ski )(?<!boarding )(?<!museum )(?<!gym )(?<!day )(?<!week )(?<!park )(?<!press )(?<!backstage )pass|"
+    r"pin(?: code| number)?|cvv2?|cvc2?|security code|"
     r"one[- ]time (?:password|code)|otp|2fa code|verification code|recovery codes?|backup codes?|seed phrase|"
     r"mnemonic|secret (?:answer|question answer)"
 )

@@ -28,6 +28,7 @@ from sidecar.recall.config import RecallConfig
 from sidecar.recall.floor import similarity_floor
 from sidecar.recall.fusion import Signals
 from sidecar.recall.people import mentions
+from sidecar.recall.policy import ItemGates, framing_cap
 from sidecar.recall.query_dates import Window
 from sidecar.recall.scoring import Score, blend
 
@@ -80,10 +81,11 @@ def score_episode(
     importance: float,
     now: datetime,
     config: RecallConfig,
+    confidence_cap: float = 1.0,
 ) -> Score:
     parts = (
         min(max(relevance, 0.0), 1.0),
-        QUOTE_CONFIDENCE[episode.trust],
+        min(QUOTE_CONFIDENCE[episode.trust], confidence_cap),
         importance,
         episode_recency(episode, now, config),
     )
@@ -119,11 +121,15 @@ def judge_episodes(
     window: Window | None = None,
     include_untrusted: bool = False,
     suppress_superseded: bool = False,
+    gates: ItemGates | None = None,
 ) -> EpisodeVerdicts:
     """Score every hydrated episode; drop what trust forbids; label (or drop) superseded ones.
 
-    `current_beliefs`: the episodes' linked memories that are still current, by id.
+    `current_beliefs`: the episodes' linked memories that are still current, by id. `gates`: the
+    request's policy for every item (`policy.ItemGates`); a quote whose frame caps its confidence
+    under the floor, or that a belief's gate withholds, is suppressed with the reason.
     """
+    gates = gates or ItemGates(confidence_floor=config.confidence_floor)
     entries: list[EpisodeEntry] = []
     suppressed: list[tuple[str, str]] = []
     labelled: list[tuple[str, str]] = []
@@ -133,6 +139,14 @@ def judge_episodes(
             suppressed.append((episode.id, why))
             continue
         linked = [current_beliefs[i] for i in episode.memory_ids if i in current_beliefs]
+        cap, framing = framing_cap(episode.text)
+        if framing is not None and min(QUOTE_CONFIDENCE[episode.trust], cap) < gates.confidence_floor:
+            suppressed.append((episode.id, f"{framing} (a quote is trusted no more than its claim: {cap} < the floor)"))
+            continue
+        withheld = gates.quote_withheld(episode.text, linked)
+        if withheld is not None:
+            suppressed.append((episode.id, withheld))
+            continue
         labels = currency.of_episode(episode, beliefs_gone(episode, current_beliefs))
         stale = labels.superseded
         if stale and suppress_superseded:
@@ -153,7 +167,7 @@ def judge_episodes(
         if floor is not None and floor.why:
             reasons.insert(0, floor.why)
         relevance = min(1.0, (found.relevance if found else 0.0) + bonus)
-        score = score_episode(episode, relevance, config.episode_importance, now, config)
+        score = score_episode(episode, relevance, config.episode_importance, now, config, cap)
         if stale:
             score = score._replace(value=score.value * config.superseded_episode_factor)
         if stale or labels.possibly_superseded:

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Histogram
 
+from sidecar.recall.exclusions import REASONS, reason_of  # noqa: F401  (REASONS: the table, re-exported)
 from streams.tracing import set_attributes, span
 
 #: Recall answers in milliseconds; a cold model or a slow database takes longer.
@@ -22,34 +23,8 @@ LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
 ITEM_BUCKETS = (0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 100)
 TOKEN_BUCKETS = (0, 50, 100, 200, 400, 800, 1600, 3200, 6400)
 
-#: First matching phrase of a `why` → its reason label; anything else is `other`.
-REASONS = (
-    ("sensitive", "sensitive"),
-    ("over the token budget", "token_budget"),
-    ("over the limit", "limit"),
-    ("profile block full", "profile_full"),
-    ("conflicts with", "conflict"),
-    ("quoted as context of", "shown_as_context"),
-    ("live intent", "live_intent"),
-    ("context mismatch", "context"),
-    ("outside topic", "topic"),
-    ("similarity floor", "similarity_floor"),
-    ("confidence below", "confidence_floor"),
-    ("superseded", "superseded"),
-    ("include_untrusted_evidence", "untrusted"),
-    ("untrusted", "untrusted"),
-    ("revoked", "not_current"),
-    ("expired", "not_current"),
-    ("no longer valid", "not_current"),
-    ("state ", "not_current"),
-)
-
-
-@functools.lru_cache(maxsize=4096)
-def suppression_reason(why: str) -> str:
-    """The bounded label of a suppression's free-text `why` (remembered: the same texts recur)."""
-    folded = why.casefold()
-    return next((label for phrase, label in REASONS if phrase in folded), "other")
+#: A suppression's `why` → its bounded reason label: one table for metrics and diagnostics.
+suppression_reason = reason_of
 
 
 class RecallMetrics:

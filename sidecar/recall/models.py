@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from beliefs.records import MAX_ID_LENGTH, MemoryType, Polarity, Role, Sensitivity, as_utc
 from sidecar.recall.config import PRESETS
+from sidecar.recall.exclusions import reason_of
 from sidecar.recall.policy import Conflict, RequestedAction
 from sinks.recall import OpenContest
 
@@ -269,8 +270,55 @@ class ConfirmationView(BaseModel):
 
 
 class SuppressedView(BaseModel):
+    """A candidate kept out of the answer: `why` in words, `reason` as a code (`exclusions.reason_of`)."""
+
     id: str
     why: str
+    reason: str = Field(
+        default="",
+        description="similarity_floor, token_budget, limit, profile_full, shown_as_context, framing, live_intent, "
+        "domain, sensitive, superseded, conflict, context, topic, untrusted, confidence_floor, not_current, "
+        "filter, not_selected or other",
+    )
+
+    @model_validator(mode="after")
+    def _coded(self) -> SuppressedView:
+        if not self.reason:
+            self.reason = reason_of(self.why)
+        return self
+
+
+NoteKind = Literal["live_intent_override", "possibly_superseded", "superseded", "needs_confirmation"]
+
+
+class NoteView(BaseModel):
+    """A discrepancy for the assistant to act on: say it, or confirm it with the user.
+
+    `live_intent_override`: a live instruction overrides a stored default (`text`), which is left out of
+    `memories` this time: ask whether it is a one-off or the new default. `possibly_superseded` /
+    `superseded`: a returned item a later statement may have replaced (or did): the older value, not
+    to be taken as current. `needs_confirmation`: an important belief unconfirmed for half its half-life.
+    """
+
+    kind: NoteKind
+    memory_id: str = Field(description="the stored item the note is about (a belief or an episode)")
+    text: str = Field(description="that item's text")
+    note: str
+
+
+class TrustPolicyView(BaseModel):
+    """The trust policy this recall applied (diagnostics)."""
+
+    similarity_floor: float = Field(description="cosine under which a dense-only candidate is not relevant")
+    floor_bypass_importance: float = Field(description="importance from which a belief is kept below the floor")
+    confidence_floor: float = Field(description="confidence under which a belief or a quote is not recalled")
+    framing_cap: float = Field(description="the confidence of a hypothetical, rhetorical or sarcastic quote")
+    beliefs_admitted: list[str] = Field(description="trust buckets of beliefs recalled")
+    quotes_admitted: list[str] = Field(description="trust buckets of quotes recalled (include_untrusted_evidence)")
+    sensitive_admitted: list[str] = Field(description="sensitive categories admitted outside their domain")
+    request_domains: list[str] = Field(description="the domains the request is read to be in")
+    superseded_episodes: str = Field(description="label or suppress")
+    exclusions: dict[str, int] = Field(default_factory=dict, description="candidates kept out, by reason")
 
 
 class RecallDiagnostics(BaseModel):
@@ -294,6 +342,7 @@ class RecallDiagnostics(BaseModel):
     superseded_episodes: list[SuppressedView] = Field(
         default_factory=list, description="episodes whose belief is no longer current: labelled or suppressed, and why"
     )
+    trust_policy: TrustPolicyView | None = Field(default=None, description="the trust policy applied")
 
 
 class RecallResult(BaseModel):
@@ -301,6 +350,11 @@ class RecallResult(BaseModel):
     conflicts: list[ConflictView] = Field(default_factory=list)
     confirmations: list[ConfirmationView] = Field(
         default_factory=list, description="live instructions against a constraint, to confirm with the user"
+    )
+    notes: list[NoteView] = Field(
+        default_factory=list,
+        description="discrepancies to say or confirm: a live instruction overriding a stored default, an item "
+        "possibly replaced by a later statement, an important belief unconfirmed for long",
     )
     prompt: str | None = Field(default=None, description='with format "prompt": the block to insert')
     suppressed: list[SuppressedView] = Field(default_factory=list, description="with diagnostics only")

@@ -11,7 +11,7 @@ default. `outside_topic` narrows the matched candidates to the request's topic.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -19,8 +19,10 @@ from pydantic import BaseModel, ConfigDict
 
 from beliefs.attributes import is_single_valued
 from beliefs.reconcile import normalize_value
-from beliefs.records import Memory, MemoryState, Polarity, RecallSemantics, Trust, Visibility
-from reading.domains import action_family, action_in, canonical_domain, domains_match
+from beliefs.records import Memory, MemoryState, MemoryType, Polarity, RecallSemantics, Trust, Visibility
+from reading.domains import KNOWN_DOMAINS, action_family, action_in, canonical_domain, domains_of, widened
+from reading.sincerity import Sincerity, sincerity_of
+from sidecar.recall.sensitivity_gate import is_safety_memory, sensitive_outside, sensitive_words_outside
 from sinks.recall import OpenContest, RecallScope
 
 
@@ -88,11 +90,52 @@ def fires(memory: Memory, action: RequestedAction | None, request_domains: froze
     wanted = memory.trigger.get("action")
     if not wanted or action_family(wanted) != action_family(action.action):
         return False
-    domain = memory.trigger.get("domain")
-    if not domain:
+    own = constraint_domains(memory)
+    if not own:
         return True
-    asked = frozenset({canonical_domain(action.domain)}) if action.domain else request_domains
-    return domains_match(domain, asked)
+    return bool(own & widened(_asked(action, request_domains)))
+
+
+def _asked(action: RequestedAction | None, request_domains: frozenset[str]) -> frozenset[str]:
+    """The request's domains: its action's when that is a domain we know, else what its query is about."""
+    if action is not None and action.domain and canonical_domain(action.domain) in KNOWN_DOMAINS:
+        return widened({canonical_domain(action.domain)})
+    return request_domains
+
+
+def constraint_domains(memory: Memory) -> frozenset[str]:
+    """The domains a constraint holds in: its trigger's stated domain, else its object's ("burger
+    joints" → food), else none (a constraint on an action in no domain we can name)."""
+    if memory.recall_semantics is not RecallSemantics.CONSTRAINT:
+        return frozenset()
+    stated = (memory.trigger or {}).get("domain")
+    if stated:
+        return widened({canonical_domain(stated)})
+    said = (memory.trigger or {}).get("object") or constraint_object(memory) or ""
+    return domains_of(said)
+
+
+def off_domain(memory: Memory, action: RequestedAction | None, request_domains: frozenset[str]) -> str | None:
+    """Why a constraint has nothing to do with this request, else None (it may still fire or be ranked).
+
+    A constraint belongs to its domains (`constraint_domains`) and to its action family. With an
+    action (the caller's, or the one the query asks for), it applies where it fires: in its domain
+    when it has one, else for its action family. Without an action, only a domain the request is
+    plainly in and the constraint is not rules it out; what cannot be told apart stays.
+    """
+    if memory.recall_semantics is not RecallSemantics.CONSTRAINT or not memory.trigger:
+        return None
+    own = constraint_domains(memory)
+    asked = _asked(action, request_domains) & KNOWN_DOMAINS
+    if own and own & widened(asked):
+        return None
+    wanted = memory.trigger.get("action") or ""
+    if own and (action is not None or asked):
+        where = "/".join(sorted(asked)) or "no domain we can read"
+        return f"domain: a constraint on {'/'.join(sorted(own))}, this request is about {where}"
+    if not own and action is not None and wanted and action_family(wanted) != action_family(action.action):
+        return f"domain: a constraint on what to {action_family(wanted)}, this request asks to {action_family(action.action)}"
+    return None
 
 
 def requested_action(action: RequestedAction | None, query: str) -> RequestedAction | None:
@@ -133,15 +176,94 @@ def overridden_by(memory: Memory, live_intent: Mapping[str, str], query: str) ->
     return None
 
 
-def live_intent_attributes(live_intent: Mapping[str, str]) -> frozenset[str]:
-    return frozenset(normalize_value(name) for name in live_intent)
+_STOP_TERMS = frozenset(
+    "the and for with from that this than then them they their you your yours our ours his her hers its "
+    "are was were been being have has had not but all any some one can could would should will just also very "
+    "really always usually never ever please want wants like likes prefer prefers love loves use uses user "
+    "today tonight now time thing things something give make keep get set more less much only even".split()
+)  # fmt: skip
 
 
-def yields_to_live_intent(memory: Memory, live_attributes: frozenset[str]) -> bool:
-    """A default whose attribute the live instruction sets; constraints never yield silently."""
-    if memory.recall_semantics is RecallSemantics.CONSTRAINT or not memory.attribute:
-        return False
-    return normalize_value(memory.attribute) in live_attributes
+def terms(text: str) -> frozenset[str]:
+    """The content words of `text`, folded to a crude stem ("hotels" → "hotel", "jokey" → "joke"): how a
+    live instruction and a stored default are seen to speak of the same thing."""
+    found = set()
+    for word in _TOKEN.findall(text.casefold().replace("_", " ")):
+        if len(word) < 3 or word in _STOP_TERMS or word.isdigit():
+            continue
+        if word.endswith("ies") and len(word) > 4:
+            word = word[:-3] + "y"
+        elif word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+            word = word[:-1]
+        if word.endswith("y") and len(word) > 4:
+            word = word[:-1]
+        found.add(word)
+    return frozenset(found)
+
+
+@dataclass(frozen=True)
+class LiveIntent:
+    """What the user just asked for (`live_intent`: attribute → value), read for meaning.
+
+    A stored default yields to it when it sets the default's attribute, or when the two speak of the
+    same thing: a shared content word of the instruction's name or value and the default's attribute,
+    value or text ("seat: aisle" and "prefers window seats"; "hotel_location" and "likes hotels in the
+    old town"). Only defaults yield (preferences and procedures, or a value of the very attribute set):
+    a fact of the user's life, a safety fact and a constraint never do.
+    """
+
+    attributes: frozenset[str] = frozenset()
+    entries: tuple[tuple[str, str, frozenset[str]], ...] = ()
+
+    @classmethod
+    def of(cls, live_intent: Mapping[str, str]) -> LiveIntent:
+        # `context` names the context a request speaks in (`named_contexts`), not a value it sets
+        setting = {name: value for name, value in live_intent.items() if normalize_value(name) != "context"}
+        entries = tuple((name, value, terms(f"{name} {value}")) for name, value in setting.items())
+        return cls(frozenset(normalize_value(name) for name in live_intent), entries)
+
+    def __bool__(self) -> bool:
+        return bool(self.attributes)
+
+    def overrides(self, memory: Memory) -> str | None:
+        """The live instruction that overrides stored default `memory`, described, else None."""
+        if not self.attributes or memory.recall_semantics is RecallSemantics.CONSTRAINT:
+            return None
+        if memory.polarity is Polarity.NEGATIVE or is_safety_memory(memory):
+            return None
+        if memory.attribute and normalize_value(memory.attribute) in self.attributes:
+            return f"live intent sets {memory.attribute}"
+        if memory.type not in (MemoryType.PREFERENCE, MemoryType.PROCEDURE):
+            return None
+        said = terms(" ".join(filter(None, (memory.attribute, memory.value, memory.text))))
+        return self._shared(said)
+
+    def overrides_quote(self, text: str) -> str | None:
+        """A quote's words share the instruction's name ("seat", "units"): its value is not matched on a
+        quote, which may say anything else beside it ("I'm Kwame" is no stored sign-off)."""
+        said = terms(text)
+        for name, value, _ in self.entries:
+            shared = terms(name) & said
+            if shared:
+                return f"live_intent: {name}={value!r} speaks of {', '.join(sorted(shared))}"
+        return None
+
+    def _shared(self, said: frozenset[str]) -> str | None:
+        for name, value, wanted in self.entries:
+            shared = wanted & said
+            if shared:
+                return f"live_intent: {name}={value!r} speaks of {', '.join(sorted(shared))}"
+        return None
+
+
+def live_intent_attributes(live_intent: Mapping[str, str]) -> LiveIntent:
+    """The live instruction as `yields_to_live_intent` reads it."""
+    return LiveIntent.of(live_intent)
+
+
+def yields_to_live_intent(memory: Memory, live: LiveIntent) -> bool:
+    """A stored default the live instruction overrides (`LiveIntent.overrides`); constraints never yield silently."""
+    return live.overrides(memory) is not None
 
 
 _TOKEN = re.compile(r"[a-z0-9]+")
@@ -283,3 +405,51 @@ def resolve_conflicts(memories: Iterable[Memory]) -> dict[str, Conflict]:
                 dropped_polarity=memory.polarity,
             )
     return dropped
+
+
+@dataclass(frozen=True)
+class ItemGates:
+    """One policy for every item: the gates a belief passes, for this request, applied to quotes too.
+
+    A belief is withheld when it is sensitive outside the request's domains, a constraint outside its
+    domain (`off_domain`), or a stored default a live instruction overrides (`LiveIntent`). A quote
+    is withheld when its own frame makes it weaker evidence than recall admits (`reading.sincerity`:
+    a hypothetical, rhetorical or sarcastic turn is trusted no more than the claim it would make,
+    `HYPOTHETICAL_CONFIDENCE_CAP`, under the confidence floor), or when a belief it stated is withheld
+    (a quote never shows what policy keeps back), or when its own words are special-category data
+    outside the request's domain and no belief of it was judged, or when its words speak of what a
+    live instruction names (the extractor may have made no belief of the default it states).
+    """
+
+    action: RequestedAction | None = None
+    domains: frozenset[str] = frozenset()
+    live: LiveIntent = LiveIntent()
+    include_sensitive: tuple[str, ...] = ()
+    confidence_floor: float = 0.0
+
+    def belief_withheld(self, memory: Memory) -> str | None:
+        return (
+            sensitive_outside(memory, self.domains, self.include_sensitive)
+            or off_domain(memory, self.action, self.domains)
+            or self.live.overrides(memory)
+        )
+
+    def quote_withheld(self, text: str, linked: Sequence[Memory]) -> str | None:
+        """Why a quote stays out (its frame is checked first, by `framing_cap`), else None."""
+        for memory in linked:
+            why = self.belief_withheld(memory)
+            if why is not None:
+                return f"{why} (said of the belief this turn stated, {memory.id})"
+        if not any(m.sensitivity or m.profile for m in linked):  # else its beliefs' verdict holds
+            why = sensitive_words_outside(text, self.domains, self.include_sensitive)
+            if why is not None:
+                return why
+        return self.live.overrides_quote(text) if self.live else None
+
+
+def framing_cap(text: str) -> tuple[float, str | None]:
+    """The most a quote's words may be trusted given how they were said, and why (None: sincere)."""
+    reading = sincerity_of(text)
+    if reading.sincerity is Sincerity.SINCERE:
+        return 1.0, None
+    return reading.confidence_cap, f"framing: {reading.describe()}"

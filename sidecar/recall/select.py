@@ -9,7 +9,7 @@ prompt prominence: fired constraints, then everything else by `recall_score`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -107,6 +107,7 @@ def select(
         )
     verdicts = Verdicts()
     _suppress_sensitive(pool, domains, request.include_sensitive, verdicts)
+    _withhold(pool, lambda m: policy.off_domain(m, action, domains), verdicts)
     matched = _admit_eligible(pool, action, domains, request, signals, config, verdicts)
     yielded = _yield_to_live_intent(pool, request.live_intent, verdicts)
     named = policy.named_contexts(request.topic, request.live_intent, request.query)
@@ -153,6 +154,15 @@ def _suppress_sensitive(
     """Take sensitive memories outside the request's domains out of the pool."""
     for memory_id, memory in list(pool.items()):
         why = sensitivity_gate.sensitive_outside(memory, domains, include_sensitive)
+        if why is not None:
+            del pool[memory_id]
+            verdicts.suppress(memory_id, why)
+
+
+def _withhold(pool: dict[str, Memory], why_not: Callable[[Memory], str | None], verdicts: Verdicts) -> None:
+    """Take out of the pool what a gate of `policy` withholds from this request, with its reason."""
+    for memory_id, memory in list(pool.items()):
+        why = why_not(memory)
         if why is not None:
             del pool[memory_id]
             verdicts.suppress(memory_id, why)
@@ -208,10 +218,10 @@ def _yield_to_live_intent(pool: dict[str, Memory], live_intent: Mapping[str, str
     if not live_intent:  # nothing to yield to
         return set()
     live = policy.live_intent_attributes(live_intent)
-    yielded = {m.id for m in pool.values() if policy.yields_to_live_intent(m, live)}
-    for memory_id in yielded:
-        verdicts.suppress(memory_id, f"live intent sets {pool[memory_id].attribute}")
-    return yielded
+    overridden = {m.id: why for m in pool.values() if (why := live.overrides(m)) is not None}
+    for memory_id, why in overridden.items():
+        verdicts.suppress(memory_id, why)
+    return set(overridden)
 
 
 def _suppress_other_contexts(

@@ -11,11 +11,11 @@ its similarity, the way a constraint fires on its trigger.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from beliefs.records import Memory, Polarity, RecallSemantics, Sensitivity
 from reading.domains import canonical_domain, domains_of, widened
-from reading.sensitivity import SAFETY_ATTRIBUTES, SAFETY_DOMAINS, is_safety_fact
+from reading.sensitivity import SAFETY_ATTRIBUTES, SAFETY_DOMAINS, is_safety_fact, sensitivity_of
 
 #: The request domains in which a category of sensitive memory belongs.
 SENSITIVE_DOMAINS: dict[str, frozenset[str]] = {
@@ -37,6 +37,12 @@ def request_domains(query: str, action_domain: str | None = None, topic: str | N
     `QueryEmbedder` remembers a repeated query's embedding: reading them runs a regex per domain)."""
     named = {canonical_domain(d) for d in (action_domain, topic) if d}
     return widened(set(domains_of(query)) | named)
+
+
+@functools.lru_cache(maxsize=4096)
+def _about(text: str) -> frozenset[str]:
+    """The domains a memory's or a quote's own words are about (remembered: the same texts recur)."""
+    return domains_of(text)
 
 
 def safety_needed(domains: frozenset[str]) -> tuple[str, ...]:
@@ -65,11 +71,32 @@ def sensitive_outside(memory: Memory, domains: frozenset[str], include: Iterable
     """Why a sensitive memory stays out of this request, or None when it may be recalled."""
     if memory.sensitivity is None or memory.profile:
         return None
+    return _outside(memory.sensitivity, memory.text, domains, include, lambda: safety_fires(memory, domains))
+
+
+def sensitive_words_outside(text: str, domains: frozenset[str], include: Iterable[str] = ()) -> str | None:
+    """Why a quote whose own words are special-category data (`reading.sensitivity`) stays out of this
+    request, or None: a quote is as sensitive as what it says, whatever beliefs were made of it."""
+    category = sensitivity_of(None, None, text)
+    if category is None:
+        return None
+    safety = lambda: bool(domains & SAFETY_DOMAINS) and _safety_fact(None, text)  # noqa: E731
+    why = _outside(category, text, domains, include, safety)
+    return None if why is None else f"{why} (the quote's words)"
+
+
+def _outside(
+    category: str, text: str, domains: frozenset[str], include: Iterable[str], safety: Callable[[], bool]
+) -> str | None:
+    """Outside unless asked for, in its category's domains, in a domain its own words are about ("in
+    recovery from an eating disorder, never mention calories" belongs to food), or a safety fact."""
     asked = {c.casefold() for c in include}
-    if ALL_CATEGORIES in asked or memory.sensitivity in asked:
+    if ALL_CATEGORIES in asked or category in asked:
         return None
-    if domains & SENSITIVE_DOMAINS.get(memory.sensitivity, frozenset({memory.sensitivity})):
+    if domains & SENSITIVE_DOMAINS.get(category, frozenset({category})):
         return None
-    if safety_fires(memory, domains):
+    if domains & _about(text):
         return None
-    return f"sensitive ({memory.sensitivity}) outside its domain"
+    if safety():
+        return None
+    return f"sensitive ({category}) outside its domain"

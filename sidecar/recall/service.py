@@ -28,26 +28,30 @@ from datetime import datetime
 import numpy as np
 
 from beliefs.attributes import ATTRIBUTES, is_single_valued
+from beliefs.confidence import HYPOTHETICAL_CONFIDENCE_CAP
 from beliefs.episodes import Episode
 from beliefs.errors import BeliefstreamError
 from beliefs.records import Memory, RecallAudit, utcnow
 from embedding.embedder import Embedder
 from sidecar.auth import Principal
-from sidecar.recall import filters
+from sidecar.recall import filters, policy
 from sidecar.recall.access import AccessRecorder
 from sidecar.recall.audit import AuditSink, query_digest
 from sidecar.recall.config import BALANCED, RecallConfig, episode_fusion, preset
 from sidecar.recall.episodes import EpisodeVerdicts, judge_episodes, offer_context
 from sidecar.recall.evidence import episode_item, merge
+from sidecar.recall.exclusions import exclusion_counts, live_intent_notes, unaccounted
 from sidecar.recall.fusion import Signals, fuse, grounded, stated_relevance
 from sidecar.recall.keywords import query_terms
 from sidecar.recall.metrics import measured, recall_metrics
 from sidecar.recall.models import (
+    NoteView,
     RecallDiagnostics,
     RecalledMemory,
     RecallRequest,
     RecallResult,
     SuppressedView,
+    TrustPolicyView,
 )
 from sidecar.recall.people import named_speakers
 from sidecar.recall.prompt import render
@@ -98,6 +102,60 @@ class Quotes:
                 kept.append(entry)
         verdicts = EpisodeVerdicts(kept, [*self.verdicts.suppressed, *dropped], self.verdicts.labelled)
         return replace(self, verdicts=verdicts)
+
+
+def item_gates(request: RecallRequest, config: RecallConfig) -> policy.ItemGates:
+    """The request's policy for every item (`policy.ItemGates`), as `select` applies it to beliefs."""
+    action = policy.requested_action(request.action.requested() if request.action else None, request.query)
+    domains = request_domains(request.query, request.action.domain if request.action else None, request.topic)
+    return policy.ItemGates(
+        action=action,
+        domains=domains,
+        live=policy.LiveIntent.of(request.live_intent),
+        include_sensitive=tuple(request.include_sensitive),
+        confidence_floor=config.confidence_floor,
+    )
+
+
+def notes_of(
+    items: Sequence[RecalledMemory], suppressed: Sequence[tuple[str, str]], texts: Mapping[str, str]
+) -> list[NoteView]:
+    """The discrepancies to say or confirm (`exclusions`): each stored default a live instruction
+    overrode (once: not again for the quote of that belief), each returned item possibly replaced or
+    labelled superseded, each important belief unconfirmed for long."""
+    confirm = "the stored default is left out this time; confirm whether this is a one-off or the new default"
+    notes = [
+        NoteView(kind="live_intent_override", memory_id=i, text=text, note=f"{why}: {confirm}")
+        for i, text, why in live_intent_notes(suppressed, texts)
+        if "said of the belief this turn stated" not in why
+    ]
+    for item in items:
+        if item.superseded or item.possibly_superseded:
+            kind = "superseded" if item.superseded else "possibly_superseded"
+            notes.append(NoteView(kind=kind, memory_id=item.id, text=item.text, note=item.note or kind))
+        elif item.needs_confirmation:
+            note = "an important belief not confirmed for half its half-life: worth asking again"
+            notes.append(NoteView(kind="needs_confirmation", memory_id=item.id, text=item.text, note=note))
+    return notes
+
+
+def trust_policy(
+    request: RecallRequest, config: RecallConfig, domains: frozenset[str], suppressed: Sequence[tuple[str, str]]
+) -> TrustPolicyView:
+    """The trust policy this recall applied, as diagnostics state it."""
+    quotes = ["trusted", "caution", "untrusted"] if request.include_untrusted_evidence else ["trusted"]
+    return TrustPolicyView(
+        similarity_floor=config.min_similarity,
+        floor_bypass_importance=config.floor_bypass_importance,
+        confidence_floor=config.confidence_floor,
+        framing_cap=HYPOTHETICAL_CONFIDENCE_CAP,
+        beliefs_admitted=["trusted", "caution"],
+        quotes_admitted=quotes,
+        sensitive_admitted=list(request.include_sensitive),
+        request_domains=sorted(domains),
+        superseded_episodes=request.superseded_episodes,
+        exclusions=exclusion_counts(suppressed),
+    )
 
 
 def resolve_scope(principal: Principal, request: RecallRequest) -> RecallScope:
@@ -188,22 +246,31 @@ class RecallService:
             self._store.hydrate(scope, currency, list(signals), SINGLE_VALUED),
             self._hydrate_episodes(scope, said, list(episode_signals)),
         )
+        said_all = {e.id: e for e in said_episodes}
         said_episodes = [e for e in said_episodes if filters.said_within(e, request)]
         stated = [(e.memory_ids, episode_signals[e.id].relevance) for e in said_episodes if e.id in episode_signals]
         signals = grounded(signals, stated_relevance(stated))
         hydrated += await self._invented_slot_mates(scope, currency, hydrated)
         current = {m.id: m for m in (*hydrated, *pinned, *safety)}  # current at a stricter floor than quotes ask
         hydrated, pinned = filters.narrowed(request, hydrated, [*pinned, *safety])
+        filtered = current.keys() - {m.id for m in (*hydrated, *pinned)}
         selection = select(request, config, now, scope, signals, hydrated, pinned, contests, domains=domains)
         dates = read_dates(request.query, request.dates_relative_to or now)
         quotes = await self._quotes(request, config, now, scope, said, episode_signals, said_episodes, current, dates)
         quotes = quotes.without_sensitive(selection.suppressed)
         merged = merge(selection, quotes.entries, request.budget_tokens, request.limit)
-        kept = replace(merged.selection, suppressed=[*merged.selection.suppressed, *quotes.suppressed])
+        listed = [*merged.selection.suppressed, *quotes.suppressed]
+        answered = [e.memory.id for e in merged.selection.chosen]
+        answered += [t.id for e in merged.episodes for t in (e.episode, *e.context)]
+        left_out = [*filtered, *(said_all.keys() - {e.id for e in said_episodes})]
+        swept = unaccounted([*current, *said_all], answered, (i for i, _ in listed), left_out)
+        kept = replace(merged.selection, suppressed=[*listed, *swept])
         result = to_result(kept, signals, request.diagnostics)
+        texts = {**{i: m.text for i, m in current.items()}, **{i: e.text for i, e in said_all.items()}}
         if request.format == "prompt":  # the beliefs; quotes are evidence, not part of the block
             result.prompt = render(result.memories, result.conflicts, result.confirmations)
         result.memories += [episode_item(e, request.diagnostics, now) for e in merged.episodes]
+        result.notes = notes_of(result.memories, kept.suppressed, texts)
         if request.diagnostics:
             found = {m.id for m in hydrated}
             window = quotes.window
@@ -220,6 +287,7 @@ class RecallService:
                 time_window=None if window is None else [window.start, window.end],
                 ignored_dates=list(dates.ignored),
                 superseded_episodes=[SuppressedView(id=i, why=w) for i, w in quotes.labelled],
+                trust_policy=trust_policy(request, config, domains, kept.suppressed),
             )
         self._record(principal, scope, request, now, result.memories)
         recall_metrics().observe_result(len(result.memories), result.tokens_used, kept.suppressed)
@@ -268,6 +336,7 @@ class RecallService:
             window=window,
             include_untrusted=request.include_untrusted_evidence,
             suppress_superseded=request.superseded_episodes == "suppress",
+            gates=item_gates(request, config),
         )
         if request.context_turns and verdicts.entries:
             best = sorted(verdicts.entries, key=lambda e: -e.score.value)[: request.limit]

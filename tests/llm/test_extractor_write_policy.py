@@ -135,3 +135,32 @@ def test_the_prompt_asks_for_polarity_matters_procedures_and_volatile_states() -
         assert needle in system, needle
     parsed = prompt.ExtractedMemory.model_validate(memory(polarity=None)).to_claim(TS)
     assert parsed.polarity is Polarity.POSITIVE
+
+
+async def test_a_claim_under_the_importance_floor_is_not_stored_whatever_the_model_says(
+    fake: FakeAnthropic, make: Make
+) -> None:
+    fake.script(Reply.memories(
+        memory(text="The user said that sounds good.", type="fact", attribute=None, value=None, importance=0.1,
+               evidence="sounds good"),
+        memory(importance=0.2),
+    ))  # fmt: skip
+    extractor = make(fake)
+    (claims,) = await extractor.extract([turn("Sounds good. I use pytest.")])
+    assert [claim.value for claim in claims] == ["pytest"]  # 0.2 is the floor itself: kept
+    assert extractor.stats.dropped_items == 1
+
+
+async def test_the_work_at_hand_is_not_stored_whatever_the_model_says(fake: FakeAnthropic, make: Make) -> None:
+    fake.script(Reply.memories(
+        memory(text="The user decided to use Python.", type="decision", attribute="decision", value="Python",
+               importance=0.85, evidence="We decided to use Python for this task"),
+        memory(text="The user is debugging the login page.", type="fact", attribute=None, value=None,
+               evidence="I'm debugging the login page right now"),
+        memory(),
+    ))  # fmt: skip
+    extractor = make(fake)
+    text = "We decided to use Python for this task. I'm debugging the login page right now. I use pytest."
+    (claims,) = await extractor.extract([turn(text)])
+    assert [claim.value for claim in claims] == ["pytest"]
+    assert extractor.stats.dropped_items == 2

@@ -13,7 +13,7 @@ import pytest
 from bench.locomo import DEFAULT_PATH as LOCOMO
 from bench.locomo import locomo_turns
 from reading import junk
-from reading.extract import framing
+from reading.extract import framing, speech_act
 from reading.extract.text import sentence_spans
 from reading.gates import contains_any
 
@@ -37,6 +37,10 @@ PHRASINGS = [
     "I might move.", "Maybe I'll go.", "Perhaps I will.", "Possibly Berlin.", "Probably Python.",
     "Not sure about it.", "I wish I could fly.", "Someday I'll go.", "One day I'll learn it.",
     "Eventually I will.",
+    "Oh, I just love Mondays.", "Ah I really enjoy queues.", "Great, another meeting.", "Perfect. Just what I needed.",
+    "Yeah, skipping lunch was a brilliant idea.", "Sure, I'm a world-class dancer.", "Right, I'm a genius.",
+    "What am I, a bank?", "Who do you think I am?", "Do I look like a chef?", "Why would I ever do that?",
+    "Why on earth would I pay?", "Since when do I drink tea?", "How could I possibly know?",
 ]  # fmt: skip
 
 GATED = [
@@ -44,6 +48,8 @@ GATED = [
     (framing._LEVERAGE, framing._LEVERAGE_WORDS),
     (framing._HYPOTHETICAL_MARK, framing._HYPOTHETICAL_WORDS),
     (framing._HEDGE, framing._HEDGE_WORDS),
+    (speech_act._IRONY, speech_act._IRONY_GATE),
+    (speech_act._RHETORICAL, speech_act._RHETORICAL_GATE),
 ]
 
 
@@ -53,7 +59,7 @@ def locomo_sentences() -> list[str]:
     return [turn["text"][a:b] for turn in locomo_turns(LOCOMO) for a, b in sentence_spans(turn["text"])]
 
 
-@pytest.mark.parametrize(("pattern", "words"), GATED, ids=["sarcasm", "leverage", "hypothetical", "hedge"])
+@pytest.mark.parametrize(("pattern", "words"), GATED, ids=["sarcasm", "leverage", "hypothetical", "hedge", "irony", "rhetorical"])
 def test_the_gate_is_open_wherever_the_regex_matches(pattern: re.Pattern[str], words: tuple[str, ...]) -> None:
     corpus = PHRASINGS + locomo_sentences()
     matched = [text for text in corpus if pattern.search(text)]

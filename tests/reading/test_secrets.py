@@ -147,3 +147,16 @@ def test_ordinary_sentences_with_numbers_survive(text: str) -> None:
 )
 def test_the_forms_issue_12_found_stored_verbatim(text: str, secret: str) -> None:
     assert secret not in redact_secrets(text)[0]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["My rail pass is 90 a month.", "my bus pass is 45 euros now", "The ski pass: 300 for the week.",
+     "Our museum pass was 60."],
+)  # fmt: skip
+def test_a_travel_or_entry_pass_is_not_a_password(text: str) -> None:
+    assert redact_secrets(text) == (text, [])
+
+
+def test_a_bare_pass_is_still_a_password() -> None:
+    assert redact_secrets("my pass is hunter22")[0] == "my pass is [REDACTED:password]"

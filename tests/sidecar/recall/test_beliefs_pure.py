@@ -78,14 +78,39 @@ def constraint(value: str, **trigger):
         ({"action": "recommend", "domain": "restaurant"}, ("recommend", None), "a good movie for tonight", False),
         ({"action": "recommend", "domain": "restaurant"}, ("recommend", "movie"), "dinner and a movie", False),
         ({"action": "recommend", "domain": "restaurant"}, ("book", "restaurant"), "", False),
-        ({"action": "recommend"}, ("suggest", "movie"), "", True),
+        # no stated domain: the object's ("sushi" is food), so a film request is not its domain
+        ({"action": "recommend"}, ("suggest", "movie"), "", False),
+        ({"action": "recommend"}, ("suggest", "restaurant"), "", True),
         ({"action": "contact", "channel": "phone"}, ("call", None), "", True),
     ],
 )
 def test_constraints_fire_by_verb_family_and_domain(trigger, action, query, fires) -> None:
-    rule = constraint("recommend sushi", **trigger)
+    rule = constraint("contact by phone" if trigger["action"] == "contact" else "recommend sushi", **trigger)
     domains = request_domains(query, action[1])
     assert policy.fires(rule, policy.RequestedAction(*action), domains) is fires
+
+
+@pytest.mark.parametrize(
+    ("value", "action", "query", "applies"),
+    [
+        ("recommend burger joints", ("recommend", "electronics"), "Which laptop should I get for video editing?", False),
+        ("recommend burger joints", ("recommend", "electronics"), "somewhere to grab dinner near the office", True),
+        ("recommend burger joints", ("recommend", None), "a quick lunch place near the station", True),
+        ("recommend burger joints", ("recommend", None), "a podcast about history", False),
+        ("recommend anything with peanuts", ("recommend", "software"), "a tool to track my team's tasks", False),
+        ("recommend anything with peanuts", ("suggest", "recipes"), "", True),
+        ("recommend thrillers with gore", ("recommend", "tv"), "a film for date night", True),
+        # an object in no domain we can read: its action family decides
+        ("schedule anything before 9am", ("schedule", "calendar"), "a call with the bank", True),
+        ("schedule anything before 9am", ("recommend", "books"), "a novel for the beach", False),
+        ("recommend Alto", ("recommend", None), "somewhere new", True),
+    ],
+)
+def test_a_constraint_without_a_stated_domain_takes_its_objects(value, action, query, applies) -> None:
+    """`off_domain` is the gate for every candidate constraint (matched, important or fired)."""
+    rule = constraint(value, action=value.split()[0])
+    domains = request_domains(query, action[1])
+    assert (policy.off_domain(rule, policy.RequestedAction(*action), domains) is None) is applies
 
 
 def test_a_live_instruction_against_a_constraint_is_named() -> None:

@@ -54,7 +54,7 @@ async def test_recall_answers_in_the_contract_shape(http) -> None:
     assert response.status_code == 200
     body = response.json()
     assert set(body) == {
-        "memories", "conflicts", "suppressed", "tokens_used", "diagnostics", "confirmations", "prompt"
+        "memories", "conflicts", "suppressed", "tokens_used", "diagnostics", "confirmations", "notes", "prompt"
     }  # fmt: skip
     assert body["prompt"] is None  # only with format "prompt"
     [memory] = body["memories"]
