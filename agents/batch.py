@@ -11,10 +11,10 @@ import numpy as np
 from beliefs.episodes import Episode
 from beliefs.records import DeadLetter, Memory, Turn
 from beliefs.write_plan import TurnOutcome
-from embedding.episode_vectors import episode_vectors, line_texts
+from embedding.episode_vectors import EpisodeTexts
 from reading.dead_letter import dead_letter as letter_of
 from reading.decode import Rejection
-from reading.episode_text import EpisodeLines, SessionTails
+from reading.episode_text import SessionTails
 from reading.prepare import PreparedTurn
 
 
@@ -68,23 +68,25 @@ class PreparedBatch:
 
 @dataclass(frozen=True)
 class BatchTexts:
-    """What one model call embeds for a batch: every memory text, then the lines of every episode
-    (`reading.episode_text`: its own and the turn before it), each distinct text once."""
+    """What one model call embeds for a batch: every memory text, then every episode's texts
+    (`embedding.episode_vectors`: joined with the turn before it, or its lines), each distinct text once."""
 
     memories: list[str]
-    lines: list[EpisodeLines]
+    episodes: EpisodeTexts
 
     @classmethod
-    def of(cls, memories: Sequence[list[Memory]], episodes: Sequence[Episode | None], tails: SessionTails) -> BatchTexts:
-        return cls([m.text for per_turn in memories for m in per_turn], tails.lines(episodes))
+    def of(
+        cls, memories: Sequence[list[Memory]], episodes: Sequence[Episode | None], tails: SessionTails, mode: str
+    ) -> BatchTexts:
+        return cls([m.text for per_turn in memories for m in per_turn], EpisodeTexts.of(episodes, tails, mode))
 
     def texts(self) -> list[str]:
-        return self.memories + line_texts(self.lines)
+        return self.memories + self.episodes.texts()
 
     def vectors_of(self, vectors: np.ndarray) -> np.ndarray:
-        """The memories' vectors, then each episode's (`embedding.episode_vectors`), from the rows of `texts()`."""
+        """The memories' vectors, then each episode's, from the rows of `texts()`."""
         split = len(self.memories)
-        return np.concatenate([np.asarray(vectors[:split], dtype=np.float32), episode_vectors(self.lines, vectors[split:])])
+        return np.concatenate([np.asarray(vectors[:split], dtype=np.float32), self.episodes.vectors(vectors[split:])])
 
 
 def dead_letter(rejection: Rejection) -> DeadLetter:

@@ -238,7 +238,9 @@ class WritePipeline:
         now = utcnow()
         memories = [memories_from_claims(p.turn, c, now, p.text) for p, c in zip(prepared, claims, strict=True)]
         episodes = [p.episode(now, self.settings.episode_retention_days) for p in prepared]
-        batch_texts = BatchTexts.of(memories, episodes, self.episode_tails if tails is None else tails)
+        batch_texts = BatchTexts.of(
+            memories, episodes, self.episode_tails if tails is None else tails, self.settings.episode_vector
+        )
         texts = batch_texts.texts()
         embedding = None
         if texts:

@@ -1,4 +1,4 @@
-"""An episode's vector from its two lines, each line embedded once (the real model)."""
+"""An episode's vector, joined (one text) or line_sum (each line embedded once, summed): the real model."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import pytest
 from beliefs.episodes import Episode
 from beliefs.records import Role
 from embedding.embedder import OnnxMiniLmEmbedder
-from embedding.episode_vectors import episode_vectors, line_texts
+from embedding.episode_vectors import EpisodeTexts, episode_vectors, line_texts
 from reading.episode_text import EpisodeLines, SessionTails
+from streams.settings import Settings
 
 T0 = datetime(2026, 5, 4, 9, tzinfo=UTC)
 
@@ -80,3 +81,37 @@ def test_distinct_texts_are_encoded_once_and_returned_in_order(embedder: Countin
     assert np.array_equal(vectors[0], vectors[2]) and np.array_equal(vectors[1], vectors[3])
     alone = embedder.embed(["Bye."])
     assert np.allclose(vectors[4], alone[0], atol=1e-6)
+
+
+def test_joined_is_the_two_lines_embedded_as_one_text(embedder: CountingEmbedder) -> None:
+    """The default: the reply's vector is the model's vector of the previous line and its own, joined."""
+    turns = [said(0, "Mara", "Which city did you grow up in?"), said(1, "Tomas", "Mostly Ghent, then Antwerp.")]
+    episode_texts = EpisodeTexts.of(turns, SessionTails(), "joined")
+    assert episode_texts.texts() == ["Mara: Which city did you grow up in?",
+                                     "Mara: Which city did you grow up in?\nTomas: Mostly Ghent, then Antwerp."]
+    vectors = episode_texts.vectors(embedder.embed(episode_texts.texts()))
+    (joined,) = embedder.embed(["Mara: Which city did you grow up in?\nTomas: Mostly Ghent, then Antwerp."])
+    assert np.allclose(vectors[1], joined, atol=1e-6)
+    own, previous = embedder.embed(["Tomas: Mostly Ghent, then Antwerp.", "Mara: Which city did you grow up in?"])
+    summed = (own + previous) / np.linalg.norm(own + previous)
+    assert not np.allclose(vectors[1], summed, atol=1e-3)
+
+
+def test_line_sum_is_the_normalised_sum_of_the_line_vectors(embedder: CountingEmbedder) -> None:
+    turns = [said(0, "Mara", "Which city did you grow up in?"), said(1, "Tomas", "Mostly Ghent, then Antwerp.")]
+    episode_texts = EpisodeTexts.of(turns, SessionTails(), "line_sum")
+    assert episode_texts.texts() == ["Mara: Which city did you grow up in?", "Tomas: Mostly Ghent, then Antwerp.",
+                                     "Mara: Which city did you grow up in?"]
+    embedder.encoded = 0
+    vectors = episode_texts.vectors(embedder.embed(episode_texts.texts()))
+    assert embedder.encoded == 2
+    own, previous = embedder.embed(["Tomas: Mostly Ghent, then Antwerp.", "Mara: Which city did you grow up in?"])
+    assert np.allclose(vectors[1], (own + previous) / np.linalg.norm(own + previous), atol=1e-6)
+    assert np.allclose(vectors[0], previous, atol=1e-6)
+
+
+def test_an_unknown_mode_is_refused_and_the_default_is_joined() -> None:
+    with pytest.raises(ValueError, match="joined, line_sum"):
+        EpisodeTexts.of([said(0, "Mara", "Hello there.")], SessionTails(), "summed")
+    assert EpisodeTexts.of([said(0, "Mara", "Hello there.")], SessionTails()).mode == "joined"
+    assert Settings.model_fields["episode_vector"].default == "joined"
