@@ -2,11 +2,11 @@
 
 A reply is often meaningless alone ("Yes, last May"): the turn before it in the same session carries
 the question it answers. And a question about a person is asked by name, which the turn rarely says.
-So an episode's vector is made of two lines, `speaker: previous turn` and `speaker: turn`
-(`SessionTails.lines`; the write path embeds each line once and sums the two vectors,
-`embedding.episode_vectors`); the stored and shown text stays the turn as said. `SessionTails.texts`
-joins the two lines into one text instead (only the end of a long previous turn, where the question
-it asks usually is), as the write path embedded episodes before.
+So an episode's vector is made of two lines, `speaker: previous turn` and `speaker: turn`; the
+stored and shown text stays the turn as said. `SessionTails.texts` joins them into one text to embed
+(only the end of a long previous turn, where the question it asks usually is: the default);
+`SessionTails.lines` gives them apart, to embed each line once and sum the two vectors
+(`embedding.episode_vectors`, `Settings.episode_vector`).
 
 The previous turn is the last episode of the same session this worker kept before it
 (`SessionTails`), from the same batch or an earlier one; a turn whose session the worker has not
