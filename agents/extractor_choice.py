@@ -11,11 +11,13 @@ from beliefs.errors import ConfigurationError
 from streams.settings import Settings
 
 if TYPE_CHECKING:
+    from llm.turn_context import TurnContextSource
     from reading.extractor import Extractor
 
 
-def make_extractor(settings: Settings) -> Extractor:
-    """`rules` → the offline rules; `anthropic` → Claude, with the rules as the per-turn fallback."""
+def make_extractor(settings: Settings, context: TurnContextSource | None = None) -> Extractor:
+    """`rules` → the offline rules; `anthropic` → Claude, with the rules as the per-turn fallback
+    and `context` (the session's turns and current beliefs, `agents.extraction_context`) per turn."""
     if settings.extractor == "rules":
         from reading.extract.rules import RulesExtractor
 
@@ -27,5 +29,5 @@ def make_extractor(settings: Settings) -> Extractor:
         require_api_key(settings)  # a missing key is a configuration error, before anything is built
         from reading.extract.rules import RulesExtractor
 
-        return AnthropicExtractor(settings, fallback=RulesExtractor())
+        return AnthropicExtractor(settings, fallback=RulesExtractor(), context=context)
     raise ConfigurationError(f"unknown extractor {settings.extractor!r}: choose 'rules' or 'anthropic'")

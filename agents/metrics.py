@@ -41,6 +41,11 @@ class IngestMetrics:
 
         self.consumed = counter("beliefstream_turns_consumed", "Turns read from the turns topic")
         self.skipped = counter("beliefstream_turns_skipped", "Turns kept as no memory, by reason", ("reason",))
+        self.extraction_gate = counter(
+            "beliefstream_extraction_gate",
+            "Turns after the strip, secret and junk steps: 'extracted' reached the extractor, else why not",
+            ("outcome",),
+        )
         self.failed = counter("beliefstream_turns_failed", "Turns whose processing failed (their job says why)")
         self.replayed = counter("beliefstream_turns_replayed", "Turns delivered again and left untouched")
         self.erased = counter(

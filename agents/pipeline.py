@@ -22,21 +22,22 @@ import numpy as np
 import sqlalchemy.exc as sa_exc
 
 from agents.batch import BatchReport, BatchTexts, PreparedBatch, ReadTurns, batch_attributes, dead_letter
+from agents.corrections import with_corrections
 from agents.metrics import done_timer, ingest_metrics
 from agents.overtaken import named_users, split_rejections
 from agents.projector import VectorProjector
-from beliefs.records import Claim, EventKind, JobState, Role, Turn, job_id_for, utcnow
+from beliefs.records import Claim, EventKind, JobState, Turn, job_id_for, utcnow
 from beliefs.write_plan import TurnOutcome
 from embedding.embedder import Embedder
 from embedding.errors import EmbedderUnavailableError
-from reading.correction import corrected_claims, names_a_correction, visible_to
+from reading.dead_letter import kafka_key
 from reading.decode import RawTurn, Rejection, decode_turn
 from reading.episode_text import SessionTails
 from reading.extractor import Extractor
-from reading.prepare import PreparedTurn, clean_turn, extract_claims, memories_from_claims
+from reading.prepare import PreparedTurn, clean_turn, extract_claims, gate_outcome, memories_from_claims
 from reading.statement_reading import statements_of
 from sinks.base import WriteResult
-from sinks.contracts import IngestStore, MemoryListing
+from sinks.contracts import IngestStore
 from sinks.errors import BackpressureError, SinkError
 from sinks.producer import OutRecord, RecordProducer
 from streams.logs import bound_turn
@@ -44,8 +45,6 @@ from streams.settings import Settings
 from streams.tracing import set_attributes, span, span_links
 
 log = logging.getLogger(__name__)
-#: How many of the user's newest current beliefs a correction that names only values is matched against.
-CORRECTION_LOOKBACK = 200
 T = TypeVar("T")
 
 
@@ -231,9 +230,11 @@ class WritePipeline:
         batch; an episode is embedded with the turn before it in its session (`tails`, by default the
         worker's)."""
         prepared = [clean_turn(turn, self.settings.strip_patterns) for turn in turns]
+        metrics = ingest_metrics()
+        for p in prepared:
+            metrics.extraction_gate.labels(gate_outcome(p)).inc()
         extracting = time.perf_counter()
         claims = await self._with_corrections(prepared, await extract_claims(prepared, self.extractor))
-        metrics = ingest_metrics()
         metrics.extraction_seconds.observe(time.perf_counter() - extracting)
         now = utcnow()
         memories = [memories_from_claims(p.turn, c, now, p.text) for p, c in zip(prepared, claims, strict=True)]
@@ -256,29 +257,8 @@ class WritePipeline:
     async def _with_corrections(
         self, prepared: Sequence[PreparedTurn], claims: list[list[Claim]]
     ) -> list[list[Claim]]:
-        """A correction that names only values ("Sorry, it's 120, not 90.") also claims the belief it
-        corrects with the new value (`reading.correction`): of this batch's earlier turns, else stored."""
-        out = list(claims)
-        for index, item in enumerate(prepared):
-            turn = item.turn
-            if item.skip_reason is not None or turn.role is not Role.USER or not names_a_correction(item.text):
-                continue
-            earlier = [
-                claim
-                for before, found in zip(prepared[:index], out[:index], strict=True)
-                if (before.turn.tenant_id, before.turn.user_id) == (turn.tenant_id, turn.user_id)
-                and visible_to(turn, before.turn.agent_id, before.turn.visibility)
-                for claim in found
-            ]
-            stored, _ = await self.store.list_memories(
-                turn.tenant_id, turn.user_id, limit=CORRECTION_LOOKBACK, narrowing=MemoryListing(newest_first=True)
-            )
-            beliefs = earlier[::-1] + [m for m in stored if visible_to(turn, m.agent_id, m.visibility)]
-            slots = {(claim.entity, claim.attribute) for claim in out[index]}
-            out[index] = out[index] + [
-                claim for claim in corrected_claims(item.text, beliefs) if (claim.entity, claim.attribute) not in slots
-            ]
-        return out
+        """Value-only corrections also claim the belief they correct (`agents.corrections`)."""
+        return await with_corrections(self.store, prepared, claims)
 
     async def _finish_embedding(self, batch: PreparedBatch) -> None:
         """Wait for the batch's embedding; a failure there isolates the turn that causes it."""
@@ -359,7 +339,7 @@ class WritePipeline:
 
     def _dlq_record(self, rejection: Rejection) -> OutRecord:
         letter = dead_letter(rejection)
-        return OutRecord(self.settings.dlq_topic, rejection.raw.key, letter.model_dump_json().encode())
+        return OutRecord(self.settings.dlq_topic, kafka_key(letter), letter.model_dump_json().encode())
 
     async def recover(self) -> None:
         """Finish what a crash interrupted: events committed in SQL but not sent (the projector

@@ -3,7 +3,7 @@
     BeliefstreamError
     ├── ConfigurationError                 settings or parameters that cannot work together
     │   └── (reading.errors)  StripPatternError
-    ├── (streams.errors)      BrokerError
+    ├── (streams.errors)      BrokerError: BrokerNotAnswering
     ├── (sinks.errors)        SinkError: BackpressureError, SinkUnavailableError, NotFoundError,
     │                         and (sinks.sql.errors) InvalidRequestError and its kinds
     ├── (embedding.errors)    EmbedderUnavailableError
@@ -11,7 +11,7 @@
     ├── (agents.consolidate.errors)  ConsolidationError: InvalidThresholdError, MergeFailedError
     ├── (sidecar.errors)      SidecarError (HTTP-facing, with a status and a code), ReflectAnswerError
     ├── (sidecar.recall.errors)      RecallError: UnknownPresetError
-    └── (launch.errors)       PublishInterrupted
+    └── (launch.errors)       PublishInterrupted, DataDirBusy
 """
 
 

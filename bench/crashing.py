@@ -239,25 +239,30 @@ def sql_url_of(dev: Dev) -> str:
     return dev.sql_url or f"sqlite+aiosqlite:///{(dev.data_dir / 'memory.db').as_posix()}"
 
 
-async def job_states(url: str, turn_ids: Sequence[str]) -> dict[str, str]:
-    """State of each turn's job ({} for a turn without a job)."""
+async def job_rows(url: str, turn_ids: Sequence[str]) -> dict[str, sa.Row]:
+    """Each turn's job row (`state`, `updated_at`), by turn id ({} for a turn without a job)."""
     engine = create_engine(url)
     wanted = {job_id_for(TENANT, t): t for t in turn_ids}
-    states: dict[str, str] = {}
+    found: dict[str, sa.Row] = {}
     try:
         async with engine.connect() as conn:
             ids = list(wanted)
             for start in range(0, len(ids), 500):
                 rows = await conn.execute(
-                    sa.text("SELECT job_id, state FROM jobs WHERE job_id IN :ids").bindparams(
+                    sa.text("SELECT job_id, state, updated_at FROM jobs WHERE job_id IN :ids").bindparams(
                         sa.bindparam("ids", expanding=True)
                     ),
                     {"ids": ids[start : start + 500]},
                 )
-                states.update({wanted[r.job_id]: r.state for r in rows})
+                found.update({wanted[r.job_id]: r for r in rows})
     finally:
         await engine.dispose()
-    return states
+    return found
+
+
+async def job_states(url: str, turn_ids: Sequence[str]) -> dict[str, str]:
+    """State of each turn's job ({} for a turn without a job)."""
+    return {turn: row.state for turn, row in (await job_rows(url, turn_ids)).items()}
 
 
 async def wait_finished(url: str, turn_ids: Sequence[str], timeout: float) -> dict[str, str]:

@@ -25,6 +25,15 @@ from reading.prepare import clean_turn, extract_claims
 FALLBACK_PATH = Path("/work/shared/data/locomo10.json")
 
 
+def locomo_path(given: Path | None) -> Path | None:
+    """The LoCoMo file to read (`--locomo`, else the shared data); None, said in one line, when absent."""
+    path = given or (DEFAULT_PATH if DEFAULT_PATH.exists() else FALLBACK_PATH)
+    if not path.exists():
+        print(f"error: LoCoMo data not found at {path}; pass --locomo PATH", file=sys.stderr)
+        return None
+    return path
+
+
 def conversation_turns(path: Path, conversations: int) -> list[Turn]:
     """The user turns of the first `conversations` conversations, in order."""
     turns = [Turn.model_validate(item) for item in locomo_turns(path, tenant="coverage")]
@@ -51,9 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--conversations", type=int, default=2, help="how many conversations, from the first")
     parser.add_argument("--locomo", type=Path, default=None, help="path of locomo10.json")
     args = parser.parse_args(argv)
-    path = args.locomo or (DEFAULT_PATH if DEFAULT_PATH.exists() else FALLBACK_PATH)
-    if not path.exists():
-        print(f"error: LoCoMo data not found at {path}; pass --locomo PATH", file=sys.stderr)
+    path = locomo_path(args.locomo)
+    if path is None:
         return 2
     turns = conversation_turns(path, args.conversations)
     outcomes, claims, cpu = asyncio.run(coverage(turns))

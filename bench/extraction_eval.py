@@ -3,11 +3,16 @@
 Each case is one turn with its label: `store` (a trusted memory), `skip` (nothing), or
 `low_confidence` (nothing above 0.3: hypotheticals and rhetorical framings; storing nothing is as
 good), and where one exists the expected claims (type, entity/attribute/value, polarity), details
-the text must keep, steps it must keep in order, and whether it must expire. `role` is the
+the text must keep, steps it must keep in order, whether it must expire, and `topics`: the topics
+(seed 000's namespaces) every stored claim of the turn may carry. `role` is the
 speaker's role (default `user`); `context` is the preceding turn, for a reader: the rules read the
 turn alone, as the pipeline does.
 
-    .venv/bin/python -m bench.extraction_eval [--split dev|heldout|all]
+    .venv/bin/python -m bench.extraction_eval [--split dev|heldout|all] [--extractor rules|anthropic]
+
+`--extractor anthropic` sends each case, cleaned as the write path cleans it and with its
+`context` as the preceding turn (marked with its role), to Claude through the real API: it needs
+`ANTHROPIC_API_KEY` (tests never set one, so nothing of the test suite reaches the API).
 """
 
 from __future__ import annotations
@@ -79,6 +84,7 @@ class Score:
     details: list[bool] = field(default_factory=list)
     expires: list[bool] = field(default_factory=list)
     low_capped: list[bool] = field(default_factory=list)
+    topic: list[bool] = field(default_factory=list)
     secrets_stored: int = 0
     confusion: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
     failures: list[tuple[str, str, str]] = field(default_factory=list)
@@ -88,10 +94,13 @@ class Score:
         return sum(checks) / len(checks) if checks else 1.0
 
     def summary(self) -> dict[str, float | int]:
-        return {"store/skip": self.share(self.label), "type": self.share(self.type),
-                "entity/attribute/value": self.share(self.slot), "details": self.share(self.details),
-                "expires": self.share(self.expires), "low confidence capped": self.share(self.low_capped),
-                "secrets stored": self.secrets_stored, "cases": len(self.label)}  # fmt: skip
+        """Each check's share; `topic` only where the split carries topic labels (dev)."""
+        shares = {"store/skip": self.share(self.label), "type": self.share(self.type),
+                  "entity/attribute/value": self.share(self.slot), "details": self.share(self.details),
+                  "expires": self.share(self.expires), "low confidence capped": self.share(self.low_capped)}  # fmt: skip
+        if self.topic:
+            shares["topic"] = self.share(self.topic)
+        return {**shares, "secrets stored": self.secrets_stored, "cases": len(self.label)}
 
     def report(self) -> str:
         lines = [f"{key}: {value:.3f}" if isinstance(value, float) else f"{key}: {value}"
@@ -107,7 +116,7 @@ class Score:
 
 def _describe(claims: list[Claim]) -> str:
     return "; ".join(f"{c.type.value} {c.entity}/{c.attribute}/{c.value}/{getattr(c, 'polarity', '+')} "
-                     f"conf={c.confidence} exp={bool(c.expires_at)} {c.text!r}" for c in claims) or "nothing"  # fmt: skip
+                     f"conf={c.confidence} exp={bool(c.expires_at)} topic={c.topic} {c.text!r}" for c in claims) or "nothing"  # fmt: skip
 
 
 def score_case(case: dict, claims: list[Claim], score: Score) -> None:
@@ -150,6 +159,10 @@ def score_case(case: dict, claims: list[Claim], score: Score) -> None:
             ok = any(claim.expires_at is not None for claim in claims)
             score.expires.append(ok)
             failed += [] if ok else ["expires"]
+        if "topics" in case:
+            ok = all(claim.topic in case["topics"] for claim in claims)
+            score.topic.append(ok)
+            failed += [] if ok else ["topic"]
     for check in failed:
         score.failures.append((case["id"], check, f"{case['text']!r} -> {_describe(claims)}"))
 
@@ -163,13 +176,65 @@ def score_rules(split: str = "dev") -> Score:
     return score
 
 
+def _preceding(case: dict) -> tuple:
+    """The case's `context` ("assistant: ...") as the preceding turn of its request."""
+    from llm.turn_context import PrecedingTurn
+
+    role, _, text = str(case.get("context") or "").partition(": ")
+    if not text or role not in {r.value for r in Role}:
+        return ()
+    return (PrecedingTurn(Role(role), text),)
+
+
+async def score_anthropic(split: str = "dev") -> Score:
+    """Claude (settings from the environment: the key, the model) on one split, through the real API."""
+    from llm.extractor import AnthropicExtractor
+    from llm.turn_context import TurnContext
+    from reading.prepare import clean_turn, extract_claims
+    from streams.settings import Settings
+
+    cases = {case["id"]: case for case in load_cases(split)}
+
+    async def context(turn: Turn) -> TurnContext:
+        return TurnContext(_preceding(cases[turn.turn_id]))
+
+    extractor = AnthropicExtractor(Settings(extractor="anthropic"), context=context, group=False)
+    score = Score()
+    try:
+        for case in cases.values():
+            (claims,) = await extract_claims([clean_turn(case_turn(case))], extractor)
+            score_case(case, claims, score)
+    finally:
+        await extractor.aclose()
+    print(f"claude: {extractor.stats.as_dict()}", file=sys.stderr)
+    return score
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Score the rules extractor on the labelled utterances.")
+    parser = argparse.ArgumentParser(description="Score an extractor on the labelled utterances.")
     parser.add_argument(
         "--split", choices=("dev", "heldout", "all"), default="dev", help="which part of the set"
     )
+    parser.add_argument(
+        "--extractor", choices=("rules", "anthropic"), default="rules",
+        help="anthropic: Claude through the real API (needs ANTHROPIC_API_KEY)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
-    print(score_rules(args.split).report())
+    if args.extractor == "rules":
+        print(score_rules(args.split).report())
+        return 0
+    import asyncio
+
+    from beliefs.errors import ConfigurationError
+    from llm.client import require_api_key
+    from streams.settings import Settings
+
+    try:
+        require_api_key(Settings())
+    except ConfigurationError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(asyncio.run(score_anthropic(args.split)).report())
     return 0
 
 

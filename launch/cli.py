@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import signal
 import sys
 from collections.abc import Callable, Coroutine
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from beliefs.errors import BeliefstreamError
-from launch import cli_client, portability
+from launch import cli_client, portability, reextraction
 from launch.cli_client import KEY_HELP, URL_HELP
 
 if TYPE_CHECKING:  # the settings (pydantic-settings) load only for a command that runs
@@ -79,12 +80,33 @@ def cmd_dev(args: argparse.Namespace) -> None:
     from launch.dev import run_dev
 
     settings = _settings(args)
+    if not settings.broker and not args.verbose:
+        # the embedded broker's state is logged once per change by its supervisor, not by every client's poll
+        logging.getLogger("aiokafka").setLevel(logging.CRITICAL)
 
     def announce(message: str) -> None:
         print(message, flush=True)
 
     _run_until_signalled(lambda stop: run_dev(settings, stop, announce))
     print("beliefstream stopped.", flush=True)
+    _exit_past_stuck_threads()
+
+
+def _exit_past_stuck_threads(grace_s: float = 2.0) -> None:
+    """Everything is stopped and closed (SQL holds what is kept); a client thread still waiting on a
+    broker that died under it (faust's consumer thread) must not keep the process from exiting."""
+    import threading
+    import time
+
+    deadline = time.monotonic() + grace_s
+    others = [t for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon]
+    for thread in others:
+        thread.join(max(0.0, deadline - time.monotonic()))
+    if any(thread.is_alive() for thread in others):
+        logging.getLogger(__name__).warning("exiting past client threads still waiting on the broker")
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
 
 
 def _require_broker(settings: Settings) -> str:
@@ -350,6 +372,7 @@ or, for another sidecar:
     data_dir(migrate)
     migrate.set_defaults(func=cmd_migrate)
     portability.add_commands(commands, data_dir, _settings)  # export, import, reindex
+    reextraction.add_command(commands, data_dir, _settings)
     return parser
 
 

@@ -2,17 +2,15 @@
 that `dev` before it goes to the embedded broker, so a published turn survives a crash of `dev`
 exactly like a turn answered 202 by `/v1/retain` (re-published at restart, processed once by turn
 id). Against a Kafka cluster `streams.publish` sends with acks=all and the cluster keeps the log.
+Either way a chunk not acknowledged within `broker_ack_timeout_s` stops the run with one line.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from itertools import islice
 from pathlib import Path
 
-from aiokafka import AIOKafkaProducer
-from aiokafka.errors import KafkaError
 from pydantic import ValidationError
 from tqdm import tqdm
 
@@ -20,8 +18,18 @@ from beliefs.records import Turn, job_id_for, utcnow
 from launch.errors import PublishInterrupted
 from sinks.sql.intake import queued_job
 from sinks.sql.store import SqlMemoryStore
+from streams.errors import BrokerNotAnswering
 from streams.faust_app import bootstrap_servers
-from streams.publish import CHUNK, PublishResult, _lines, keyed_line
+from streams.publish import (
+    CHUNK,
+    PublishResult,
+    _lines,
+    acknowledged,
+    bounded_producer,
+    keyed_line,
+    send_chunk,
+    stop_within,
+)
 from streams.settings import Settings
 
 
@@ -44,10 +52,12 @@ async def publish_file_durably(
     total = sum(1 for _ in _lines(path))
     store = SqlMemoryStore(sql_url)
     await store.setup()
-    producer = AIOKafkaProducer(bootstrap_servers=bootstrap_servers(url), acks="all", linger_ms=5)
+    timeout = settings.broker_ack_timeout_s
+    producer = bounded_producer(bootstrap_servers(url), timeout)
     sent = unparsed = kept = 0
+
     try:
-        await producer.start()
+        await acknowledged(producer.start(), timeout)
         with tqdm(total=total, unit="turn", desc="publishing", disable=not show_progress) as progress:
             for chunk in _chunks(_lines(path), CHUNK):
                 records, turns = [], {}
@@ -60,17 +70,17 @@ async def publish_file_durably(
                 now = utcnow()
                 await store.enqueue_jobs([queued_job(t, now) for t in turns.values()], list(turns.values()))
                 kept += len(turns)
-                futures = [await producer.send(settings.turns_topic, key=k, value=v) for k, v in records]
-                await asyncio.gather(*futures)
+                await acknowledged(send_chunk(producer, settings.turns_topic, records), timeout)
                 sent += len(records)
                 progress.update(len(records))
-    except (KafkaError, OSError) as exc:
+    except (BrokerNotAnswering, OSError) as exc:
         raise PublishInterrupted(
             f"the broker stopped answering after {sent} of {total} lines ({exc}); the {kept} turns accepted "
-            "so far are kept in SQL and re-published when `beliefstream dev` starts again; run the same "
+            "so far are kept in SQL and re-published by `beliefstream dev` once its broker is back (or at its next "
+            "start); run the same "
             "command again to send the rest (no turn is processed twice)"
         ) from exc
     finally:
-        await producer.stop()
+        await stop_within(producer, timeout)
         await store.close()
     return PublishResult(sent=sent, unparsed=unparsed, kept=kept)

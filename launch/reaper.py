@@ -10,6 +10,7 @@ finished. Re-publishing is harmless: the write path skips finished jobs by turn 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import deque
 from datetime import datetime
@@ -18,6 +19,7 @@ from aiokafka import AIOKafkaConsumer, TopicPartition
 from aiokafka.errors import KafkaError
 
 from agents.reaping import OffsetSnapshot, failure_reason, plan_reap, processed_before
+from agents.webhook_signing import retry_delay_s
 from beliefs.records import utcnow
 from sinks.contracts import IntakeQueue, IntakeRow
 from sinks.errors import SinkUnavailableError
@@ -30,39 +32,76 @@ PAGE = 1000
 #: Snapshots of end offsets the reaper keeps (one per pass): a consumer that lags by up to this many
 #: passes still lets the reaper find the turns it went past.
 SNAPSHOTS = 20
+#: Tries of the re-publication at start (0.5 s apart, doubling to 5 s) before the reaper is left to it.
+START_ATTEMPTS = 6
 
 
 def records_of(topic: str, rows: list[IntakeRow]) -> list[OutRecord]:
     return [OutRecord(topic, row.key, row.value) for row in rows]
 
 
-async def republish_pending(intake: IntakeQueue, producer: RecordProducer, topic: str, before: datetime) -> int:
+async def republish_pending(
+    intake: IntakeQueue, producer: RecordProducer, topic: str, before: datetime, skip: frozenset[str] = frozenset()
+) -> set[str]:
     """Publish again every pending turn last published before `before` (this process's start: the
-    turns it accepted itself are on the broker already), oldest first; answers how many."""
-    total, after = 0, None
+    turns it accepted itself are on the broker already), oldest first, but those in `skip`;
+    answers the job ids published."""
+    published: set[str] = set()
+    after = None
     while rows := await intake.page(after, PAGE, published_before=before):
-        await producer.send_many(records_of(topic, rows))
-        await intake.mark_published([row.job_id for row in rows], utcnow(), attempt=False)
-        total += len(rows)
+        rows_out = [row for row in rows if row.job_id not in skip]
+        if rows_out:
+            await producer.send_many(records_of(topic, rows_out))
+            await intake.mark_published([row.job_id for row in rows_out], utcnow(), attempt=False)
+            published.update(row.job_id for row in rows_out)
         after = (rows[-1].accepted_at, rows[-1].job_id)
         if len(rows) < PAGE:
             break
-    return total
+    return published
 
 
-async def republish_at_start(settings: Settings, intake: IntakeQueue, producer: RecordProducer, started: datetime) -> None:
-    """Accepted turns a previous run did not finish go out again, when the broker is the embedded one
-    (which lost them) or `intake_republish_on_start` says so."""
+def replays_intake(settings: Settings) -> bool:
+    """Does a worker re-publish the intake at start? With the embedded broker (which lost it) or
+    when `intake_republish_on_start` says so."""
     wanted = settings.intake_republish_on_start
-    if not (wanted or (wanted is None and not settings.broker)):
+    return bool(wanted or (wanted is None and not settings.broker))
+
+
+async def republish_at_start(
+    settings: Settings, intake: IntakeQueue, producer: RecordProducer, started: datetime
+) -> set[str]:
+    """Accepted turns a previous run (or a previous broker) did not finish go out again, when
+    `replays_intake`; answers the job ids published."""
+    if not replays_intake(settings):
+        return set()
+    for attempt in range(1, START_ATTEMPTS + 1):  # a broker just restarted may refuse the first sends
+        try:
+            republished = await republish_pending(intake, producer, settings.turns_topic, started)
+            break
+        except SinkUnavailableError as exc:
+            if attempt == START_ATTEMPTS:
+                log.warning("re-publishing the intake at start failed (%s); the reaper will re-publish it", exc)
+                return set()
+            await asyncio.sleep(retry_delay_s(attempt, 0.5, 5.0))
+    if republished:
+        log.warning("re-published %d accepted turn(s) that the previous run had not processed", len(republished))
+    return republished
+
+
+async def republish_caught_up(
+    settings: Settings, intake: IntakeQueue, producer: RecordProducer, before: datetime, done: set[str]
+) -> None:
+    """After the sidecar publishes again (`before`): the turns it kept in the intake only meanwhile
+    (accepted while the broker was away or the worker starting) go out, those of `done` excepted."""
+    if not replays_intake(settings):
         return
     try:
-        republished = await republish_pending(intake, producer, settings.turns_topic, started)
+        republished = await republish_pending(intake, producer, settings.turns_topic, before, frozenset(done))
     except SinkUnavailableError as exc:
-        log.warning("re-publishing the intake at start failed (%s); the reaper will re-publish it", exc)
+        log.warning("publishing the turns kept while the broker was away failed (%s); the reaper will", exc)
         return
     if republished:
-        log.warning("re-published %d accepted turn(s) that the previous run had not processed", republished)
+        log.warning("published %d turn(s) accepted while the broker was away", len(republished))
 
 
 class ConsumerOffsets:

@@ -34,7 +34,13 @@ from embedding.embedder import Embedder, load_default_embedder
 from launch.lag import watch_lag
 from launch.maintenance_wiring import maintenance_loops, windowed_jobs
 from launch.projection import open_projection, projector_for
-from launch.reaper import ConsumerOffsets, IntakeReaper, republish_at_start
+from launch.reaper import (
+    ConsumerOffsets,
+    IntakeReaper,
+    replays_intake,
+    republish_at_start,
+    republish_caught_up,
+)
 from reading.extractor import Extractor
 from sinks.base import VectorIndex
 from sinks.producer import KafkaRecordProducer, RecordProducer
@@ -80,7 +86,9 @@ async def open_clients(settings: Settings, url: str) -> AsyncIterator[Clients]:
     """Open (and on exit close) the store, the vector index, the models and the producer."""
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     store = sql_store(settings)
-    producer = KafkaRecordProducer(bootstrap_servers(url), client_id=f"{settings.app_id}-producer")
+    producer = KafkaRecordProducer(
+        bootstrap_servers(url), client_id=f"{settings.app_id}-producer", ack_timeout_s=settings.broker_ack_timeout_s
+    )
     async with contextlib.AsyncExitStack() as stack:
         await store.setup()
         stack.push_async_callback(store.close)
@@ -92,7 +100,23 @@ async def open_clients(settings: Settings, url: str) -> AsyncIterator[Clients]:
         )
         consolidator = consolidator_for(settings, store, projector, embedder)
         stack.push_async_callback(consolidator.merger.aclose)
-        yield Clients(store, vectors, embedder, make_extractor(settings), producer, consolidator, projector)
+        extractor = make_extractor(settings, extraction_context(settings, store))
+        yield Clients(store, vectors, embedder, extractor, producer, consolidator, projector)
+
+
+def extraction_context(settings: Settings, store: SqlMemoryStore):
+    """Claude extraction's stored context (session turns, current beliefs), found with recall's own
+    query words and store queries; None for the rules, which read a turn alone."""
+    if settings.extractor != "anthropic":
+        return None
+    from agents.extraction_context import StoredTurnContext
+    from sidecar.recall.config import preset
+    from sidecar.recall.keywords import query_terms
+
+    return StoredTurnContext(
+        store, query_terms, turns=settings.extraction_context_turns,
+        confidence_floor=preset(settings.recall_preset).confidence_floor,
+    )  # fmt: skip
 
 
 def consolidator_for(
@@ -123,8 +147,10 @@ async def run_worker(
     stop: asyncio.Event,
     on_batch: Callable[[BatchReport], None] | None = None,
     accepting: asyncio.Event | None = None,
+    ingest_model: Embedder | None = None,
 ) -> None:
     """Consume turns until `stop` is set; finishes the batch in flight before returning.
+    `ingest_model`: the write path's model, owned by the caller (else made here, `ingest_embedder`).
 
     The intake is re-published before anything else, and `accepting` is set once the worker consumes:
     a sidecar that waits for it puts no new turn of a user ahead of that user's older ones, and says
@@ -136,8 +162,8 @@ async def run_worker(
     for topic in (topics.turns, topics.dlq, topics.events, topics.audit, topics.escalations):
         await topic.maybe_declare()
     intake = SqlIntake.of(clients.store)
-    await republish_at_start(settings, intake, clients.producer, started)
-    embedder = await ingest_embedder(settings, clients)
+    replayed = await republish_at_start(settings, intake, clients.producer, started)
+    embedder = ingest_model or await ingest_embedder(settings, clients)
     try:
         pipeline = WritePipeline(
             settings, clients.store, clients.projector, embedder, clients.extractor, clients.producer
@@ -152,9 +178,13 @@ async def run_worker(
         log.info("worker consuming %s from %s", settings.turns_topic, url)
         if accepting is not None:
             accepting.set()
+            await republish_caught_up(settings, intake, clients.producer, utcnow(), replayed)
         offsets = ConsumerOffsets(bootstrap_servers(url), settings.app_id, settings.turns_topic)
+        periodic = functools.partial(
+            run_periodically, retry_initial_s=settings.periodic_retry_initial_s, retry_max_s=settings.periodic_retry_max_s
+        )
         reaper = asyncio.create_task(
-            run_periodically(
+            periodic(
                 settings.intake_reap_interval_s,
                 IntakeReaper(intake, clients.producer, offsets, settings),
                 stop,
@@ -164,13 +194,13 @@ async def run_worker(
             name="intake reaper",
         )
         maintenance = [
-            asyncio.create_task(run_periodically(interval, job, stop, name=name, initial_delay_s=delay), name=name)
+            asyncio.create_task(periodic(interval, job, stop, name=name, initial_delay_s=delay), name=name)
             for name, interval, job, delay in maintenance_loops(settings, windowed, maintenance_store)
         ]
         webhooks = asyncio.create_task(run_webhooks(settings, clients.store, stop), name="webhooks")
         lag = asyncio.create_task(watch_lag(settings, url, stop), name="consumer lag")
         relay = asyncio.create_task(
-            run_periodically(
+            periodic(
                 settings.event_relay_interval_s,
                 functools.partial(relay_events, clients.store, clients.producer),
                 stop,
@@ -192,7 +222,7 @@ async def run_worker(
             await relay
             await lag
     finally:
-        if embedder is not clients.embedder:
+        if embedder is not clients.embedder and embedder is not ingest_model:
             await asyncio.to_thread(embedder.close)
 
 
@@ -251,7 +281,8 @@ class _SharedLoopServer(uvicorn.Server):
 
 
 def recall_service(settings: Settings, clients: Clients):
-    """The recall service over the process's clients; reads are audited in SQL and on the audit topic."""
+    """The recall service over the process's clients; reads are audited in SQL, and on the audit topic
+    of a Kafka cluster (`BELIEFSTREAM_BROKER`), not on `dev`'s embedded broker."""
     from sidecar.recall.access import AccessRecorder
     from sidecar.recall.audit import AuditLog
     from sidecar.recall.config import preset
@@ -262,7 +293,8 @@ def recall_service(settings: Settings, clients: Clients):
         clients.vectors,
         clients.embedder,
         config=preset(settings.recall_preset),
-        audit=AuditLog(clients.store, clients.producer, topic=settings.audit_topic),
+        # the embedded broker keeps its log in memory: audit records there would only grow it (SQL keeps them)
+        audit=AuditLog(clients.store, clients.producer if settings.broker else None, topic=settings.audit_topic),
         access_recorder=AccessRecorder(clients.store),
     )
 
@@ -278,7 +310,7 @@ async def run_sidecar(
             "(BELIEFSTREAM_VECTOR_PROJECTOR=off over an embedded shard): run it where the projector is on"
         )
     if accepting is not None:
-        await _first_of(accepting, stop)
+        await first_of(accepting, stop)
         if stop.is_set():
             return
     from sidecar.app import create_app as create_sidecar
@@ -287,7 +319,12 @@ async def run_sidecar(
     from sidecar.reflect_llm import make_answerer
     from sinks.sql.admin import AdminStore
 
-    publisher = TopicTurnPublisher(clients.producer, settings.turns_topic)
+    publisher = TopicTurnPublisher(
+        clients.producer,
+        settings.turns_topic,
+        ack_timeout_s=settings.broker_ack_timeout_s,
+        replayed=accepting if accepting is not None and replays_intake(settings) else None,
+    )
     recall = recall_service(settings, clients)
     answerer = make_answerer(settings)  # None: reflect answers extractively (the offline default)
     await recall.start()
@@ -333,7 +370,7 @@ async def run_sidecar(
             await answerer.aclose()
 
 
-async def _first_of(*events: asyncio.Event) -> None:
+async def first_of(*events: asyncio.Event) -> None:
     waits = [asyncio.create_task(event.wait()) for event in events]
     try:
         await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)

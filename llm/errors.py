@@ -4,6 +4,7 @@
     ├── ExtractorError                    the extractor failed on a turn and had no fallback
     ├── LlmCallError                      a Messages API call failed after the SDK's retries
     └── ResponseSchemaError               the model's answer is not the JSON the prompt asked for
+        └── MalformedAnswerError          the structured (tool-use) answer fails the response model
 """
 
 from __future__ import annotations
@@ -21,3 +22,8 @@ class LlmCallError(BeliefstreamError):
 
 class ResponseSchemaError(BeliefstreamError):
     """The model's answer cannot be read as the prompt's response schema (worth one repair call)."""
+
+
+class MalformedAnswerError(ResponseSchemaError):
+    """The model's tool call is missing, or its input does not validate against the prompt's
+    response model (worth one repair call, then the fallback)."""

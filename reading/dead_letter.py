@@ -3,7 +3,8 @@
 Both roads to the DLQ come here: the worker's rejections (`agents.batch.dead_letter`) and the lines
 `beliefstream publish` finds too large for the broker (`streams.publish`). A dead letter keeps why
 (reason, detail), where it came from (key, topic, partition, offset) and the value with every
-secret redacted (`reading.secrets.documents`), the kinds removed listed in `redacted`.
+secret redacted (`reading.secrets.documents`), the kinds removed listed in `redacted`. The key is
+redacted too, and the DLQ record's Kafka key is that redacted key (`kafka_key`), never the raw one.
 
 The raw bytes are not needed to reprocess a rejected record: it was rejected because it cannot be
 a turn as it stands (not JSON, a role that does not exist, a field past its bounds), so it is
@@ -34,15 +35,21 @@ def dead_letter(
     never half kept at the cut)."""
     raw, kinds = redact_document((value or b"").decode("utf-8", errors="replace"))
     detail, detail_kinds = redact_secrets(detail)
+    shown_key, key_kinds = redact_secrets(key.decode("utf-8", errors="replace")) if key is not None else (None, [])
     if keep_bytes is not None:
         raw = raw.encode("utf-8")[:keep_bytes].decode("utf-8", errors="ignore")
     return DeadLetter(
         reason=reason,
         detail=detail,
         raw=raw,
-        key=key.decode("utf-8", errors="replace") if key is not None else None,
+        key=shown_key,
         source_topic=topic,
         source_partition=partition,
         source_offset=offset,
-        redacted=list(dict.fromkeys([*kinds, *detail_kinds])),
+        redacted=list(dict.fromkeys([*kinds, *detail_kinds, *key_kinds])),
     )
+
+
+def kafka_key(letter: DeadLetter) -> bytes | None:
+    """The Kafka key of the letter's DLQ record: its redacted key (the raw key may hold a secret too)."""
+    return letter.key.encode("utf-8") if letter.key is not None else None

@@ -3,7 +3,8 @@
 Implementations (the offline rules, an LLM) are interchangeable behind it; the agent never
 knows which one runs. The write path cleans each turn once (`reading.prepare.clean_turn`: injected
 blocks stripped, secrets redacted, junk turns dropped) and hands extractors only that text, so an
-extractor neither repeats those steps nor ever sees a secret.
+extractor neither repeats those steps nor ever sees a secret. The other speakers' ordinary turns
+(an assistant's question) are passed along in order as context: an extractor returns [] for them.
 """
 
 from __future__ import annotations

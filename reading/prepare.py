@@ -1,7 +1,8 @@
 """The text steps of the write path, turn by turn: strip → redact → classify junk → (extract) → memories.
 
 Each step is a plain function; `prepare_batch` runs them over a micro-batch and hands the
-extractor only the turns worth reading, with their cleaned text. The cleaned text (never the raw
+extractor only the turns worth reading, with their cleaned text (and the other speakers' ordinary
+turns as context); `gate_outcome` says of each turn whether it reached the extractor and why not. The cleaned text (never the raw
 one) is also what an episode keeps (`reading.episode_keeping`). A memory's trust is decided here: the role
 and the claim's confidence, capped by its provenance (`reading.provenance`).
 """
@@ -21,7 +22,7 @@ from reading.canonical_claim import normalize_claim
 from reading.episode_keeping import content_free_reason, episode_of
 from reading.extract.write_policy import worth_storing
 from reading.extractor import Extractor
-from reading.junk import classify_junk
+from reading.junk import NON_USER_ROLE, classify_junk
 from reading.provenance import Provenance, Reading, read
 from reading.secrets import redact_secrets
 from reading.sensitivity import sensitivity_of
@@ -63,14 +64,31 @@ def clean_turn(turn: Turn, extra_patterns: Sequence[str] = ()) -> PreparedTurn:
     return PreparedTurn(turn, text, reason, tuple(kinds), content_free_reason(text, turn.role, reason))
 
 
+#: What the gate says of a turn the extractor reads for claims.
+EXTRACTED = "extracted"
+
+
+def gate_outcome(prepared: PreparedTurn) -> str:
+    """Whether the turn reaches the extractor (`EXTRACTED`) or, if not, why: the junk step's reason
+    (`secret_only` for a turn that was only a secret, `non_user_role` for another speaker's turn)."""
+    return prepared.skip_reason or EXTRACTED
+
+
+def _context_only(prepared: PreparedTurn) -> bool:
+    """Another speaker's ordinary turn: the extractor sees it as context (what was asked) only."""
+    return prepared.skip_reason == NON_USER_ROLE and bool(prepared.text.strip())
+
+
 async def extract_claims(prepared: Sequence[PreparedTurn], extractor: Extractor) -> list[list[Claim]]:
     """Claims per prepared turn (skipped turns get none), one extractor call for the batch; whatever
-    the extractor, a claim under the importance floor is not kept (`write_policy.worth_storing`)."""
-    readable = [p for p in prepared if p.skip_reason is None]
-    extracted = await extractor.extract([p.turn.model_copy(update={"text": p.text}) for p in readable])
+    the extractor, a claim under the importance floor is not kept (`write_policy.worth_storing`).
+    The other speakers' ordinary turns go along, in order, as context: their claims are never kept."""
+    passed = [p for p in prepared if p.skip_reason is None or _context_only(p)]
+    extracted = await extractor.extract([p.turn.model_copy(update={"text": p.text}) for p in passed])
     by_turn = {
         id(p): [claim for claim in claims if worth_storing(claim)]
-        for p, claims in zip(readable, extracted, strict=True)
+        for p, claims in zip(passed, extracted, strict=True)
+        if p.skip_reason is None
     }
     return [by_turn.get(id(p), []) for p in prepared]
 

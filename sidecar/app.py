@@ -107,7 +107,7 @@ def create_app(
     app.add_middleware(UnexpectedErrorMiddleware)  # covers the limit too
     app.add_middleware(MetricsMiddleware, metrics=metrics)  # outermost: counts every answer, 500s included
 
-    checks: list[Check] = [("broker", publisher.ping), ("sql", store.ping)]
+    checks: list[Check] = [("broker", publisher.ping), ("sql", store.ping), ("sql_writes", store.writable)]
     if vectors is not None:
         checks.append(("vectors", vectors.ping))
     app.include_router(health_routes(checks, backlog=projector.backlog if projector is not None else None))

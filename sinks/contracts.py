@@ -251,6 +251,9 @@ class ContestedStore(ContestedSlots, Protocol):
 class ServingStore(Pingable, JobIntake, GovernanceStore, Protocol):
     """What the sidecar (HTTP and MCP) serves from; contested slots are handed over separately."""
 
+    async def writable(self) -> bool:
+        """Whether writes go through (readiness: a full disk fails it while reads still answer); never raises."""
+
 
 @runtime_checkable
 class MemoryStore(IngestStore, ServingStore, ContestedSlots, Protocol):

@@ -37,13 +37,15 @@ class KafkaRecordProducer:
     it. The owner calls `start()` before use and `stop()` after; sending outside that is a failure.
     """
 
-    def __init__(self, bootstrap_servers: str, client_id: str = "beliefstream") -> None:
+    def __init__(self, bootstrap_servers: str, client_id: str = "beliefstream", ack_timeout_s: float = 40.0) -> None:
+        self.ack_timeout_s = ack_timeout_s
         self._producer = AIOKafkaProducer(
             bootstrap_servers=bootstrap_servers,
             client_id=client_id,
             acks="all",
             linger_ms=5,
             max_request_size=4 * 1024 * 1024,
+            request_timeout_ms=max(1000, int(ack_timeout_s * 1000)),
         )
         self._started = False
 
@@ -56,9 +58,13 @@ class KafkaRecordProducer:
         self._started = True
 
     async def stop(self) -> None:
-        """Flush and close; safe to call more than once, or without a start."""
+        """Flush and close, waiting no longer than `ack_timeout_s` for a broker that does not answer;
+        safe to call more than once, or without a start."""
         self._started = False
-        await self._producer.stop()
+        try:
+            await asyncio.wait_for(self._producer.stop(), self.ack_timeout_s)
+        except (TimeoutError, KafkaError, OSError):
+            pass  # what was not acknowledged by now is not: its owner keeps it (the intake, the outbox)
 
     async def send_many(self, records: Sequence[OutRecord]) -> None:
         if not records:

@@ -44,6 +44,10 @@ class Settings(BaseSettings):
     topic_partitions: int = 4
     broker_session_timeout_s: float = 10.0
     broker_rebalance_timeout_s: float = 3.0
+    broker_ack_timeout_s: float = Field(
+        default=10.0, gt=0, description="longest a publish waits for the broker's acknowledgement before it gives "
+        "up: `beliefstream publish` then exits with one line, `/v1/retain` of `dev` leaves the turn to the intake"
+    )
     broker_fetch_max_wait_ms: int = Field(default=50, ge=1, description="longest a fetch waits for data")
     worker_web_port: int | None = Field(default=None, description="faust's own web port; unset = off")
     worker_metrics_port: int | None = Field(
@@ -62,6 +66,18 @@ class Settings(BaseSettings):
     anthropic_model: str = "claude-haiku-4-5-20251001"
     anthropic_timeout_s: float = 20.0
     anthropic_max_retries: int = 3
+    extraction_context_turns: int = Field(
+        default=6, ge=0, description="Claude extraction: preceding turns of the session sent with a turn"
+    )
+    extraction_context_tokens: int = Field(
+        default=600, ge=0, description="Claude extraction: token bound of those preceding turns"
+    )
+    extraction_group_turns: bool = Field(
+        default=True, description="Claude extraction: one request for a session's turns of a batch when cheaper"
+    )
+    extraction_belief_tokens: int = Field(
+        default=600, ge=0, description="Claude extraction: token bound of the current beliefs sent with a turn"
+    )
     batch_size: int = 256
     batch_within_s: float = 0.1
     ingest_lookahead_batches: int = Field(default=2, ge=1, description="batches read ahead of the one being written")
@@ -120,6 +136,11 @@ class Settings(BaseSettings):
         default=30.0, gt=0, description="how often a worker looks for closed windows (and their grace)"
     )
     decay_batch_size: int = Field(default=5000, ge=1)
+    periodic_retry_initial_s: float = Field(
+        default=5.0, gt=0, description="a failed periodic job (decay sweep, windows, reaper, ...) runs again after "
+        "this long, doubling while it keeps failing"
+    )
+    periodic_retry_max_s: float = Field(default=300.0, gt=0, description="the longest of those waits")
     keyword_merge_interval_s: float = Field(
         default=3600.0, gt=0, description="how often a worker merges the keyword indexes' segments (SQLite FTS5)"
     )

@@ -123,6 +123,13 @@ def instruction_findings(sentence: str, subject: Subject) -> list[Finding]:
     return []
 
 
+def answer_slots(text: str) -> frozenset[str]:
+    """The answer slots whose words `text` uses ("tone: casual, jokey" → communication_style): how a live
+    instruction is matched to the standing one it overrides, with the vocabulary that wrote it."""
+    tables = (("response_format", _FORMATS), ("communication_style", _STYLES), ("measurement_units", _UNITS))
+    return frozenset(slot for slot, table in tables if _first(table, text))
+
+
 def _slot(attribute: str, value: str, text: str, sentence: str) -> Finding:
     importance = 0.9 if _STANDING.search(sentence) else 0.85
     return Finding(text=text, type=MemoryType.PREFERENCE, importance=importance, attribute=attribute, value=value,

@@ -83,6 +83,18 @@ ROLE_NOUNS = (
     "devops|mom|mother|dad|father|parent|grandmother|grandfather|grandparent|wife|husband|woman|man|"
     "activist|advocate|mentor|player|fan"
 )
+#: What an employer is when it is described rather than named ("a fintech startup", "a law firm").
+EMPLOYER_NOUNS = (
+    "company|companies|startup|start-up|scale-up|scaleup|agency|firm|consultancy|consulting firm|corporation|corp|"
+    "multinational|conglomerate|enterprise|business|bank|insurer|insurance company|hedge fund|fund|nonprofit|"
+    "non-profit|charity|ngo|foundation|institute|university|college|school|academy|hospital|clinic|practice|"
+    "pharmacy|lab|laboratory|studio|publisher|publishing house|newspaper|magazine|broadcaster|newsroom|restaurant|"
+    "cafe|café|bakery|bar|pub|brewery|winery|hotel|shop|store|boutique|supermarket|retailer|chain|factory|plant|"
+    "warehouse|manufacturer|garage|dealership|salon|gym|library|museum|gallery|theatre|theater|airline|airport|"
+    "council|ministry|government agency|government department|department store|call center|call centre|"
+    "nursing home|care home|daycare|nursery|farm|vineyard|co-op|cooperative|organisation|organization|"
+    "outfit|telco|utility|provider|unicorn|government|civil service|military|army|navy|police force"
+)
 PARENT_ROLES = frozenset(
     {"mom", "mother", "dad", "father", "parent", "grandmother", "grandfather", "grandparent"}
 )
@@ -131,38 +143,6 @@ CONDITIONS = (
 CONDITION_OF_ADJECTIVE = {"diabetic": "diabetes", "asthmatic": "asthma", "epileptic": "epilepsy",
                           "celiac": "celiac disease", "coeliac": "celiac disease", "anemic": "anemia",
                           "anaemic": "anemia"}  # fmt: skip
-
-#: Keyword -> topic, for claims whose attribute does not name a topic.
-TOPIC_KEYWORDS: dict[str, tuple[str, ...]] = {
-    "tech": ("code", "coding", "programming", "software", "python", "rust", "javascript", "computer",
-             "app", "api", "database", "server", "linux", "github", "deploy", "laptop", "editor", "ai",
-             "framework", "library", "bug", "kubernetes", "docker", "postgres", "postgresql", "sql"),
-    "work": ("work", "job", "career", "boss", "office", "meeting", "project", "team", "company",
-             "client", "promotion", "colleague", "coworker", "interview", "business", "startup"),
-    "health": ("health", "doctor", "allergy", "allergic", "diet", "gym", "workout", "exercise", "yoga",
-               "run", "running", "marathon", "sleep", "therapy", "medication", "hospital", "injury",
-               "knee", "fitness", "meditation", "vegan", "vegetarian", "mental"),
-    "food": ("food", "cook", "cooking", "recipe", "restaurant", "dinner", "lunch", "breakfast", "bake",
-             "baking", "pizza", "sushi", "coffee", "tea", "wine", "eat", "eating", "meal", "cuisine"),
-    "travel": ("travel", "trip", "flight", "vacation", "holiday", "hotel", "visit", "visited", "abroad",
-               "road trip", "beach", "camping", "hike", "hiking", "country", "city", "tour"),
-    "finance": ("money", "budget", "invest", "investing", "stock", "bank", "salary", "savings", "loan",
-                "mortgage", "rent", "crypto", "tax", "taxes", "debt", "bought", "buy"),
-    "entertainment": ("movie", "movies", "film", "music", "song", "band", "concert", "book", "books",
-                      "novel", "game", "games", "gaming", "show", "series", "netflix", "painting", "paint",
-                      "art", "guitar", "piano", "dance", "dancing", "photography", "festival", "museum"),
-}  # fmt: skip
-_KEYWORD_TOPIC = {word: topic for topic, words in TOPIC_KEYWORDS.items() for word in words}
-_WORDS = re.compile(r"[a-z]+(?:'[a-z]+)?")
-
-
-def topic_for_text(text: str, default: str = "personal") -> str:
-    """The broad topic whose keywords a text mentions first; `default` when none."""
-    for word in _WORDS.findall(text.lower()):
-        topic = _KEYWORD_TOPIC.get(word)
-        if topic:
-            return topic
-    return default
 
 
 def canonical(value: str) -> tuple[str, str] | None:

@@ -14,6 +14,7 @@ from beliefs.records import MemoryType
 from reading.extract import lexicon
 from reading.extract.finding import Finding, Subject
 from reading.extract.text import third_person
+from reading.extract.topic import topic_of
 from reading.extract.values import clip, clip_object
 
 _KNOWN = "|".join(
@@ -169,7 +170,7 @@ def stated_preference_findings(sentence: str, subject: Subject) -> list[Finding]
             )
         return [
             Finding(text=text, type=MemoryType.PREFERENCE, importance=0.7, attribute="prefers", value=value,
-                    topic=lexicon.topic_for_text(text))
+                    topic=topic_of(text))
         ]  # fmt: skip
     favourite = _FAVOURITE_FIRST.match(sentence.strip())
     if favourite:

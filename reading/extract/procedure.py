@@ -11,8 +11,8 @@ import re
 
 from beliefs.records import MemoryType
 from reading.extract.finding import Finding, Subject
-from reading.extract.lexicon import topic_for_text
 from reading.extract.text import third_person
+from reading.extract.topic import topic_of
 from reading.gates import contains_any
 
 _DAY = r"(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?)"
@@ -93,7 +93,7 @@ def _finding(name: str, steps: list[str], subject: Subject, heading: str | None 
         attribute="procedure",
         value="; ".join(steps),
         entity=name,
-        topic=topic_for_text(text),
+        topic=topic_of(text),
     )
 
 

@@ -49,6 +49,18 @@ def _job(phrase: str) -> str | None:
     return value
 
 
+#: An employer described rather than named: "a fintech startup", "a logistics company in Porto".
+_NOT_A_MODIFIER = r"(?:and|or|but|in|at|for|with|that|which|who|where|as|of|on|to|since|because|the|a|an|same|other|another|my|your|own)"
+_DESCRIBED = (
+    rf"(?P<v>(?i:(?:a|an|the)\s+(?:(?!{_NOT_A_MODIFIER}\b)[\w&'’-]+\s+){{0,4}}(?:{lexicon.EMPLOYER_NOUNS}))\b"
+    r"(?:\s+(?i:in|near|outside(?:\s+of)?|based\s+in|out\s+of)\s+[A-Z][\w'’-]*(?:\.(?=\s+[A-Z]))?(?:\s+[A-Z][\w'’-]*){0,2})?)"
+    r"(?!,?\s+(?i:called|named)\b)"
+)
+_NAMED_AFTER = rf"(?i:(?:a|an|the)\s+(?:[\w&'’-]+\s+){{0,4}}?(?:{lexicon.EMPLOYER_NOUNS}),?\s+(?:called|named))\s+{_PROPER}"
+#: Importance of an employer offered as a description: seed 000's 0.5-0.8 band, below a named one.
+_DESCRIBED_IMPORTANCE = 0.65
+
+
 _LANG = "|".join(sorted(lexicon.NATURAL_LANGUAGES, key=len, reverse=True))
 
 RULES: tuple[Rule, ...] = (
@@ -145,6 +157,58 @@ RULES: tuple[Rule, ...] = (
         "works_at",
         rf"(?i:\bmy (?:employer|company) is)\s+{_PROPER}",
         "employer|company",
+        "{S} works at {v}.",
+        0.7,
+    ),
+    # an employer described rather than named, said in the user's words: "I work for a small fintech startup"
+    _rule(
+        "works_at",
+        rf"{_I}{_ADV}(?i:\s+(?:work|am working|have been working|intern|consult|freelance|do contract work)"
+        rf"(?:\s+(?:remotely|full[- ]time|part[- ]time|there|now|currently))?\s+(?:at|for|in))\s+{_DESCRIBED}",
+        "work|intern|consult|freelance",
+        None,
+        _DESCRIBED_IMPORTANCE,
+        _group("v", 9),
+    ),
+    _rule(
+        "works_at",
+        rf"{_IM}{_ADV}(?i:\s+(?:employed|working|interning|consulting|freelancing|contracting)"
+        rf"(?:\s+(?:remotely|full[- ]time|part[- ]time))?\s+(?:at|by|for|in))\s+{_DESCRIBED}",
+        "employed|working|interning|consulting|freelancing|contracting",
+        None,
+        _DESCRIBED_IMPORTANCE,
+        _group("v", 9),
+    ),
+    _rule(
+        "works_at",
+        rf"{_I}{_ADV}(?i:\s+(?:joined|started\s+(?:working\s+|a\s+(?:new\s+)?job\s+)?(?:at|with|for)|"
+        rf"got\s+a\s+(?:new\s+)?job\s+(?:at|with)|got\s+hired\s+(?:at|by)|was\s+hired\s+by|"
+        rf"accepted\s+an\s+offer\s+(?:from|at)|landed\s+a\s+job\s+(?:at|with)|signed\s+on\s+with))\s+{_DESCRIBED}",
+        "joined|started|job|hired|offer|signed",
+        None,
+        _DESCRIBED_IMPORTANCE,
+        _group("v", 9),
+    ),
+    _rule(  # a role at a described employer: the role has its own rule, this is the employer
+        "works_at",
+        rf"{_IM}(?i:\s+(?:now\s+|currently\s+)?an?\s+(?:[\w-]+\s+){{0,3}}?(?:{lexicon.ROLE_NOUNS})\s+(?:at|for|with|in))\s+{_DESCRIBED}",
+        " at | for | with | in ",
+        "{S} works at {v}.",
+        _DESCRIBED_IMPORTANCE,
+        _group("v", 9),
+    ),
+    _rule(
+        "works_at",
+        rf"{_I}(?i:\s+work\s+as\s+an?\s+[\w -]{{2,40}}?\s+(?:at|for|in))\s+{_DESCRIBED}",
+        "work as",
+        "{S} works at {v}.",
+        _DESCRIBED_IMPORTANCE,
+        _group("v", 9),
+    ),
+    _rule(  # "I work at a startup called Nordwind": the name is the value
+        "works_at",
+        rf"{_I}{_ADV}(?i:\s+(?:work|am working|am employed|joined|started)\s+(?:at|for|in|with|by)?\s*){_NAMED_AFTER}",
+        "work|working|employed|joined|started",
         "{S} works at {v}.",
         0.7,
     ),

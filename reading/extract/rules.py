@@ -30,7 +30,6 @@ from reading.extract.framing import (
     frame_of,
 )
 from reading.extract.instruction import instruction_findings
-from reading.extract.lexicon import topic_for_text
 from reading.extract.organisation import organisation_findings
 from reading.extract.patterns import rule_findings
 from reading.extract.preferences import preference_findings, stated_preference_findings
@@ -42,6 +41,7 @@ from reading.extract.stance import stance_findings
 from reading.extract.task_state import is_task_state
 from reading.extract.taste import free_preference_findings
 from reading.extract.text import expand_contractions, sentence_spans
+from reading.extract.topic import topic_of
 from reading.extract.values import bounded
 from reading.extract.volatile import is_volatile, volatile_end
 from reading.extract.write_policy import worth_storing
@@ -278,7 +278,7 @@ class RulesExtractor:
         context = None
         if finding.attribute and finding.recall_semantics is RecallSemantics.DEFAULT:
             context = _context(sentence)
-        topic = finding.topic or (spec.topic if spec else topic_for_text(text))
+        topic = finding.topic or topic_of(text, finding.attribute, context=sentence, value=finding.value)
         return Claim(
             text=bounded(text[:1].upper() + text[1:]),
             type=finding.type,

@@ -148,6 +148,8 @@ def judge_episodes(
             suppressed.append((episode.id, withheld))
             continue
         labels = currency.of_episode(episode, beliefs_gone(episode, current_beliefs))
+        if labels is currency.CURRENT:  # a belief it stated may have been replaced: so may the quote
+            labels = next((found for m in linked if (found := currency.of_memory(m)) is not currency.CURRENT), labels)
         stale = labels.superseded
         if stale and suppress_superseded:
             suppressed.append((episode.id, f"suppressed: {labels.note}"))

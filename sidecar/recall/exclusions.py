@@ -37,6 +37,7 @@ REASONS: tuple[tuple[str, str], ...] = (
     ("similarity floor", "similarity_floor"),
     ("confidence below", "confidence_floor"),
     ("superseded", "superseded"),
+    ("replaced this one", "superseded"),
     ("include_untrusted_evidence", "untrusted"),
     ("untrusted", "untrusted"),
     ("revoked", "not_current"),

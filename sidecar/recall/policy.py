@@ -21,6 +21,7 @@ from beliefs.attributes import is_single_valued
 from beliefs.reconcile import normalize_value
 from beliefs.records import Memory, MemoryState, MemoryType, Polarity, RecallSemantics, Trust, Visibility
 from reading.domains import KNOWN_DOMAINS, action_family, action_in, canonical_domain, domains_of, widened
+from reading.extract.instruction import answer_slots
 from reading.sincerity import Sincerity, sincerity_of
 from sidecar.recall.sensitivity_gate import is_safety_memory, sensitive_outside, sensitive_words_outside
 from sinks.recall import OpenContest, RecallScope
@@ -205,7 +206,8 @@ def terms(text: str) -> frozenset[str]:
 class LiveIntent:
     """What the user just asked for (`live_intent`: attribute → value), read for meaning.
 
-    A stored default yields to it when it sets the default's attribute, or when the two speak of the
+    A stored default yields to it when it sets the default's attribute (named, or read from its words
+    by the extractor's vocabulary: "tone: casual" sets `communication_style`), or when the two speak of the
     same thing: a shared content word of the instruction's name or value and the default's attribute,
     value or text ("seat: aisle" and "prefers window seats"; "hotel_location" and "likes hotels in the
     old town"). Only defaults yield (preferences and procedures, or a value of the very attribute set):
@@ -214,13 +216,20 @@ class LiveIntent:
 
     attributes: frozenset[str] = frozenset()
     entries: tuple[tuple[str, str, frozenset[str]], ...] = ()
+    setters: tuple[tuple[str, tuple[str, str]], ...] = ()  # attribute → the (name, value) that sets it
 
     @classmethod
     def of(cls, live_intent: Mapping[str, str]) -> LiveIntent:
         # `context` names the context a request speaks in (`named_contexts`), not a value it sets
         setting = {name: value for name, value in live_intent.items() if normalize_value(name) != "context"}
         entries = tuple((name, value, terms(f"{name} {value}")) for name, value in setting.items())
-        return cls(frozenset(normalize_value(name) for name in live_intent), entries)
+        setters = {
+            normalize_value(slot): (name, value)
+            for name, value in setting.items()
+            for slot in answer_slots(f"{name} {value}")
+        }
+        setters |= {normalize_value(name): (name, value) for name, value in live_intent.items()}
+        return cls(frozenset(setters), entries, tuple(setters.items()))
 
     def __bool__(self) -> bool:
         return bool(self.attributes)
@@ -232,7 +241,8 @@ class LiveIntent:
         if memory.polarity is Polarity.NEGATIVE or is_safety_memory(memory):
             return None
         if memory.attribute and normalize_value(memory.attribute) in self.attributes:
-            return f"live intent sets {memory.attribute}"
+            name, value = dict(self.setters)[normalize_value(memory.attribute)]
+            return f"live intent sets {memory.attribute}: {name}={value!r}"
         if memory.type not in (MemoryType.PREFERENCE, MemoryType.PROCEDURE):
             return None
         said = terms(" ".join(filter(None, (memory.attribute, memory.value, memory.text))))

@@ -4,12 +4,23 @@ SQLite runs in WAL mode (readers never block the writer) with `synchronous=NORMA
 timeout. Its driver's implicit transactions are switched off so that beliefstream emits BEGIN
 itself: write transactions take the write lock up front (`BEGIN IMMEDIATE`), which a deferred
 transaction that read first could not get without failing at once.
+
+On SQLite (one writer at a time) a process's write transactions also pass one `WriteGate`, in
+turn instead of through SQLite's busy-wait polling, where a waiting writer can miss the lock past
+its timeout: the write path (intake, pipeline, reaper) first, and writes that can wait (`yielding`:
+recall's audit rows and access counts) only when no other writer holds or wants the lock.
+
+Every write transaction reports to the engine's `WriteHealth`: a failure of the storage itself (a
+full disk, an I/O error, a read-only database or file system) marks writes as failing until a
+write commits again, so readiness can say so (`SqlMemoryStore.writable`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
+import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -21,6 +32,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from sqlalchemy.pool import StaticPool
 
 from sinks.errors import SinkUnavailableError
+
+log = logging.getLogger(__name__)
 
 #: Execution option that makes a SQLite transaction take the write lock when it begins.
 SQLITE_BEGIN = "beliefstream_sqlite_begin"
@@ -82,13 +95,118 @@ def _tune_sqlite(engine: AsyncEngine, busy_timeout_ms: int, wal: bool) -> None:
         connection.exec_driver_sql(f"BEGIN {mode}")
 
 
+#: SQLite's result codes for a storage that cannot take a write (sqlite3 exceptions name them).
+_SQLITE_STORAGE = ("SQLITE_FULL", "SQLITE_IOERR", "SQLITE_READONLY", "SQLITE_CANTOPEN")
+_SQLITE_STORAGE_TEXT = ("disk is full", "disk i/o error", "readonly database", "unable to open database")
+#: PostgreSQL's SQLSTATE classes and codes for the same: insufficient resources (53: disk full, out of
+#: memory), system errors (58: I/O), a read-only transaction (25006: a standby, a read-only database).
+_PG_STORAGE = ("53", "58", "25006")
+
+
+def storage_failure(exc: BaseException) -> str | None:
+    """What the storage said, if `exc` (or what it wraps) means the database cannot take a write."""
+    seen: set[int] = set()
+    error: BaseException | None = exc
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        name = getattr(error, "sqlite_errorname", None) or ""
+        sqlstate = getattr(error, "sqlstate", None) or getattr(error, "pgcode", None) or ""
+        text = str(error).lower()
+        if (
+            name.startswith(_SQLITE_STORAGE)
+            or any(part in text for part in _SQLITE_STORAGE_TEXT)
+            or (isinstance(sqlstate, str) and sqlstate.startswith(_PG_STORAGE))
+        ):
+            return f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}".strip()
+        error = getattr(error, "orig", None) or error.__cause__ or error.__context__
+    return None
+
+
+class WriteHealth:
+    """Whether this engine's writes go through: the last storage failure, cleared by the next commit."""
+
+    def __init__(self) -> None:
+        self.failure: str | None = None
+
+    def failed(self, exc: BaseException) -> None:
+        reason = storage_failure(exc)
+        if reason is not None:
+            if self.failure is None:
+                log.error("SQL writes are failing: %s", reason)
+            self.failure = reason
+
+    def committed(self) -> None:
+        if self.failure is not None:
+            log.warning("SQL writes go through again")
+        self.failure = None
+
+
+class WriteGate:
+    """One write transaction at a time in this process, handed over in turn (not through SQLite's
+    busy-wait polling, which can leave one writer without the lock past its timeout); those that
+    yield go only when no other writer holds the gate or waits for it."""
+
+    def __init__(self) -> None:
+        self._held = False
+        self._urgent_waiting = 0
+        self._changed: asyncio.Condition | None = None  # made in the running loop, at first use
+
+    @asynccontextmanager
+    async def hold(self, *, yielding: bool = False) -> AsyncIterator[None]:
+        if self._changed is None:
+            self._changed = asyncio.Condition()
+        changed = self._changed
+        async with changed:
+            if yielding:
+                await changed.wait_for(lambda: not self._held and self._urgent_waiting == 0)
+            else:
+                self._urgent_waiting += 1
+                try:
+                    await changed.wait_for(lambda: not self._held)
+                finally:
+                    self._urgent_waiting -= 1
+            self._held = True
+        try:
+            yield
+        finally:
+            async with changed:
+                self._held = False
+                changed.notify_all()
+
+
+_HEALTH: weakref.WeakKeyDictionary[object, WriteHealth] = weakref.WeakKeyDictionary()
+_GATES: weakref.WeakKeyDictionary[object, WriteGate] = weakref.WeakKeyDictionary()
+
+
+def write_health(engine: AsyncEngine) -> WriteHealth:
+    """The engine's one `WriteHealth` (made at first use)."""
+    return _HEALTH.setdefault(engine.sync_engine, WriteHealth())
+
+
 @asynccontextmanager
-async def write_transaction(engine: AsyncEngine) -> AsyncIterator[AsyncConnection]:
-    """A transaction that will write: on SQLite it holds the write lock from its first statement."""
-    async with engine.connect() as conn:
-        await conn.execution_options(**{SQLITE_BEGIN: "IMMEDIATE"})
-        async with conn.begin():
-            yield conn
+async def _gate(engine: AsyncEngine, yielding: bool) -> AsyncIterator[None]:
+    if engine.dialect.name != "sqlite":  # PostgreSQL locks rows, not the database: no gate
+        yield
+        return
+    async with _GATES.setdefault(engine.sync_engine, WriteGate()).hold(yielding=yielding):
+        yield
+
+
+@asynccontextmanager
+async def write_transaction(engine: AsyncEngine, *, yielding: bool = False) -> AsyncIterator[AsyncConnection]:
+    """A transaction that will write: on SQLite it holds the write lock from its first statement,
+    taken through the engine's `WriteGate` (`yielding`: after every writer that does not yield).
+    Its outcome goes to the engine's `WriteHealth`."""
+    health = write_health(engine)
+    try:
+        async with _gate(engine, yielding), engine.connect() as conn:
+            await conn.execution_options(**{SQLITE_BEGIN: "IMMEDIATE"})
+            async with conn.begin():
+                yield conn
+    except Exception as exc:
+        health.failed(exc)
+        raise
+    health.committed()
 
 
 @asynccontextmanager
@@ -107,11 +225,16 @@ async def read_snapshot(engine: AsyncEngine) -> AsyncIterator[AsyncConnection]:
 
 @asynccontextmanager
 async def unavailable_on_outage(what: str) -> AsyncIterator[None]:
-    """Turn a driver's connection failure into `SinkUnavailableError`; other errors pass through."""
+    """Turn a driver's connection failure, or a storage that cannot take a write, into
+    `SinkUnavailableError`; other errors pass through."""
     try:
         yield
     except _OUTAGES as exc:
         raise SinkUnavailableError(f"SQL store unavailable during {what}: {_describe(exc)}") from exc
+    except sa_exc.DBAPIError as exc:  # PostgreSQL's disk full or read-only is no OperationalError
+        if storage_failure(exc) is None:
+            raise
+        raise SinkUnavailableError(f"SQL store cannot write during {what}: {_describe(exc)}") from exc
 
 
 def _describe(exc: BaseException) -> str:

@@ -17,6 +17,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from sinks.sql.engine import write_transaction
 
 HERE = Path(__file__).parent
+#: Our own version table, so a database shared with another Alembic project is not confused.
+VERSION_TABLE = "beliefstream_alembic_version"
 
 #: Key of the PostgreSQL advisory lock that serializes concurrent migrations (several workers starting).
 _PG_MIGRATION_LOCK = 0x62656C6965660001
@@ -41,3 +43,10 @@ async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
     """Bring the schema to `revision`; a schema already there is left untouched."""
     async with write_transaction(engine) as conn:
         await conn.run_sync(_upgrade, revision)
+
+
+async def probe_write(engine: AsyncEngine) -> None:
+    """A write that changes nothing (the schema version row rewritten) and commits, or raises: on a
+    full disk or a read-only database it fails like any write."""
+    async with write_transaction(engine) as conn:
+        await conn.execute(text(f"UPDATE {VERSION_TABLE} SET version_num = version_num"))

@@ -41,10 +41,17 @@ from sinks.sql.convert import (
     memory_changes,
     row_job,
 )
-from sinks.sql.engine import create_engine, sqlite_path, unavailable_on_outage, write_transaction
+from sinks.sql.engine import (
+    create_engine,
+    read_snapshot,
+    sqlite_path,
+    unavailable_on_outage,
+    write_health,
+    write_transaction,
+)
 from sinks.sql.episode_store import EpisodeStoreMixin
 from sinks.sql.errors import InvalidRequestError
-from sinks.sql.migrate import upgrade
+from sinks.sql.migrate import probe_write, upgrade
 from sinks.sql.outcome import check_outcome
 from sinks.sql.reader import READERS, RecallReader
 from sinks.sql.tables import jobs, memories, outbox
@@ -99,6 +106,18 @@ class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin)
             return False
         return True
 
+    async def writable(self) -> bool:
+        """Do writes go through? Yes at once unless the last write failed on the storage (a full disk,
+        an I/O error, a read-only database); then a write that changes nothing decides. Never raises."""
+        health = write_health(self._engine)
+        if health.failure is None:
+            return True
+        try:
+            await probe_write(self._engine)  # its commit clears the failure
+        except Exception:
+            return False
+        return True
+
     # -- the write path ---------------------------------------------------------------------------
 
     async def write(self, outcomes: Sequence[TurnOutcome]) -> WriteResult:
@@ -123,6 +142,15 @@ class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin)
             episode_events=plan.episode_events,
             erased_job_ids=[outcome.job_id for outcome in erased],
         )
+
+    async def preview(self, outcomes: Sequence[TurnOutcome]) -> WritePlan:
+        """What `write` would do with `outcomes` (the same loads and reconcile), writing nothing."""
+        for outcome in outcomes:
+            check_outcome(outcome)
+        if not outcomes:
+            return WritePlan()
+        async with unavailable_on_outage("preview"), read_snapshot(self._engine) as conn:
+            return await self._plan(conn, outcomes)
 
     async def _plan(self, conn, outcomes: Sequence[TurnOutcome]) -> WritePlan:
         """Load what the outcomes can collide with and plan the write in memory."""
@@ -306,13 +334,13 @@ class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin)
     async def record_access(self, counts: Mapping[str, int], at: datetime) -> None:
         if not counts:
             return
-        async with unavailable_on_outage("record_access"), write_transaction(self._engine) as conn:
+        async with unavailable_on_outage("record_access"), write_transaction(self._engine, yielding=True) as conn:
             await recall_queries.record_access(conn, counts, at)
 
     async def write_audit(self, records: Sequence[RecallAudit]) -> list[RecallAudit]:
         if not records:
             return []
-        async with unavailable_on_outage("write_audit"), write_transaction(self._engine) as conn:
+        async with unavailable_on_outage("write_audit"), write_transaction(self._engine, yielding=True) as conn:
             users = [(r.tenant_id, r.user_id) for r in records]
             kept, _ = split_audits(records, await erasure_guard.latest_erasures(conn, users))
             await recall_queries.insert_audit(conn, kept)

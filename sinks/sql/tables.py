@@ -391,3 +391,21 @@ vector_tombstones = sa.Table(
     sa.Column("point_id", ID, nullable=False),
     sa.Column("created_at", UtcDateTime, nullable=False),
 )
+
+# -- Message Batches jobs of Claude extraction (migration 0014) ---------------------------------------
+
+#: One Message Batches job (a backfill or re-extraction): its state and, per request, what reading
+#: its result needs (the turns' ids and times, the beliefs offered by handle), so a restarted
+#: process resumes it. No turn text is kept here: the turns are read again from the episodes.
+extraction_batches = sa.Table(
+    "extraction_batches",
+    metadata,
+    sa.Column("id", ID, primary_key=True),  # the API's batch id
+    sa.Column("tenant_id", ID),  # the tenant re-extracted, null for several
+    sa.Column("state", sa.String(16), nullable=False),  # submitted, ended, collected, failed
+    sa.Column("requests", sa.JSON, nullable=False),  # custom_id -> {turn_ids, turn_times, offered}
+    sa.Column("counts", sa.JSON),  # the API's request counts once ended
+    sa.Column("created_at", UtcDateTime, nullable=False),
+    sa.Column("updated_at", UtcDateTime, nullable=False),
+    sa.Index("ix_extraction_batches_state", "state"),
+)

@@ -218,3 +218,30 @@ async def test_periodic_runner_stops_during_its_wait() -> None:
     assert await asyncio.wait_for(task, timeout=5) == 1
     with pytest.raises(ConfigurationError):
         await run_periodically(0, job, stop)
+
+
+async def test_a_failed_run_is_retried_with_back_off_not_at_the_next_tick() -> None:
+    stop = asyncio.Event()
+    started: list[float] = []
+    loop = asyncio.get_running_loop()
+
+    async def job() -> None:  # an hourly job whose first three runs fail (the database is away)
+        started.append(loop.time())
+        if len(started) == 5:
+            stop.set()
+        elif len(started) <= 3:
+            raise RuntimeError("database is away")
+
+    task = asyncio.create_task(run_periodically(3600, job, stop, retry_initial_s=0.05, retry_max_s=0.1))
+    await asyncio.wait_for(_until(lambda: len(started) >= 4), timeout=5)
+    gaps = [later - earlier for earlier, later in zip(started, started[1:], strict=False)]
+    assert 0.05 <= gaps[0] < 0.09 and 0.1 <= gaps[1] < 0.5 and 0.1 <= gaps[2] < 0.5  # doubling, capped
+    await asyncio.sleep(0.3)
+    assert len(started) == 4  # after a success, the next run waits for the interval again
+    stop.set()
+    assert await asyncio.wait_for(task, timeout=5) == 1
+
+
+async def _until(condition) -> None:
+    while not condition():
+        await asyncio.sleep(0.01)

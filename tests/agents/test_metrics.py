@@ -135,14 +135,16 @@ async def test_llm_calls_count_tokens_and_failures_by_purpose_and_kind(fake: Fak
         "5xx": sample("beliefstream_llm_failures_total", labels | {"kind": "status_5xx"}),
         "malformed": sample("beliefstream_llm_failures_total", labels | {"kind": "malformed"}),
     }
-    fake.script(Reply.ok("[]"), Reply.error(500), Reply.ok("not json"), Reply.ok("still not json"))
+    fake.script(Reply.memories(), Reply.error(500), Reply.ok("not json"), Reply.ok("still not json"))
     try:
         for turn_id in ("a", "b", "c"):
             await extractor.extract([Turn(turn_id=turn_id, tenant_id="t", user_id="u", role=Role.USER, text="I like tea.")])
     finally:
         await extractor.aclose()
     assert sample("beliefstream_llm_calls_total", labels) - before["calls"] == 3  # the 500 is a failure
-    assert sample("beliefstream_llm_tokens_total", labels | {"kind": "input"}) - before["input"] == 300
+    assert sample("beliefstream_llm_tokens_total", labels | {"kind": "input"}) - before["input"] == sum(
+        usage["input_tokens"] for usage in fake.usages
+    )
     assert sample("beliefstream_llm_failures_total", labels | {"kind": "status_5xx"}) - before["5xx"] == 1
     assert sample("beliefstream_llm_failures_total", labels | {"kind": "malformed"}) - before["malformed"] == 2
 

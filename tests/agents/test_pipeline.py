@@ -136,6 +136,25 @@ async def test_a_batch_is_read_embedded_and_written_to_both_sinks(sinks, tmp_pat
     assert DeadLetter.model_validate_json(letter.value).reason == "invalid_json"
 
 
+async def test_each_memory_is_filed_under_the_topic_a_recall_scopes_by(sinks, tmp_path, tenant: str) -> None:
+    """Seed 000: topic is the namespace of retrieval, so a deploy routine is tech (not health for its
+    "run"), a described employer is work with its slot, and a morning run is health."""
+    pipeline, _ = pipeline_of(sinks, tmp_path)
+    store, _ = sinks
+    batch = [
+        raw(tenant, "t1", "When I deploy, I run the tests, then tag the release and push."),
+        raw(tenant, "t2", "I work at a small design agency."),
+        raw(tenant, "t3", "I run 5k every morning before work."),
+    ]
+    await pipeline.persist(await pipeline.prepare(batch))
+    memories, _ = await store.list_memories(tenant, "ana")
+    by_turn = {memory.source_turn_ids[0]: memory for memory in memories}
+    assert by_turn["t1"].topic == "tech" and by_turn["t1"].type.value == "procedure"
+    employer = by_turn["t2"]
+    assert (employer.topic, employer.attribute, employer.value) == ("work", "works_at", "small design agency")
+    assert by_turn["t3"].topic == "health"
+
+
 async def test_a_replayed_batch_changes_nothing(sinks, tmp_path, tenant: str) -> None:
     pipeline, _ = pipeline_of(sinks, tmp_path)
     store, _ = sinks

@@ -108,6 +108,7 @@ async def test_no_secret_reaches_sql_vectors_events_or_logs(sql_url, tmp_path, t
         letters = [DeadLetter.model_validate_json(r.value) for r in producer.on("beliefstream.turns.dlq")]
         assert len(letters) == len(rejected) and all(letter.redacted for letter in letters)
         assert leaked("\n".join(r.value.decode() for r in producer.records)) == []  # events and dead letters
+        assert leaked("\n".join((r.key or b"").decode(errors="replace") for r in producer.records)) == []
         assert leaked(caplog.text) == []
     finally:
         await vectors.close()
@@ -117,7 +118,8 @@ async def test_no_secret_reaches_sql_vectors_events_or_logs(sql_url, tmp_path, t
 def rejected_records(tenant: str, ts: str, offset: int) -> list[RawTurn]:
     """Each secret of the corpus in a record the pipeline rejects: a role that does not exist (the
     issue's case), a field past its bounds, a value cut short (not JSON), a secret written with JSON
-    escapes, a secret in metadata, a secret in a key of the document."""
+    escapes, a secret in metadata, a secret in a key of the document; every other record also
+    carries its secret in its Kafka key."""
     raws = []
     for i, row in enumerate(CORPUS):
         base = {"tenant_id": tenant, "user_id": "ana", "turn_id": f"r-{i}", "text": row["text"], "ts": ts}
@@ -134,7 +136,8 @@ def rejected_records(tenant: str, ts: str, offset: int) -> list[RawTurn]:
             value = json.dumps(base | {"role": "bot", "metadata": {"note": row["text"]}, "text": "hi"}).encode()
         else:
             value = json.dumps(base | {"role": "admin", row["text"]: 1, "text": "hi"}).encode()
-        raws.append(RawTurn(value, f"{tenant}:ana".encode(), "beliefstream.turns", 0, offset + i))
+        key = f"{tenant}:ana" if i % 2 else f"{tenant}:{row['text']}"  # a producer that put the text in its key
+        raws.append(RawTurn(value, key.encode(), "beliefstream.turns", 0, offset + i))
     return raws
 
 

@@ -211,3 +211,93 @@ def test_dev_runs_end_to_end_and_stops_cleanly(tmp_path):
     finally:
         code, _, _ = stop(process, signal.SIGTERM)
     assert code == 0
+
+
+def retained_and_processed(base: str, headers: dict, turn_id: str, user_id: str, text: str, timeout: float = 90) -> str:
+    """POST one turn and wait until its job leaves `queued`; answers the final state."""
+    body = {"turn_id": turn_id, "user_id": user_id, "role": "user", "text": text}
+    answer = httpx.post(f"{base}/v1/retain", json=body, headers=headers, timeout=60)
+    assert answer.status_code == 202, answer.text
+    job_id = answer.json()["job_ids"][0]
+    deadline = time.monotonic() + timeout
+    while (state := httpx.get(f"{base}/v1/jobs/{job_id}", headers=headers).json()["state"]) == "queued":
+        assert time.monotonic() < deadline, "the job never finished"
+        time.sleep(0.2)
+    return state
+
+
+def test_a_second_dev_on_the_same_data_dir_names_the_holder_and_touches_nothing(tmp_path):
+    data_dir, port = tmp_path / "data", free_port()
+    first = start_dev(data_dir, port)
+    try:
+        wait_ready(first, port)
+        broker_pid = int((data_dir / "broker.pid").read_text())
+        broker_url = (data_dir / "broker.url").read_text()
+        second = start_dev(data_dir, free_port())
+        out, err = second.communicate(timeout=60)
+        assert second.returncode != 0
+        [line] = err.strip().splitlines()  # one line, no traceback
+        assert f"pid {first.pid}" in line and "since" in line and str(data_dir.resolve()) in line, line
+        assert "Traceback" not in err and "beliefstream is running" not in out
+        # the first dev's broker and records are as they were, and it still ingests
+        assert os.path.exists(f"/proc/{broker_pid}") and int((data_dir / "broker.pid").read_text()) == broker_pid
+        assert (data_dir / "broker.url").read_text() == broker_url
+        key = (data_dir / "dev-api-key").read_text().strip()
+        state = retained_and_processed(
+            f"http://127.0.0.1:{port}", {"Authorization": f"Bearer {key}"}, "t-lock", "u-lock", "I live in Lisbon."
+        )
+        assert state == "done"
+    finally:
+        code, _, _ = stop(first, signal.SIGTERM)
+    assert code == 0
+    again = start_dev(data_dir, port)  # the lock went with the first process: the next dev starts
+    try:
+        wait_ready(again, port)
+    finally:
+        stop(again, signal.SIGTERM)
+
+
+def broker_metrics(base: str) -> dict[str, float]:
+    families = text_string_to_metric_families(httpx.get(f"{base}/metrics").text)
+    return {s.name: s.value for f in families if f.name.startswith("beliefstream_broker_") for s in f.samples}
+
+
+def test_dev_restarts_its_dead_broker_and_retain_never_waits_for_it(tmp_path):
+    """The embedded broker SIGKILLed twice: retains answer 202 at once meanwhile, every turn is processed
+    once it is back, one line per state change; a SIGTERM right after a kill stops dev in seconds."""
+    data_dir, port = tmp_path / "data", free_port()
+    first = start_dev(data_dir, port, log_format="console")
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_ready(first, port)
+        headers = {"Authorization": f"Bearer {(data_dir / 'dev-api-key').read_text().strip()}"}
+        assert retained_and_processed(base, headers, "t-0", "u-b", "I live in Lisbon.") == "done"
+        assert broker_metrics(base)["beliefstream_broker_up"] == 1
+        jobs = []
+        for kill in range(2):
+            os.kill(int((data_dir / "broker.pid").read_text()), signal.SIGKILL)
+            for i in range(8):  # while the broker is down, restarted, and the new worker starts
+                started = time.monotonic()
+                body = {"turn_id": f"t-{kill}-{i}", "user_id": "u-b", "role": "user", "text": f"I like dish {kill}{i}."}
+                answer = httpx.post(f"{base}/v1/retain", json=body, headers=headers, timeout=60)
+                assert answer.status_code == 202 and time.monotonic() - started < 5, (answer.status_code, answer.text)
+                jobs.append(answer.json()["job_ids"][0])
+                time.sleep(0.25)
+        deadline = time.monotonic() + 90
+        while any(httpx.get(f"{base}/v1/jobs/{j}", headers=headers).json()["state"] == "queued" for j in jobs):
+            assert time.monotonic() < deadline, "turns accepted while the broker was away were never processed"
+            time.sleep(0.5)
+        assert {httpx.get(f"{base}/v1/jobs/{j}", headers=headers).json()["state"] for j in jobs} == {"done"}
+        metrics = broker_metrics(base)
+        assert metrics["beliefstream_broker_up"] == 1 and metrics["beliefstream_broker_restarts_total"] == 2
+        os.kill(int((data_dir / "broker.pid").read_text()), signal.SIGKILL)
+        time.sleep(0.1)
+        stopping = time.monotonic()
+    finally:
+        code, _, err = stop(first, signal.SIGTERM)
+    assert time.monotonic() - stopping < 20, "SIGTERM with the broker down took too long"
+    assert code == 0
+    lines = err.splitlines()
+    assert sum("the embedded broker exited" in line for line in lines) == 3
+    assert sum("the embedded broker is back" in line for line in lines) >= 2
+    assert not [line for line in lines if "Unable connect to node" in line]  # no line per poll

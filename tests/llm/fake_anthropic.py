@@ -2,8 +2,13 @@
 
 It runs uvicorn on 127.0.0.1 (a free port) in a background thread, answers `POST /v1/messages`
 from a script of replies (then a default), records every request body and its headers, and tracks
-how many requests were in flight at once. Like the real API at version 2026-10-21 (what SDK 2.x
-sends), it answers 400 to `temperature`, `top_p` or `top_k`. Nothing here reaches the real API.
+how many requests were in flight at once. It answers a forced tool with a `tool_use` block, and
+counts tokens like the API's `usage` (JSON length / 4): a prefix marked with `cache_control` and
+long enough is a cache write the first time, a cache read afterwards. The Message Batches endpoints
+(create, retrieve, results) answer each request of a batch like the messages endpoint would, once
+the batch has been retrieved `batch_polls` times. Like the real API at version 2026-10-21 (what SDK 2.x
+sends), it answers 400 to `temperature`, `top_p` or `top_k`, and to a request whose shape the API
+refuses (`shape_errors`). Nothing here reaches the real API.
 
     with FakeAnthropic.running() as fake:
         fake.script(Reply.ok('[]'), Reply.rate_limited(), Reply.error(500), Reply.hang(2.0))
@@ -22,7 +27,7 @@ import socket
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,22 +56,28 @@ _ERROR_TYPES = {
 
 @dataclass(frozen=True)
 class Reply:
-    """One scripted answer: a model text (status 200) or an API error, after an optional delay."""
+    """One scripted answer: a model text or a tool call (status 200), or an API error, after an
+    optional delay."""
 
     status: int = 200
     text: str = "[]"
     headers: dict[str, str] = field(default_factory=dict)
     delay_s: float = 0.0
+    tool_input: Any = None  # set: the answer is a call of the request's forced tool with this input
 
     @classmethod
     def ok(cls, text: str, delay_s: float = 0.0) -> Reply:
         return cls(text=text, delay_s=delay_s)
 
     @classmethod
-    def memories(cls, *items: dict[str, Any], fenced: bool = False, delay_s: float = 0.0) -> Reply:
-        """A well-formed answer holding these memory objects (optionally in a ```json fence)."""
-        text = json.dumps(list(items))
-        return cls(text=f"```json\n{text}\n```" if fenced else text, delay_s=delay_s)
+    def memories(cls, *items: dict[str, Any], delay_s: float = 0.0) -> Reply:
+        """A well-formed extraction answer: a call of the forced tool holding these memory objects."""
+        return cls.tool({"memories": list(items)}, delay_s=delay_s)
+
+    @classmethod
+    def tool(cls, tool_input: Any, delay_s: float = 0.0) -> Reply:
+        """A call of the request's forced tool with this input (any JSON, valid or not)."""
+        return cls(tool_input=tool_input, delay_s=delay_s)
 
     @classmethod
     def rate_limited(cls, retry_after_ms: int = 10) -> Reply:
@@ -107,25 +118,77 @@ def memory(**fields: Any) -> dict[str, Any]:
     return item
 
 
-def message_body(text: str, model: str, number: int) -> dict[str, Any]:
-    """A Messages API response carrying one text block."""
+def shape_errors(body: dict[str, Any]) -> list[str]:
+    """What the real API would refuse with a 400 in a request's shape: a forced tool it was not
+    given, more than 4 cache breakpoints, roles that do not alternate from `user`, a tool_result
+    that answers no tool_use of the turn before it."""
+    errors: list[str] = []
+    names = {tool.get("name") for tool in body.get("tools") or []}
+    choice = body.get("tool_choice") or {}
+    if choice.get("type") == "tool" and choice.get("name") not in names:
+        errors.append(f"tool_choice names {choice.get('name')!r}, which is not among the tools")
+    marks = json.dumps([body.get("tools"), body.get("system"), body.get("messages")]).count('"cache_control"')
+    if marks > 4:
+        errors.append(f"{marks} cache_control breakpoints; at most 4 are allowed")
+    messages = body.get("messages") or []
+    roles = [m.get("role") for m in messages]
+    if not roles or roles[0] != "user" or any(a == b for a, b in zip(roles, roles[1:], strict=False)):
+        errors.append(f"messages must alternate user/assistant from user, not {roles}")
+    for before, message in zip(messages, messages[1:], strict=False):
+        content = message.get("content")
+        results = [b for b in content if b.get("type") == "tool_result"] if isinstance(content, list) else []
+        asked = before.get("content") if isinstance(before.get("content"), list) else []
+        ids = {b.get("id") for b in asked if b.get("type") == "tool_use"}
+        errors += [f"tool_result for unknown tool_use {r.get('tool_use_id')!r}" for r in results if r.get("tool_use_id") not in ids]
+    return errors
+
+
+def estimate_tokens(value: Any) -> int:
+    """The fake's token count of any part of a request: its JSON length / 4 (no tokenizer here)."""
+    return max(1, len(json.dumps(value, ensure_ascii=False)) // 4)
+
+
+def cached_prefix(request: dict[str, Any]) -> list[Any]:
+    """The request's parts up to its last `cache_control` mark, in the API's order (tools, system,
+    messages' content blocks); [] when nothing is marked."""
+    parts: list[Any] = list(request.get("tools") or [])
+    system = request.get("system")
+    parts += system if isinstance(system, list) else ([{"type": "text", "text": system}] if system else [])
+    for message in request.get("messages") or []:
+        content = message.get("content")
+        parts += content if isinstance(content, list) else [{"type": "text", "text": content}]
+    marked = [at for at, part in enumerate(parts) if isinstance(part, dict) and part.get("cache_control")]
+    return parts[: marked[-1] + 1] if marked else []
+
+
+def message_body(reply: Reply, request: dict[str, Any], number: int, usage: dict[str, int]) -> dict[str, Any]:
+    """A Messages API response: one text block, or one call of the request's forced tool."""
+    content: dict[str, Any] = {"type": "text", "text": reply.text}
+    stop_reason = "end_turn"
+    if reply.tool_input is not None:
+        name = (request.get("tool_choice") or {}).get("name") or "no_tool_was_forced"
+        content = {"type": "tool_use", "id": f"toolu_fake_{number:04d}", "name": name, "input": reply.tool_input}
+        stop_reason = "tool_use"
     return {
         "id": f"msg_fake_{number:04d}",
         "type": "message",
         "role": "assistant",
-        "model": model,
-        "content": [{"type": "text", "text": text}],
-        "stop_reason": "end_turn",
+        "model": request.get("model", ""),
+        "content": [content],
+        "stop_reason": stop_reason,
         "stop_sequence": None,
-        "usage": {"input_tokens": 100, "output_tokens": max(1, len(text) // 4)},
+        "usage": usage | {"output_tokens": estimate_tokens(content)},
     }
 
 
 class FakeAnthropic:
     """The fake API server; thread-safe bookkeeping, so the test's event loop can read it at any time."""
 
-    def __init__(self, default: Reply | None = None) -> None:
+    def __init__(self, default: Reply | None = None, min_cacheable_tokens: int = 4096) -> None:
         self._lock = threading.Lock()
+        self.min_cacheable_tokens = min_cacheable_tokens  # Claude Haiku 4.5's floor
+        #: answers an unscripted request from its body (a benchmark's stand-in model); None: `default`
+        self.responder: Callable[[dict[str, Any]], Awaitable[Reply]] | None = None
         self._script: deque[Reply] = deque()
         self.in_flight = 0
         self.reset(default)
@@ -144,6 +207,11 @@ class FakeAnthropic:
             self.default = default or Reply.ok("[]")
             self.requests: list[dict[str, Any]] = []
             self.headers: list[dict[str, str]] = []
+            self.usages: list[dict[str, int]] = []  # the usage of each answered message, in order
+            self._cached: set[str] = set()  # prefixes written to the cache
+            self.responder = None
+            self.batches: dict[str, dict[str, Any]] = {}  # Message Batches, by id
+            self.batch_polls = 1  # retrieve calls before a batch has ended
             self.max_in_flight = self.in_flight  # a request left hanging by an earlier test still counts
             self._script.clear()
 
@@ -164,13 +232,17 @@ class FakeAnthropic:
         with self._lock:
             self.requests.append(body)
             self.headers.append(dict(request.headers))
-            reply = self._script.popleft() if self._script else self.default
+            reply = self._script.popleft() if self._script else None
             number = next(self._ids)
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        if reply is None:  # unscripted: the responder, if any, answers from the request
+            reply = await self.responder(body) if self.responder is not None else self.default
         refused = [name for name in SAMPLING_PARAMETERS if name in body]
         if refused and request.headers.get("anthropic-version", "") >= STRICT_API_VERSION:
             reply = Reply(status=400, text=f"{refused[0]}: Extra inputs are not permitted")
+        if problems := shape_errors(body):
+            reply = Reply(status=400, text="; ".join(problems))
         try:
             deadline = time.monotonic() + reply.delay_s
             while time.monotonic() < deadline and not self._closing.is_set():
@@ -178,7 +250,10 @@ class FakeAnthropic:
                     break
                 await asyncio.sleep(min(0.01, max(0.0, deadline - time.monotonic())))
             if reply.status == 200:
-                return JSONResponse(message_body(reply.text, body.get("model", ""), number))
+                answer = message_body(reply, body, number, self._usage(body))
+                with self._lock:
+                    self.usages.append(answer["usage"])
+                return JSONResponse(answer)
             message = reply.text if reply.status == 400 else f"fake {reply.status}"
             error = {"type": _ERROR_TYPES.get(reply.status, "api_error"), "message": message}
             return JSONResponse(
@@ -188,8 +263,95 @@ class FakeAnthropic:
             with self._lock:
                 self.in_flight -= 1
 
+    def _usage(self, body: dict[str, Any]) -> dict[str, int]:
+        """Input tokens split like the API's: a marked prefix of at least `min_cacheable_tokens` is
+        written to the cache the first time and read from it afterwards."""
+        whole = estimate_tokens([body.get("tools"), body.get("system"), body.get("messages")])
+        prefix = cached_prefix(body)
+        tokens = estimate_tokens(prefix) if prefix else 0
+        usage = {"input_tokens": whole, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+        if not prefix or tokens < self.min_cacheable_tokens:
+            return usage
+        key = json.dumps(prefix, sort_keys=True)
+        with self._lock:
+            hit = key in self._cached
+            self._cached.add(key)
+        usage["cache_read_input_tokens" if hit else "cache_creation_input_tokens"] = tokens
+        usage["input_tokens"] = max(1, whole - tokens)
+        return usage
+
+    # the Message Batches endpoints --------------------------------------------------------------
+
+    def _batch_object(self, batch: dict[str, Any]) -> dict[str, Any]:
+        ended = batch["polls_left"] <= 0
+        succeeded = sum(1 for r in batch.get("results", ()) if r["result"]["type"] == "succeeded")
+        total = len(batch["requests"])
+        return {
+            "id": batch["id"], "type": "message_batch",
+            "processing_status": "ended" if ended else "in_progress",
+            "request_counts": {
+                "processing": 0 if ended else total, "succeeded": succeeded if ended else 0,
+                "errored": total - succeeded if ended else 0, "canceled": 0, "expired": 0,
+            },
+            "ended_at": "2026-11-27T00:00:00Z" if ended else None, "created_at": "2026-11-27T00:00:00Z",
+            "expires_at": "2026-11-28T00:00:00Z", "cancel_initiated_at": None, "archived_at": None,
+            "results_url": f"{self.url}/v1/messages/batches/{batch['id']}/results" if ended else None,
+        }  # fmt: skip
+
+    async def _create_batch(self, request: Request) -> Response:
+        body = await request.json()
+        with self._lock:
+            self.headers.append(dict(request.headers))
+            number = next(self._ids)
+            batch = {"id": f"msgbatch_fake_{number:04d}", "requests": body["requests"], "polls_left": self.batch_polls}
+            self.batches[batch["id"]] = batch
+        return JSONResponse(self._batch_object(batch))
+
+    async def _get_batch(self, request: Request) -> Response:
+        with self._lock:
+            batch = self.batches.get(request.path_params["batch_id"])
+            if batch is None:
+                return JSONResponse({"type": "error", "error": {"type": "not_found_error", "message": "no such batch"}}, 404)
+            batch["polls_left"] -= 1
+            ready = batch["polls_left"] <= 0 and "results" not in batch
+        if ready:  # each request answered once, as the messages endpoint would
+            results = []
+            for item in batch["requests"]:
+                params = item["params"]
+                with self._lock:
+                    self.requests.append(params)
+                    reply = self._script.popleft() if self._script else None
+                    number = next(self._ids)
+                if reply is None:
+                    reply = await self.responder(params) if self.responder is not None else self.default
+                if shape_errors(params):
+                    reply = Reply(status=400)
+                if reply.status == 200:
+                    message = message_body(reply, params, number, self._usage(params))
+                    with self._lock:
+                        self.usages.append(message["usage"])
+                    result: dict[str, Any] = {"type": "succeeded", "message": message}
+                else:
+                    error = {"type": _ERROR_TYPES.get(reply.status, "api_error"), "message": f"fake {reply.status}"}
+                    result = {"type": "errored", "error": {"type": "error", "error": error}}
+                results.append({"custom_id": item["custom_id"], "result": result})
+            batch["results"] = results
+        return JSONResponse(self._batch_object(batch))
+
+    async def _batch_results(self, request: Request) -> Response:
+        batch = self.batches[request.path_params["batch_id"]]
+        lines = "\n".join(json.dumps(line) for line in batch.get("results", ()))
+        return Response(lines + "\n", media_type="application/binary")
+
     def _app(self) -> Starlette:
-        return Starlette(routes=[Route("/v1/messages", self._messages, methods=["POST"])])
+        return Starlette(
+            routes=[
+                Route("/v1/messages", self._messages, methods=["POST"]),
+                Route("/v1/messages/batches", self._create_batch, methods=["POST"]),
+                Route("/v1/messages/batches/{batch_id}", self._get_batch, methods=["GET"]),
+                Route("/v1/messages/batches/{batch_id}/results", self._batch_results, methods=["GET"]),
+            ]
+        )
 
     # life cycle ----------------------------------------------------------------------------------
 

@@ -128,7 +128,7 @@ def test_a_standing_preference_does_not_expire() -> None:
 
 
 def test_the_prompt_asks_for_polarity_matters_procedures_and_volatile_states() -> None:
-    assert prompt.VERSION == "extract-memories/2"
+    assert prompt.VERSION == "extract-memories/3"
     system = prompt.SYSTEM_PROMPT
     for needle in ('"polarity": "negative"', 'attribute "decision"', '"procedure"', "expires_in_days", "leverage",
                    "response_format", "sister Ana"):  # fmt: skip

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 
-from beliefs.records import DeadLetter
-from reading.dead_letter import dead_letter
+from reading.dead_letter import dead_letter, kafka_key
 from streams.publish import DEAD_LETTER_KEEP_BYTES, too_large_letter
 
 CARD = "4111 1111 1111 1111"
@@ -56,7 +55,18 @@ def test_a_too_large_line_is_redacted_before_it_is_cut() -> None:
     padding = "x" * (DEAD_LETTER_KEEP_BYTES - len('{"text": "') - 10)
     line = json.dumps({"text": padding + f"card {CARD} " + "y" * 2_000_000}).encode()
 
-    letter = DeadLetter.model_validate_json(too_large_letter(line, b"acme:u-1", "beliefstream.turns"))
+    letter = too_large_letter(line, b"acme:u-1", "beliefstream.turns")
 
     assert letter.redacted == ["card_number"] and "4111 1111" not in letter.raw
     assert len(letter.raw.encode()) <= DEAD_LETTER_KEEP_BYTES
+
+
+def test_a_secret_in_the_records_key_is_redacted_in_the_letter_and_its_kafka_key() -> None:
+    value = json.dumps(TURN | {"role": "customer", "text": "hello"}).encode()
+
+    letter = dead_letter("unknown_role", "role", value, f"acme:my password is hunter2 {CARD}".encode())
+
+    assert "hunter2" not in letter.key and CARD not in letter.key
+    assert kafka_key(letter) == letter.key.encode() and b"hunter2" not in kafka_key(letter)
+    assert {"password", "card_number"} <= set(letter.redacted)
+    assert kafka_key(dead_letter("not_json", "x", b"{", None)) is None

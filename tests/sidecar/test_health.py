@@ -48,13 +48,13 @@ async def test_readyz_reports_every_dependency(app_with):
         response = await client.get("/readyz")
 
     assert response.status_code == 200
-    assert response.json() == {"status": "ready", "checks": {"broker": "ok", "sql": "ok", "vectors": "ok"}}
+    assert response.json() == {"status": "ready", "checks": {"broker": "ok", "sql": "ok", "sql_writes": "ok", "vectors": "ok"}}
 
 
 async def test_readyz_without_vectors_checks_broker_and_sql(client):
     response = await client.get("/readyz")
 
-    assert response.json()["checks"] == {"broker": "ok", "sql": "ok"}
+    assert response.json()["checks"] == {"broker": "ok", "sql": "ok", "sql_writes": "ok"}
 
 
 async def test_readyz_is_503_naming_the_failed_broker(client, publisher):
@@ -66,7 +66,7 @@ async def test_readyz_is_503_naming_the_failed_broker(client, publisher):
     body = response.json()
     assert body["error"]["code"] == "not_ready"
     assert "broker" in body["error"]["message"]
-    assert body["checks"] == {"broker": "failed", "sql": "ok"}
+    assert body["checks"] == {"broker": "failed", "sql": "ok", "sql_writes": "ok"}
 
 
 async def test_readyz_counts_a_raising_ping_as_failed(app_with):
@@ -86,7 +86,7 @@ async def test_readyz_counts_a_failing_store_as_failed(app_with):
         response = await client.get("/readyz")
 
     assert response.status_code == 503
-    assert response.json()["checks"] == {"broker": "ok", "sql": "failed"}
+    assert response.json()["checks"] == {"broker": "ok", "sql": "failed", "sql_writes": "ok"}
 
 
 async def test_readyz_does_not_hang_on_a_hung_dependency():

@@ -7,6 +7,7 @@ A scripted producer checks the mapping from turns to records and from `SinkUnava
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import Iterator, Sequence
 
@@ -127,3 +128,35 @@ async def test_turns_reach_the_broker_and_a_stopped_producer_is_unavailable(brok
     with pytest.raises(Unavailable):
         await publisher.publish(turns)
     assert await publisher.ping() is False
+
+
+class HangingProducer(ScriptedProducer):
+    """A broker that takes the connection and never answers."""
+
+    async def send_many(self, records: Sequence[OutRecord]) -> None:
+        await asyncio.sleep(3600)
+
+
+async def test_a_broker_that_never_answers_is_a_503_within_the_ack_timeout():
+    publisher = TopicTurnPublisher(HangingProducer(), "turns", ack_timeout_s=0.05)
+
+    with pytest.raises(Unavailable):
+        await asyncio.wait_for(publisher.publish([make_turn("t-hang")]), 5)
+
+
+async def test_in_dev_a_broker_away_costs_no_wait_and_no_503_the_intake_keeps_the_turn(producer):
+    """`dev` replays the intake whenever its broker is back, so the turn (already in SQL) is left to it."""
+    replayed = asyncio.Event()
+    publisher = TopicTurnPublisher(producer, "turns", ack_timeout_s=0.05, replayed=replayed)
+
+    await publisher.publish([make_turn("t-away")])  # the broker is away: nothing is sent, nothing raised
+    assert producer.batches == []
+
+    replayed.set()
+    await publisher.publish([make_turn("t-back")])
+    assert [r.key for r in producer.batches[0]] == [b"acme:u-1"]
+
+    producer.outage = SinkUnavailableError("the broker died just now")
+    await publisher.publish([make_turn("t-died")])  # the supervisor will notice; the intake keeps it
+    hanging = TopicTurnPublisher(HangingProducer(), "turns", ack_timeout_s=0.05, replayed=replayed)
+    await asyncio.wait_for(hanging.publish([make_turn("t-slow")]), 5)

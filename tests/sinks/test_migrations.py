@@ -17,12 +17,11 @@ from sinks.recall import Currency, RecallScope
 from sinks.sql import SqlMemoryStore
 from sinks.sql.convert import encode_embedding, memory_row
 from sinks.sql.engine import create_engine
-from sinks.sql.migrate import alembic_config, upgrade
+from sinks.sql.migrate import VERSION_TABLE, alembic_config, upgrade
 from sinks.sql.tables import contested_slots, include_name, jobs, memories, metadata, recall_audit
 from sinks.sql.vector_outbox import SqlVectorOutbox
 from tests.sidecar.recall.seeding import NOW, mem
 
-VERSION_TABLE = "beliefstream_alembic_version"
 OPTS = {"version_table": VERSION_TABLE, "include_name": include_name}
 DDL = ("CREATE", "ALTER", "DROP")
 CURRENT = Currency(now=NOW, confidence_floor=0.4)

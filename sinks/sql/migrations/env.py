@@ -13,10 +13,8 @@ from alembic import context
 from sqlalchemy.engine import Connection
 
 from sinks.sql.engine import create_engine
+from sinks.sql.migrate import VERSION_TABLE
 from sinks.sql.tables import include_name, metadata
-
-#: Our own version table, so a database shared with another Alembic project is not confused.
-VERSION_TABLE = "beliefstream_alembic_version"
 
 config = context.config
 

@@ -62,7 +62,27 @@ async def test_a_failed_flush_keeps_its_items_and_the_buffer_is_bounded(caplog) 
     flusher.add([3, 4, 5])
     assert flusher.pending == 4  # the oldest went
     await flusher.flush()
-    assert sink.batches == [[2, 3, 4, 5]]
+    assert sink.batches == [[2, 3], [4, 5]]  # one short transaction per `max_items`, never one huge one
+
+
+async def test_failing_flushes_back_off_and_say_so_once_per_change(caplog) -> None:
+    """A store that refuses for a while (issue 25: SQLite busy under recall load) is retried at
+    doubling intervals, not every tick, with one line when it starts failing and one when it recovers."""
+    sink = Sink(failures=4)
+    flusher = BatchFlusher("t", sink, interval_s=0.01, max_items=10, max_backoff_s=0.08)
+    flusher.add(list(range(25)))
+    await flusher.start()
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    while flusher.pending:
+        await asyncio.sleep(0.005)
+        assert loop.time() - started < 5
+    elapsed = loop.time() - started
+    await flusher.close()
+    assert sink.batches == [list(range(10)), list(range(10, 20)), list(range(20, 25))]
+    assert elapsed >= 0.02 + 0.04 + 0.08  # waits of 2, 4, 8 intervals (capped) after the failures
+    lines = [r.getMessage() for r in caplog.records if r.name == "sidecar.recall.batching"]
+    assert len(lines) == 2 and "failing" in lines[0] and "again" in lines[1]
 
 
 def test_bad_settings_are_refused() -> None:

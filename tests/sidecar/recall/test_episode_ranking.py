@@ -83,3 +83,17 @@ def test_a_quote_cites_its_own_turn_first_then_its_neighbours_by_relevance() -> 
     item = episode_item(quote, diagnostics=False, now=NOW)
     assert item.citations == [answer.turn_id, after.turn_id, asked.turn_id]
     assert [t.turn_id for t in item.context] == [asked.turn_id, after.turn_id]  # shown in the order said
+
+
+def test_the_quote_of_a_belief_that_may_have_been_replaced_says_so_too() -> None:
+    """Currency for every item (issue 24.2): the turn of a possibly superseded belief is labelled like
+    it, though the episode itself carries no label (the supersession was decided on the belief)."""
+    turn = said("t", "u1", "My gym membership is with Pulse Fitness.")
+    [belief] = with_memories(turn, mem("t", "u1", "User's gym is Pulse Fitness.", type=MemoryType.FACT))
+    belief = belief.model_copy(update={"possibly_superseded_by": "newer-1", "possibly_superseded_at": NOW})
+    turn = turn.model_copy(update={"memory_ids": [belief.id]})
+    found = Signals(relevance=0.6, dense_rank=1, dense_score=0.6)
+    verdicts = judge_episodes([turn], {turn.id: found}, {belief.id: belief}, NOW, BALANCED)
+    [entry] = verdicts.entries
+    item = episode_item(entry, diagnostics=False, now=NOW)
+    assert item.possibly_superseded and item.superseded_by == "newer-1" and item.note

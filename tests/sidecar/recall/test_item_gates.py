@@ -31,6 +31,10 @@ def why(result, item_id: str) -> str:
     return next(s.why for s in result.suppressed if s.id == item_id)
 
 
+def reason(result, item_id: str) -> str:
+    return next(s.reason for s in result.suppressed if s.id == item_id)
+
+
 @pytest.mark.parametrize(
     ("said", "query", "words", "frame"),
     [
@@ -64,6 +68,8 @@ async def test_a_sincere_turn_with_a_question_in_it_is_still_quoted(world, tenan
         ("I always take a window seat on planes.", {"seat": "aisle"}, "Book my seat on the flight to Oslo.", "window"),
         ("Give me temperatures in Celsius, please.", {"temperature_units": "Fahrenheit"}, "What's the weather in Denver?", "celsius"),
         ("When I travel I like hotels by the harbour.", {"hotel_area": "next to the station"}, "Find a hotel in Bergen.", "harbour"),
+        # no shared word: the slot is read from the instruction with the extractor's vocabulary
+        ("Keep your answers short, please.", {"length": "detailed and thorough"}, "How do vaccines work?", "short|concise"),
     ],
 )
 async def test_a_live_instruction_hides_the_stored_default_belief_and_quote(
@@ -71,8 +77,8 @@ async def test_a_live_instruction_hides_the_stored_default_belief_and_quote(
 ) -> None:
     await retain(world, tmp_path, [turn(tenant, "t1", stored, 20), turn(tenant, "t2", "My sister lives in Bergen.", 10)])
     result = await recall(world, tenant, query, live_intent=live_intent)
-    assert current(result, old) == [], "neither the belief nor the quote of the default"
-    assert why(result, episode_id_for(tenant, "t1")).startswith("live_intent")
+    assert current(result, *old.split("|")) == [], "neither the belief nor the quote of the default"
+    assert reason(result, episode_id_for(tenant, "t1")) == "live_intent"
 
 
 async def test_a_live_instruction_never_hides_a_fact_or_a_safety_fact(world, tenant, tmp_path) -> None:
@@ -141,7 +147,7 @@ async def test_no_candidate_is_dropped_silently(world, tenant, tmp_path) -> None
     listed = {s.id: s.reason for s in result.suppressed}
     for item in [*memories, *episodes]:
         assert item.id in answered or item.id in listed, item.text
-    assert "other" not in listed.values()
+    assert "other" not in listed.values(), [s.why for s in result.suppressed if s.reason == "other"]
     assert listed[episode_id_for(tenant, "t2")] == "framing"
     policy = result.diagnostics.trust_policy
     assert sum(policy.exclusions.values()) == len(result.suppressed)
@@ -155,19 +161,18 @@ async def test_a_live_override_is_noted_for_the_assistant(world, tenant, tmp_pat
     )
     overridden = await world.service.recall(Principal(tenant, None, key_id="k"), request)
     [note] = [n for n in overridden.notes if n.kind == "live_intent_override"]
-    assert re.search("celsius|metric", note.text, re.I) and "temperature_units" in note.note
+    assert re.search("celsius|metric", note.text, re.I) and "Fahrenheit" in note.note
     assert overridden.diagnostics is None, "notes need no diagnostics"
 
 
 async def test_a_replaced_value_returned_labelled_is_noted(world, tenant, tmp_path) -> None:
-    await retain(
-        world, tmp_path,
-        [turn(tenant, "t1", "We booked the Lisbon venue for the retreat.", 9, session="s1")],
-        [turn(tenant, "t2", "Scratch that, the retreat is in Valencia now.", 2, session="s2")],
-    )  # fmt: skip
-    labelled = await recall(world, tenant, "Where is the retreat?", superseded_episodes="label")
-    [note] = [n for n in labelled.notes if "Lisbon" in n.text]
-    assert note.kind == "superseded" and note.memory_id == episode_id_for(tenant, "t1")
+    first = turn(tenant, "t1", "Our team offsite is booked in Ghent this spring.", 12, session="s1")
+    later = turn(tenant, "t2", "Change of plan: the offsite is in Antwerp now.", 3, session="s2")
+    await retain(world, tmp_path, [first], [later])
+    labelled = await recall(world, tenant, "Where is our team offsite?", superseded_episodes="label")
+    noted = {n.memory_id: n.kind for n in labelled.notes if "Ghent" in n.text}
+    assert noted.get(episode_id_for(tenant, "t1")) == "superseded"
+    assert set(noted.values()) <= {"superseded", "possibly_superseded"} and current(labelled, "Ghent") == []
 
 
 async def test_diagnostics_state_the_trust_policy(world, tenant, tmp_path) -> None:

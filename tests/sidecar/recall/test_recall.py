@@ -232,7 +232,7 @@ async def test_live_intent_suppresses_default(world, tenant) -> None:
     assert default.id not in ids(quiet) and quiet.suppressed == []
     loud = await ask(world, tenant, "book the review meeting", diagnostics=True, **body)
     assert default.id not in ids(loud)
-    assert {"id": default.id, "why": "live intent sets preferred_meeting_time", "reason": "live_intent"} in [
+    assert {"id": default.id, "why": "live intent sets preferred_meeting_time: preferred_meeting_time='15:00'", "reason": "live_intent"} in [
         s.model_dump() for s in loud.suppressed
     ]
 
