@@ -6,9 +6,12 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from beliefs.episodes import Episode
 from beliefs.records import DeadLetter, Memory, Turn
 from beliefs.write_plan import TurnOutcome
+from embedding.episode_vectors import EpisodeTexts
 from reading.dead_letter import dead_letter as letter_of
 from reading.decode import Rejection
 from reading.episode_text import SessionTails
@@ -44,7 +47,7 @@ class ReadTurns:
     prepared: list[PreparedTurn]
     memories: list[list[Memory]]
     episodes: list[Episode | None]
-    embedding: asyncio.Future | None  # float32 [memories, then episodes, dim], on the model's thread
+    embedding: asyncio.Future | None  # float32 [memories, then episodes, dim] (`vectors_of` the texts)
 
     def cancel(self) -> None:
         if self.embedding is not None and not self.embedding.done():
@@ -63,12 +66,27 @@ class PreparedBatch:
     started: float
 
 
-def embedded_texts(
-    memories: Sequence[list[Memory]], episodes: Sequence[Episode | None], tails: SessionTails
-) -> list[str]:
-    """What one model call embeds for a batch: every memory text, then every episode's embedded
-    text (`reading.episode_text`: with its speaker and the turn before it)."""
-    return [m.text for per_turn in memories for m in per_turn] + tails.texts(episodes)
+@dataclass(frozen=True)
+class BatchTexts:
+    """What one model call embeds for a batch: every memory text, then every episode's texts
+    (`embedding.episode_vectors`: joined with the turn before it, or its lines), each distinct text once."""
+
+    memories: list[str]
+    episodes: EpisodeTexts
+
+    @classmethod
+    def of(
+        cls, memories: Sequence[list[Memory]], episodes: Sequence[Episode | None], tails: SessionTails, mode: str
+    ) -> BatchTexts:
+        return cls([m.text for per_turn in memories for m in per_turn], EpisodeTexts.of(episodes, tails, mode))
+
+    def texts(self) -> list[str]:
+        return self.memories + self.episodes.texts()
+
+    def vectors_of(self, vectors: np.ndarray) -> np.ndarray:
+        """The memories' vectors, then each episode's, from the rows of `texts()`."""
+        split = len(self.memories)
+        return np.concatenate([np.asarray(vectors[:split], dtype=np.float32), self.episodes.vectors(vectors[split:])])
 
 
 def dead_letter(rejection: Rejection) -> DeadLetter:

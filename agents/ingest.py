@@ -36,8 +36,12 @@ def raw_turn(event: faust.EventT) -> RawTurn:
     )
 
 
-async def next_batch(queue: asyncio.Queue, size: int, within: float) -> list[faust.EventT]:
-    """Up to `size` events: whatever arrives within `within` seconds of the first one."""
+async def next_batch(
+    queue: asyncio.Queue, size: int, within: float, writing: Callable[[], bool] = lambda: True
+) -> list[faust.EventT]:
+    """Up to `size` events: whatever arrives within `within` seconds of the first one, but cut as
+    soon as none is waiting while nothing is `writing` (an idle writer: waiting for more would only
+    delay the turns in hand)."""
     batch = [await queue.get()]
     loop = asyncio.get_running_loop()
     deadline = loop.time() + within
@@ -46,7 +50,7 @@ async def next_batch(queue: asyncio.Queue, size: int, within: float) -> list[fau
             batch.append(queue.get_nowait())
             continue
         remaining = deadline - loop.time()
-        if remaining <= 0:
+        if remaining <= 0 or not writing():
             break
         try:
             batch.append(await asyncio.wait_for(queue.get(), remaining))
@@ -74,12 +78,23 @@ def register_ingest_agent(
             async for event in stream.noack().events():
                 await events.put(event)
 
+        persisting = False
+
+        def busy() -> bool:
+            """A batch is being written, or waits for the writer."""
+            return persisting or not ready.empty()
+
         async def write_and_ack(prepared: PreparedBatch, batch: list[faust.EventT]) -> None:
-            report = await pipeline.persist(prepared)
-            if on_written is not None:
-                await on_written([raw_turn(event) for event in batch])
-            for event in batch:
-                await stream.ack(event)
+            nonlocal persisting
+            persisting = True
+            try:
+                report = await pipeline.persist(prepared)
+                if on_written is not None:
+                    await on_written([raw_turn(event) for event in batch])
+                for event in batch:
+                    await stream.ack(event)
+            finally:
+                persisting = False
             log.debug("batch: %s", report)
             if on_batch is not None:
                 on_batch(report)
@@ -94,7 +109,7 @@ def register_ingest_agent(
         waiting: PreparedBatch | None = None  # read, not yet handed to the writer
         try:
             while True:
-                batch = await next_batch(events, settings.batch_size, settings.batch_within_s)
+                batch = await next_batch(events, settings.batch_size, settings.batch_within_s, busy)
                 waiting = await pipeline.prepare([raw_turn(event) for event in batch])
                 handing = asyncio.ensure_future(ready.put((waiting, batch)))
                 await asyncio.wait({handing, writing}, return_when=asyncio.FIRST_COMPLETED)

@@ -18,9 +18,10 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TypeVar
 
+import numpy as np
 import sqlalchemy.exc as sa_exc
 
-from agents.batch import BatchReport, PreparedBatch, ReadTurns, batch_attributes, dead_letter, embedded_texts
+from agents.batch import BatchReport, BatchTexts, PreparedBatch, ReadTurns, batch_attributes, dead_letter
 from agents.corrections import with_corrections
 from agents.metrics import done_timer, ingest_metrics
 from agents.overtaken import named_users, split_rejections
@@ -238,13 +239,20 @@ class WritePipeline:
         now = utcnow()
         memories = [memories_from_claims(p.turn, c, now, p.text) for p, c in zip(prepared, claims, strict=True)]
         episodes = [p.episode(now, self.settings.episode_retention_days) for p in prepared]
-        texts = embedded_texts(memories, episodes, self.episode_tails if tails is None else tails)
+        batch_texts = BatchTexts.of(
+            memories, episodes, self.episode_tails if tails is None else tails, self.settings.episode_vector
+        )
+        texts = batch_texts.texts()
         embedding = None
         if texts:
-            embedding = asyncio.ensure_future(self._retrying("embedder", self.embedder.aembed, texts, outages_only=True))
+            embedding = asyncio.ensure_future(self._embed(batch_texts, texts))
             metrics.embedding_texts.observe(len(texts))
             embedding.add_done_callback(done_timer(metrics.embedding_seconds, time.perf_counter()))
         return ReadTurns(prepared, memories, episodes, embedding)
+
+    async def _embed(self, batch_texts: BatchTexts, texts: list[str]) -> np.ndarray:
+        vectors = await self._retrying("embedder", self.embedder.aembed, texts, outages_only=True)
+        return batch_texts.vectors_of(vectors)
 
     async def _with_corrections(
         self, prepared: Sequence[PreparedTurn], claims: list[list[Claim]]

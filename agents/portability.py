@@ -19,6 +19,7 @@ from beliefs.episodes import Episode
 from beliefs.import_plan import Embedding, ImportCounts
 from beliefs.records import Memory
 from embedding.embedder import Embedder
+from embedding.episode_vectors import EpisodeTexts
 from reading.episode_text import SessionTails
 from sinks.errors import ExportFormatError
 from sinks.portability import FORMAT, End, Header, Record, parse_line
@@ -91,39 +92,48 @@ def check_complete(lines: Iterable[str]) -> int:
 
 
 async def import_records(
-    records: Iterable[Record], store: ImportTarget, embedder: Embedder, max_rows: int = MAX_ROWS
+    records: Iterable[Record], store: ImportTarget, embedder: Embedder, max_rows: int = MAX_ROWS,
+    episode_vector: str = "joined",
 ) -> ImportCounts:
-    """Write the records, grouped by consecutive (tenant, user), each group embedded in one call."""
+    """Write the records, grouped by consecutive (tenant, user), each group embedded in one call;
+    episode vectors made the way `episode_vector` says (`Settings.episode_vector`, as the write path)."""
     total = ImportCounts()
     tails = SessionTails()
     group: list[Record] = []
     for record in records:
         if group and (_owner(group[0]) != _owner(record) or len(group) >= max_rows):
-            total.add(await _write_group(group, store, embedder, tails))
+            total.add(await _write_group(group, store, embedder, tails, episode_vector))
             group = []
         group.append(record)
     if group:
-        total.add(await _write_group(group, store, embedder, tails))
+        total.add(await _write_group(group, store, embedder, tails, episode_vector))
     return total
 
 
-def _embedded_texts(said: Sequence[Memory | Episode], tails: SessionTails) -> list[str]:
-    """A memory's text; an episode's text as the write path embeds it (`reading.episode_text`), each
-    episode seeing the one said before it in its session."""
-    texts = [r.text for r in said]
+async def _vectors(said: Sequence[Memory | Episode], tails: SessionTails, embedder: Embedder, episode_vector: str) -> list:
+    """A memory's vector from its text; an episode's as the write path makes it
+    (`embedding.episode_vectors`), each episode seeing the one said before it in its session."""
+    memories = [i for i, r in enumerate(said) if not isinstance(r, Episode)]
     episodes = sorted((i for i, r in enumerate(said) if isinstance(r, Episode)), key=lambda i: said[i].said_at)
-    for i, text in zip(episodes, tails.texts([said[i] for i in episodes]), strict=True):
-        texts[i] = text
-    return texts
+    episode_texts = EpisodeTexts.of([said[i] for i in episodes], tails, episode_vector)
+    vectors = await embedder.aembed([said[i].text for i in memories] + episode_texts.texts())
+    out: list = [None] * len(said)
+    for row, i in enumerate(memories):
+        out[i] = vectors[row]
+    for row, vector in zip(episodes, episode_texts.vectors(vectors[len(memories) :]), strict=True):
+        out[row] = vector
+    return out
 
 
-async def _write_group(group: list[Record], store: ImportTarget, embedder: Embedder, tails: SessionTails) -> ImportCounts:
+async def _write_group(
+    group: list[Record], store: ImportTarget, embedder: Embedder, tails: SessionTails, episode_vector: str
+) -> ImportCounts:
     known = await store.known_ids(group[0].tenant_id, [r.id for r in group])
     group = [r for r in group if r.id not in known]  # a repeated import embeds nothing
     if not group:
         return ImportCounts(skipped=len(known))
     said = [r for r in group if isinstance(r, Memory | Episode)]
-    vectors = await embedder.aembed(_embedded_texts(said, tails)) if said else []
+    vectors = await _vectors(said, tails, embedder, episode_vector) if said else []
     memories = [(r, v) for r, v in zip(said, vectors, strict=True) if isinstance(r, Memory)]
     episodes = [(r, v) for r, v in zip(said, vectors, strict=True) if isinstance(r, Episode)]
     counts = await store.import_user(memories, episodes, [r for r in group if isinstance(r, ContestedSlot)])

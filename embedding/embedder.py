@@ -118,8 +118,16 @@ class OnnxMiniLmEmbedder:
         self._tokenizer = _load_tokenizer(max_tokens)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Encode `texts` in order; model calls are planned by token length to keep padding small."""
+        """Encode `texts` in order, each distinct text once; model calls are planned by token length
+        to keep padding small."""
         texts = checked_texts(texts)
+        distinct = list(dict.fromkeys(texts))
+        if len(distinct) < len(texts):
+            row = {text: i for i, text in enumerate(distinct)}
+            return self._embed_distinct(distinct)[[row[text] for text in texts]]
+        return self._embed_distinct(texts)
+
+    def _embed_distinct(self, texts: list[str]) -> np.ndarray:
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return out

@@ -142,7 +142,9 @@ def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
         embedder = load_default_embedder(settings.embed_threads, settings.embed_batch_size, settings.embed_niceness)
         try:
             async with _opened_store(settings) as store:
-                counts = await import_records(read_records(lines), store, embedder)
+                counts = await import_records(
+                    read_records(lines), store, embedder, episode_vector=settings.episode_vector
+                )
         finally:
             embedder.close()
         print(f"imported {counts.memories:,} memories, {counts.episodes:,} episodes and {counts.contested:,} "

@@ -1,11 +1,12 @@
-"""What an episode's vector is embedded from: the turn with who said it and the turn it answers.
+"""What an episode's vector is made from: the turn with who said it and the turn it answers.
 
 A reply is often meaningless alone ("Yes, last May"): the turn before it in the same session carries
 the question it answers. And a question about a person is asked by name, which the turn rarely says.
-So the vector of an episode is embedded from `speaker: previous turn` on one line and `speaker: turn`
-on the next, in the order they were said; the stored and shown text stays the turn as said. Only the
-end of a long previous turn is taken (where the question it asks usually is): the model reads a
-bounded number of tokens, and the turn's own words must fit after it.
+So an episode's vector is made of two lines, `speaker: previous turn` and `speaker: turn`; the
+stored and shown text stays the turn as said. `SessionTails.texts` joins them into one text to embed
+(only the end of a long previous turn, where the question it asks usually is: the default);
+`SessionTails.lines` gives them apart, to embed each line once and sum the two vectors
+(`embedding.episode_vectors`, `Settings.episode_vector`).
 
 The previous turn is the last episode of the same session this worker kept before it
 (`SessionTails`), from the same batch or an earlier one; a turn whose session the worker has not
@@ -25,6 +26,10 @@ from beliefs.records import Trust
 
 #: Characters of the previous turn embedded with a turn (its end): about a third of the model's window.
 PREVIOUS_CHARS = 200
+
+#: Characters of a line kept for its vector: more than the model reads (128 tokens), and bounded, so a
+#: remembered session costs little.
+LINE_CHARS = 1000
 
 #: Sessions whose last episode a worker remembers (least recently written forgotten first).
 DEFAULT_SESSIONS = 10_000
@@ -54,23 +59,35 @@ def _speaker(episode: Episode) -> str:
 
 
 @dataclass(frozen=True)
+class EpisodeLines:
+    """The lines an episode's vector is made of: its own, and the previous turn's (None: none lent)."""
+
+    own: str
+    previous: str | None
+
+
+@dataclass(frozen=True)
 class _Said:
-    """What a later turn needs of an episode: its line as context (None: untrusted, it lends none)."""
+    """What a later turn needs of an episode: its line and, for a joined text, the end of it (both
+    None: untrusted, it lends no words)."""
 
     id: str
     said_at: datetime
     line: str | None
+    line_tail: str | None
 
     @classmethod
     def of(cls, episode: Episode) -> _Said:
-        line = None if episode.trust is Trust.UNTRUSTED else f"{_speaker(episode)}: {tail(episode.text)}"
-        return cls(episode.id, episode.said_at, line)
+        if episode.trust is Trust.UNTRUSTED:
+            return cls(episode.id, episode.said_at, None, None)
+        line = said_line(episode)[:LINE_CHARS]
+        return cls(episode.id, episode.said_at, line, f"{_speaker(episode)}: {tail(episode.text)}")
 
 
 def _framed(episode: Episode, previous: _Said | None) -> str:
-    if previous is None or previous.line is None:
+    if previous is None or previous.line_tail is None:
         return said_line(episode)
-    return f"{previous.line}\n{said_line(episode)}"
+    return f"{previous.line_tail}\n{said_line(episode)}"
 
 
 def _session(episode: Episode) -> tuple[str, str, str] | None:
@@ -90,23 +107,33 @@ class SessionTails:
         self._last: OrderedDict[tuple[str, str, str], tuple[_Said | None, _Said]] = OrderedDict()
 
     def texts(self, episodes: Sequence[Episode | None]) -> list[str]:
-        """The embedded text of each episode (None skipped), each seeing the one before it in its
-        session; the tails then remember the last of each session. A turn said before the
-        remembered one (a late turn) is embedded with its speaker only and changes nothing; the
-        remembered one read again (a batch retried turn by turn) sees the same turn before it."""
-        out: list[str] = []
+        """Each episode's two lines joined in one text (see `lines`), the previous line's end only."""
+        return [_framed(episode, previous) for episode, previous in self._walk(episodes)]
+
+    def lines(self, episodes: Sequence[Episode | None]) -> list[EpisodeLines]:
+        """The lines of each episode (None skipped), each seeing the one before it in its session;
+        the tails then remember the last of each session. A turn said before the remembered one (a
+        late turn) has its own line only and changes nothing; the remembered one read again (a batch
+        retried turn by turn) sees the same turn before it."""
+        return [
+            EpisodeLines(said_line(episode)[:LINE_CHARS], previous.line if previous is not None else None)
+            for episode, previous in self._walk(episodes)
+        ]
+
+    def _walk(self, episodes: Sequence[Episode | None]) -> list[tuple[Episode, _Said | None]]:
+        out: list[tuple[Episode, _Said | None]] = []
         for episode in episodes:
             if episode is None:
                 continue
             key = _session(episode)
             before, last = self._last.get(key, (None, None)) if key is not None else (None, None)
             if last is not None and last.id == episode.id:
-                out.append(_framed(episode, before))
+                out.append((episode, before))
                 continue
             if last is not None and last.said_at > episode.said_at:
-                out.append(said_line(episode))
+                out.append((episode, None))
                 continue
-            out.append(_framed(episode, last))
+            out.append((episode, last))
             if key is not None and self.sessions:
                 self._last[key] = (last, _Said.of(episode))
                 self._last.move_to_end(key)

@@ -100,10 +100,15 @@ class Settings(BaseSettings):
     episode_retention_days: float = Field(
         default=0.0, ge=0, description="days an episode (a turn kept as said) is kept after it was said; 0 = forever"
     )
+    episode_vector: Literal["joined", "line_sum"] = Field(
+        default="joined", description="how an episode's vector is made (write path and imports): joined = its line "
+        "and the previous turn's embedded as one text; line_sum = each line embedded once, the two vectors summed "
+        "and normalised (cheaper ingest, lower LoCoMo recall: docs/benchmarks.md, Ingest)",
+    )
     episode_context_sessions: int = Field(
         default=10_000, ge=0,
-        description="sessions whose last turn a worker remembers, to embed the next episode with it; "
-        "0 = each episode embedded with its speaker only (half the model's work per episode)",
+        description="sessions whose last turn a worker remembers, so the next episode's vector carries that "
+        "turn's line with its own; 0 = each episode's vector from its own line only",
     )
     sink_retry_initial_s: float = 0.5
     # the intake: accepted turns kept in SQL until processed (sinks/sql/intake.py, launch/reaper.py)

@@ -20,8 +20,10 @@ from agents.pipeline import WritePipeline
 from beliefs.episodes import episode_id_for
 from beliefs.records import DeadLetter, JobState, Role, Trust, job_id_for
 from embedding.embedder import OnnxMiniLmEmbedder, load_default_embedder
+from embedding.episode_vectors import EpisodeTexts
 from embedding.errors import EmbedderUnavailableError
 from reading.decode import RawTurn
+from reading.episode_text import SessionTails
 from reading.extract.rules import RulesExtractor
 from sinks.recall import RecallScope
 from sinks.sql.store import SqlMemoryStore
@@ -343,6 +345,36 @@ async def test_the_retention_setting_dates_each_episodes_expiry(sinks, tmp_path,
     await pipeline.persist(await pipeline.prepare([raw(tenant, "r", "We spent the weekend in Sintra.")]))
     episode = await store.get_episode(tenant, episode_id_for(tenant, "r"))
     assert episode.expires_at == datetime(2026, 3, 31, 12, tzinfo=UTC)  # 30 days after it was said
+
+
+async def test_the_episode_vector_setting_decides_how_a_reply_is_embedded(sinks, tmp_path, tenant: str) -> None:
+    """joined (the default): the previous turn's line and the reply's embedded as one text; line_sum:
+    the two lines embedded alone, the vectors summed. Each stored vector is the one its mode says."""
+    store, vectors = sinks
+    assert Settings.model_fields["episode_vector"].default == "joined"
+    embedder = load_default_embedder()
+    expected: dict[str, dict[str, object]] = {}
+    for mode in ("joined", "line_sum", None):
+        settings_ = {} if mode is None else {"episode_vector": mode}
+        pipeline, _ = pipeline_of(sinks, tmp_path, embedder=embedder, **settings_)
+        user = f"kim-{mode}"
+        asked = raw(tenant, f"{user}-q", "Which instrument did you pick up this winter?", user=user, role="assistant")
+        await pipeline.persist(await pipeline.prepare([asked]))  # the reply's context comes from an earlier batch
+        reply = raw(tenant, f"{user}-r", "The cello, my neighbour teaches me.", user=user)
+        await pipeline.persist(await pipeline.prepare([reply]))
+        await pipeline.projector.drain()
+        said = [await store.get_episode(tenant, episode_id_for(tenant, f"{user}-{n}")) for n in "qr"]
+        hits = {}
+        for way in ("joined", "line_sum"):
+            texts = EpisodeTexts.of(said, SessionTails(), way)
+            wanted = texts.vectors(embedder.embed(texts.texts()))[1]
+            found = await vectors.search(wanted, RecallScope(tenant, user).vector_filter(kinds=("episode",)), 10)
+            hits[way] = {hit.id: hit.score for hit in found}[episode_id_for(tenant, f"{user}-r")]
+        expected[str(mode)] = hits
+    for mode, own in (("joined", "joined"), ("line_sum", "line_sum"), ("None", "joined")):
+        other = "line_sum" if own == "joined" else "joined"
+        assert expected[mode][own] > 0.999, (mode, expected[mode])
+        assert expected[mode][other] < 0.99, (mode, expected[mode])
 
 
 async def test_a_short_reply_is_found_by_the_question_it_answers(sinks, tmp_path, tenant: str) -> None:

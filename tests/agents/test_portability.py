@@ -11,10 +11,15 @@ import json
 import uuid
 from datetime import UTC, datetime, timedelta
 
+import numpy as np
+import pytest
+
 from agents.portability import import_records, read_records
 from beliefs.records import MemoryState, Visibility
 from embedding.embedder import load_default_embedder
+from embedding.episode_vectors import EpisodeTexts
 from reading.decode import RawTurn
+from reading.episode_text import SessionTails
 from sidecar.auth import Principal
 from sidecar.recall.models import RecallRequest
 from sidecar.recall.service import RecallService
@@ -22,6 +27,7 @@ from sinks.portability import end_line, export
 from sinks.reach import EVERY_AGENT, SHARED_ONLY
 from sinks.reindex import rebuild, verify
 from sinks.sql.store import SqlMemoryStore
+from sinks.sql.vector_outbox import SqlVectorOutbox
 from sinks.vectors.edge import EdgeVectorIndex
 
 T0 = datetime(2026, 11, 2, 9, tzinfo=UTC)
@@ -126,3 +132,25 @@ async def test_an_import_reconciles_with_the_target_beliefs(pipeline, second_sto
     current = await second_store.get_memory(tenant, lisbon["id"])
     assert current is not None and current.is_current
 
+
+
+@pytest.mark.parametrize("mode", ["joined", "line_sum"])
+async def test_an_import_makes_episode_vectors_the_way_the_setting_says(pipeline, second_store, tenant, mode):
+    """A reply imported after the question it answers (one session) gets the vector its mode says."""
+    said = [("a", "assistant", "Where did you spend the long weekend?"), ("b", "user", "In a cabin near Bergen, fishing.")]
+    for n, (turn_id, role, text) in enumerate(said):
+        value = {"tenant_id": tenant, "user_id": USER, "session_id": "cabin", "turn_id": turn_id, "role": role,
+                 "text": text, "ts": (T0 + timedelta(minutes=n)).isoformat()}  # fmt: skip
+        turn = RawTurn(json.dumps(value).encode(), f"{tenant}:{USER}".encode(), "beliefstream.turns", 0, n)
+        await pipeline.persist(await pipeline.prepare([turn]))
+    lines = await exported(pipeline.store, tenant)
+    embedder = load_default_embedder()
+
+    await import_records(read_records(lines), second_store, embedder, episode_vector=mode)
+
+    stored = {p.episode.turn_id: p for p in await SqlVectorOutbox.of(second_store).pending_episode_vectors()}
+    texts = EpisodeTexts.of([stored["a"].episode, stored["b"].episode], SessionTails(), mode)
+    assert len(texts.texts()) == (2 if mode == "joined" else 3)
+    wanted = texts.vectors(embedder.embed(texts.texts()))
+    assert np.allclose(stored["b"].embedding, wanted[1], atol=1e-5)
+    assert np.allclose(stored["a"].embedding, wanted[0], atol=1e-5)
