@@ -170,7 +170,8 @@ def test_dev_runs_end_to_end_and_stops_cleanly(tmp_path):
         quotes = [m for m in recalled["memories"] if m["type"] == "episode"]
         assert [m["id"] for m in beliefs] == [memories[0]["id"]]  # a safety fact in the food domain
         assert beliefs[0]["citations"] == ["t-1"]
-        assert [(q["text"], q["citations"]) for q in quotes] == [("I'm allergic to peanuts.", ["t-1"])]
+        assert quotes == []  # one item per fact: the turn is the belief's evidence, not a second item
+        assert [(e["text"], e["turn_id"]) for e in beliefs[0]["evidence"]] == [("I'm allergic to peanuts.", "t-1")]
         cli = subprocess.run(
             [
                 sys.executable,
