@@ -99,6 +99,18 @@ class RecallStore(Protocol):
         """Current memories of `attributes` (allergies, medical needs, ...): for a request in their
         domain they surface whatever the query's similarity."""
 
+    async def linked_candidates(
+        self,
+        scope: RecallScope,
+        currency: Currency,
+        entities: Sequence[str],
+        window: tuple[datetime, datetime] | None,
+        limit: int,
+    ) -> list[str]:
+        """Ids of current memories in scope (topics included) linked to what a query names: entity one
+        of `entities` (casefolded), or `valid_from` in `window` (start, end exclusive) when given;
+        most important, newest first, at most `limit`."""
+
     async def open_contests(self, scope: RecallScope, currency: Currency, limit: int) -> list[OpenContest]:
         """The user's open contested slots (oldest first, at most `limit`), each with its memories in
         `scope` that are current but for their state (`contested`); a slot with none is left out."""

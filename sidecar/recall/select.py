@@ -198,7 +198,8 @@ def _admit_eligible(
                 if tier == RANKED:
                     verdicts.suppress(memory.id, floor.why or "")
             else:
-                relevance = min(1.0, found.relevance + config.metadata_weight * min(named, 2))
+                matches = named or int(found.linked)  # a link to the query's time counts as one match
+                relevance = min(1.0, found.relevance + config.metadata_weight * min(matches, 2))
                 reasons.append(f"matched query ({found.sources})")
                 if named:
                     reasons.append(f"its entity, attribute or topic names {named} of the query's terms")
@@ -362,6 +363,7 @@ def to_result(selection: Selection, signals: dict[str, Signals], diagnostics: bo
                     keyword_rank=found.keyword_rank,
                     keyword_score=None if found.keyword_score is None else round(found.keyword_score, 4),
                     relevance=round(entry.relevance, 4),
+                    linked=found.linked,
                 )
         memories.append(
             RecalledMemory(

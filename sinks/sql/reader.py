@@ -27,6 +27,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import event
@@ -109,6 +110,19 @@ class RecallReader:
         if plan is None:
             return []
         return await self._read("safety_memories", plan, recall_queries.memories_of)
+
+    async def linked_candidates(
+        self,
+        scope: RecallScope,
+        currency: Currency,
+        entities: Sequence[str],
+        window: tuple[datetime, datetime] | None,
+        limit: int,
+    ) -> list[str]:
+        plan = recall_queries.linked_plan(scope, currency, entities, window, limit)
+        if plan is None:
+            return []
+        return await self._read("linked_candidates", plan, recall_queries.ids_of)
 
     async def open_contests(self, scope: RecallScope, currency: Currency, limit: int) -> list[OpenContest]:
         plan = recall_queries.open_contests_plan(scope, currency, limit)

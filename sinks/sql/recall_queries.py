@@ -276,6 +276,49 @@ def _safety_statement(with_agent: bool) -> sa.Select:
     )
 
 
+def linked_plan(
+    scope: RecallScope,
+    currency: Currency,
+    entities: Sequence[str],
+    window: tuple[datetime, datetime] | None,
+    limit: int,
+) -> tuple[Any, dict[str, Any]] | None:
+    """Current memories in scope whose entity is one of `entities` (casefolded) or whose `valid_from`
+    falls in `window` (start, end exclusive); most important, newest first. None when neither is
+    given."""
+    if not entities and window is None:
+        return None
+    params = scope_params(scope, currency) | {"limit": limit}
+    if entities:
+        params["entities"] = sorted({e.casefold() for e in entities})
+    if window is not None:
+        params |= {"since": window[0], "until": window[1]}
+    shape = (scope.agent_id is not None, bool(scope.topics), bool(entities), window is not None)
+    return _linked_statement(*shape), params
+
+
+@lru_cache(maxsize=16)
+def _linked_statement(with_agent: bool, with_topics: bool, by_entity: bool, by_time: bool) -> sa.Select:
+    linked: list[sa.ColumnElement[bool]] = []
+    if by_entity:
+        linked.append(sa.func.lower(memories.c.entity).in_(sa.bindparam("entities", expanding=True)))
+    if by_time:
+        at = memories.c.valid_from.type
+        since, until = sa.bindparam("since", type_=at), sa.bindparam("until", type_=at)
+        linked.append(sa.and_(memories.c.valid_from >= since, memories.c.valid_from < until))
+    return (
+        sa.select(memories.c.id)
+        .where(sa.or_(*linked), *current_in_scope(memories, with_agent, with_topics))
+        .order_by(memories.c.importance.desc(), memories.c.valid_from.desc(), memories.c.id)
+        .limit(sa.bindparam("limit", type_=sa.Integer))
+    )
+
+
+def ids_of(rows: Iterable[Sequence[Any]]) -> list[str]:
+    """The first column of each row."""
+    return [row[0] for row in rows]
+
+
 def open_contests_plan(scope: RecallScope, currency: Currency, limit: int) -> tuple[Any, dict[str, Any]]:
     params = scope_params(scope, currency) | {"limit": limit}
     params.pop("topics", None)  # a contested slot is reported whatever the topic

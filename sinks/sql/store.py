@@ -329,6 +329,16 @@ class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin)
     ) -> list[Memory]:
         return await self._reader.safety_memories(scope, currency, attributes, limit)
 
+    async def linked_candidates(
+        self,
+        scope: RecallScope,
+        currency: Currency,
+        entities: Sequence[str],
+        window: tuple[datetime, datetime] | None,
+        limit: int,
+    ) -> list[str]:
+        return await self._reader.linked_candidates(scope, currency, entities, window, limit)
+
     async def open_contests(self, scope: RecallScope, currency: Currency, limit: int) -> list[OpenContest]:
         return await self._reader.open_contests(scope, currency, limit)
 
