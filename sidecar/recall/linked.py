@@ -6,7 +6,8 @@ sister" or "last March" also asks for what is *linked* to them: beliefs whose en
 became true (`valid_from`) in the window `query_dates` reads. The store reads those ids in scope
 (`RecallStore.linked_candidates`, the same hard filters as every candidate query); they join the
 fused candidates here, marked `linked`, and then pass the same floors and gates as any other (a
-link counts as relevance evidence, like a keyword hit or a metadata match).
+link counts as relevance evidence, like a keyword hit or a metadata match); one linked by the
+entity the query names is at least as relevant as the query's best keyword hit.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from reading.subject import STOPWORDS
-from sidecar.recall.fusion import Signals
+from sidecar.recall.config import RecallConfig
+from sidecar.recall.fusion import Signals, relevance
 from sidecar.recall.metadata_match import query_subject_terms
 from sidecar.recall.query_dates import Window
 
@@ -60,3 +62,9 @@ def with_linked(signals: Mapping[str, Signals], linked: Sequence[str]) -> dict[s
         found = out.get(memory_id)
         out[memory_id] = Signals(0.0, linked=True) if found is None else found._replace(linked=True)
     return out
+
+
+def entity_link_relevance(config: RecallConfig) -> float:
+    """The least relevance of a belief linked by an entity the query names: that of the query's best
+    keyword hit (the name is a word the query and the belief's subject share)."""
+    return relevance(None, 1.0, config)

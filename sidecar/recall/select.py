@@ -25,7 +25,8 @@ from sidecar.recall.config import RecallConfig
 from sidecar.recall.floor import similarity_floor
 from sidecar.recall.freshness import certainty, needs_confirmation
 from sidecar.recall.fusion import Signals
-from sidecar.recall.metadata_match import metadata_matches, query_subject_terms
+from sidecar.recall.linked import entity_link_relevance
+from sidecar.recall.metadata_match import entity_matches, metadata_matches, query_subject_terms
 from sidecar.recall.models import (
     CandidateSources,
     ConfirmationView,
@@ -200,6 +201,8 @@ def _admit_eligible(
             else:
                 matches = named or int(found.linked)  # a link to the query's time counts as one match
                 relevance = min(1.0, found.relevance + config.metadata_weight * min(matches, 2))
+                if found.linked and named and entity_matches(memory, terms):  # linked by the entity it names
+                    relevance = max(relevance, entity_link_relevance(config))
                 reasons.append(f"matched query ({found.sources})")
                 if named:
                     reasons.append(f"its entity, attribute or topic names {named} of the query's terms")

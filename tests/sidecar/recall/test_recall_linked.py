@@ -16,6 +16,10 @@ from tests.sidecar.recall.seeding import mem
 SISTER = {"entity": "user's sister", "type": MemoryType.FACT, "topic": "family"}
 MARCH = datetime(2026, 3, 12, 9, 30, tzinfo=UTC)
 ANCHOR = datetime(2026, 5, 20, tzinfo=UTC)  # "last March" said on this day is March 2026
+_PASTIMES = ("pottery", "yoga", "rock climbing", "chess", "salsa dancing", "bouldering", "karaoke", "sourdough baking",
+             "birdwatching", "fencing", "archery", "calligraphy", "knitting", "sailing", "surfing", "trail running",
+             "swimming", "tennis", "painting", "gardening")  # fmt: skip
+_WHEN = ("on Mondays", "on weekends", "after work", "with friends")
 
 
 async def ask(world, tenant: str, query: str, agent: str | None = None, **body):
@@ -35,8 +39,11 @@ def found(result) -> dict[str, bool]:
 )
 async def test_a_belief_about_the_sister_is_found_by_its_entity(world, tenant, question) -> None:
     bass = mem(tenant, "u1", "Plays bass in a jazz trio.", **SISTER)  # no word of the question, a low cosine
-    await world.seed(bass)
-    got = found(await ask(world, tenant, question))
+    # the user's own pastimes: each closer to the question than the sister's belief, more of them
+    # than the dense search returns for a small answer, so similarity alone never reaches hers
+    pastimes = [mem(tenant, "u1", f"Does {what} {when}.") for what in _PASTIMES for when in _WHEN]
+    await world.seed(bass, *pastimes)
+    got = found(await ask(world, tenant, question, limit=5))
     assert got.get(bass.id) is True
 
 
