@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from datetime import datetime
 
 from reading.subject import STOPWORDS
 from sidecar.recall.config import RecallConfig
 from sidecar.recall.fusion import Signals, relevance
 from sidecar.recall.metadata_match import query_subject_terms
 from sidecar.recall.query_dates import Window
+from sinks.recall import QueryLinks
 
 _WORD = re.compile(r"[^\W_]+")
 
@@ -29,19 +28,7 @@ _WORD = re.compile(r"[^\W_]+")
 USER_POSSESSIVE = "user's "
 
 
-@dataclass(frozen=True)
-class Links:
-    """The entity names and the time window a query names (either may be empty); a belief is linked
-    by either: its entity is one of the names, or its `valid_from` falls in the window."""
-
-    entities: tuple[str, ...] = ()
-    window: tuple[datetime, datetime] | None = None
-
-    def __bool__(self) -> bool:
-        return bool(self.entities) or self.window is not None
-
-
-def query_links(query: str, window: Window | None) -> Links:
+def query_links(query: str, window: Window | None) -> QueryLinks:
     """The entity names a belief linked to `query` may carry (each word and subject term outside
     the date the query names, and the user's relative of that name: "user's sister"), and the
     window of that date (`query_dates.read_dates`)."""
@@ -50,7 +37,7 @@ def query_links(query: str, window: Window | None) -> Links:
     words = {w.casefold() for w in _WORD.findall(query)} - STOPWORDS
     names = sorted(words | query_subject_terms(query))
     entities = tuple(name for term in names for name in (term, USER_POSSESSIVE + term))
-    return Links(entities, None if window is None else (window.start, window.end))
+    return QueryLinks(entities, None if window is None else (window.start, window.end))
 
 
 def with_linked(signals: Mapping[str, Signals], linked: Sequence[str]) -> dict[str, Signals]:

@@ -46,7 +46,7 @@ from sidecar.recall.evidence import episode_item, merge
 from sidecar.recall.exclusions import exclusion_counts, live_intent_notes, unaccounted
 from sidecar.recall.fusion import Signals, fuse, grounded, stated_relevance
 from sidecar.recall.keywords import query_terms
-from sidecar.recall.linked import Links, query_links, with_linked
+from sidecar.recall.linked import query_links, with_linked
 from sidecar.recall.metrics import measured, recall_metrics
 from sidecar.recall.models import (
     NoteView,
@@ -64,7 +64,7 @@ from sidecar.recall.query_embed import QueryEmbedder, vector_of
 from sidecar.recall.select import select, to_result
 from sidecar.recall.sensitivity_gate import request_domains, safety_needed
 from sinks.base import EPISODE_KIND, VectorHit, VectorIndex
-from sinks.recall import Currency, KeywordHit, RecallScope, RecallStore
+from sinks.recall import Currency, KeywordHit, QueryLinks, RecallScope, RecallStore
 
 logger = logging.getLogger(__name__)
 
@@ -404,10 +404,10 @@ class RecallService:
             return []
         return await self._store.keyword_candidates(scope, currency, terms, limit)
 
-    async def _linked(self, scope: RecallScope, currency: Currency, links: Links, limit: int) -> list[str]:
+    async def _linked(self, scope: RecallScope, currency: Currency, links: QueryLinks, limit: int) -> list[str]:
         if not links:
             return []
-        return await self._store.linked_candidates(scope, currency, links.entities, links.window, limit)
+        return await self._store.linked_candidates(scope, currency, links, limit)
 
     async def _episode_keyword(
         self, scope: RecallScope, currency: Currency, terms: Sequence[str], limit: int

@@ -27,7 +27,6 @@ import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import event
@@ -37,7 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from beliefs.episodes import Episode
 from beliefs.records import Memory
-from sinks.recall import Currency, KeywordHit, OpenContest, RecallScope
+from sinks.recall import Currency, KeywordHit, OpenContest, QueryLinks, RecallScope
 from sinks.sql import episode_recall, hydration, recall_queries
 from sinks.sql.engine import is_sqlite, sqlite_path, unavailable_on_outage
 from sinks.sql.sqlite_reads import CompiledRead
@@ -112,14 +111,9 @@ class RecallReader:
         return await self._read("safety_memories", plan, recall_queries.memories_of)
 
     async def linked_candidates(
-        self,
-        scope: RecallScope,
-        currency: Currency,
-        entities: Sequence[str],
-        window: tuple[datetime, datetime] | None,
-        limit: int,
+        self, scope: RecallScope, currency: Currency, links: QueryLinks, limit: int
     ) -> list[str]:
-        plan = recall_queries.linked_plan(scope, currency, entities, window, limit)
+        plan = recall_queries.linked_plan(scope, currency, links, limit)
         if plan is None:
             return []
         return await self._read("linked_candidates", plan, recall_queries.ids_of)

@@ -20,7 +20,7 @@ from sqlalchemy.sql.expression import UnaryExpression
 from sqlalchemy.sql.operators import custom_op
 
 from beliefs.records import Memory, MemoryState, RecallAudit, Trust, Visibility
-from sinks.recall import Currency, KeywordHit, OpenContest, RecallScope
+from sinks.recall import Currency, KeywordHit, OpenContest, QueryLinks, RecallScope
 from sinks.sql.convert import memory_of
 from sinks.sql.queries import chunked, dialect_insert
 from sinks.sql.tables import PINNED_PREDICATE, contested_slots, memories, recall_audit
@@ -277,23 +277,19 @@ def _safety_statement(with_agent: bool) -> sa.Select:
 
 
 def linked_plan(
-    scope: RecallScope,
-    currency: Currency,
-    entities: Sequence[str],
-    window: tuple[datetime, datetime] | None,
-    limit: int,
+    scope: RecallScope, currency: Currency, links: QueryLinks, limit: int
 ) -> tuple[Any, dict[str, Any]] | None:
-    """Current memories in scope whose entity is one of `entities` (casefolded) or whose `valid_from`
-    falls in `window` (start, end exclusive); most important, newest first. None when neither is
-    given."""
-    if not entities and window is None:
+    """Current memories in scope whose entity is one of `links.entities` (casefolded) or whose
+    `valid_from` falls in `links.window` (start, end exclusive); most important, newest first. None
+    when the query names neither."""
+    if not links:
         return None
     params = scope_params(scope, currency) | {"limit": limit}
-    if entities:
-        params["entities"] = sorted({e.casefold() for e in entities})
-    if window is not None:
-        params |= {"since": window[0], "until": window[1]}
-    shape = (scope.agent_id is not None, bool(scope.topics), bool(entities), window is not None)
+    if links.entities:
+        params["entities"] = sorted({e.casefold() for e in links.entities})
+    if links.window is not None:
+        params |= {"since": links.window[0], "until": links.window[1]}
+    shape = (scope.agent_id is not None, bool(scope.topics), bool(links.entities), links.window is not None)
     return _linked_statement(*shape), params
 
 
