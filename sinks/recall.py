@@ -64,6 +64,18 @@ class KeywordHit:
 
 
 @dataclass(frozen=True)
+class QueryLinks:
+    """The entity names and the time window a query names (either may be empty); a memory is linked
+    by either: its entity is one of the names, or its `valid_from` falls in the window."""
+
+    entities: tuple[str, ...] = ()
+    window: tuple[datetime, datetime] | None = None  # start, end exclusive
+
+    def __bool__(self) -> bool:
+        return bool(self.entities) or self.window is not None
+
+
+@dataclass(frozen=True)
 class OpenContest:
     """A contested slot awaiting a decision, with its contested memories visible in the scope."""
 
@@ -98,6 +110,13 @@ class RecallStore(Protocol):
     ) -> list[Memory]:
         """Current memories of `attributes` (allergies, medical needs, ...): for a request in their
         domain they surface whatever the query's similarity."""
+
+    async def linked_candidates(
+        self, scope: RecallScope, currency: Currency, links: QueryLinks, limit: int
+    ) -> list[str]:
+        """Ids of current memories in scope (topics included) linked to what a query names: entity one
+        of `links.entities` (casefolded), or `valid_from` in `links.window` (start, end exclusive);
+        most important, newest first, at most `limit`."""
 
     async def open_contests(self, scope: RecallScope, currency: Currency, limit: int) -> list[OpenContest]:
         """The user's open contested slots (oldest first, at most `limit`), each with its memories in

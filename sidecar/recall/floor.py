@@ -1,7 +1,8 @@
 """The similarity floor: relevance first, importance only orders what is relevant (pure).
 
 A candidate passes when its cosine to the query is at least `min_similarity`, or when the keyword
-search found it or the query names its entity, attribute or topic (`metadata_match`), and its
+search found it, the query names its entity, attribute or topic (`metadata_match`) or it is linked
+to an entity or a time the query names (`linked`), and its
 cosine is at least `keyword_min_similarity` or unknown (not among the dense
 hits, or the dense search is down): shared words with a meaning far from the query's are not relevance. Importance never lifts
 a candidate over the floor: what must reach the prompt without relevance (a fired constraint, a
@@ -32,7 +33,7 @@ def similarity_floor(signals: Signals, config: RecallConfig, named: bool = False
     """Pass, or drop (with the measured cosine and the floor in `why`). `named`: the query names the
     memory's entity, attribute or topic (`metadata_match`), evidence like a keyword match."""
     cosine = signals.dense_score
-    if signals.keyword_rank is not None or named:
+    if signals.keyword_rank is not None or named or signals.linked:
         if cosine is None or cosine >= config.keyword_min_similarity:  # unknown: not among the dense hits
             return PASSES
         return FloorVerdict(False, _reasons(config.min_similarity, config.keyword_min_similarity)[1].format(cosine=cosine))

@@ -28,13 +28,18 @@ class Signals(NamedTuple):
     dense_score: float | None = None
     keyword_rank: int | None = None
     keyword_score: float | None = None  # normalised: the query's best keyword hit is 1
+    linked: bool = False  # linked to an entity or a time the query names (`sidecar.recall.linked`)
 
     @property
     def sources(self) -> str:
-        """`dense+keyword`, `dense` or `keyword`."""
+        """`dense+keyword`, `dense` or `keyword`, with `+linked` (or `linked` alone) when linked."""
         if self.dense_rank:
-            return "dense+keyword" if self.keyword_rank else "dense"
-        return "keyword" if self.keyword_rank else ""
+            found = "dense+keyword" if self.keyword_rank else "dense"
+        else:
+            found = "keyword" if self.keyword_rank else ""
+        if self.linked:
+            return f"{found}+linked" if found else "linked"
+        return found
 
 
 def keyword_similarity(keyword: Sequence[KeywordHit]) -> dict[str, float]:

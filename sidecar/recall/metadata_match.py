@@ -41,3 +41,9 @@ def _meet(a: str, b: str) -> bool:
     if a == b:
         return True
     return len(a) >= PREFIX and len(b) >= PREFIX and a[:PREFIX] == b[:PREFIX]
+
+
+def entity_matches(memory: Memory, query_terms: frozenset[str]) -> bool:
+    """Whether the memory's entity names one of `query_terms`."""
+    named = _field_terms(memory.entity, None, None)
+    return any(_meet(term, field) for term in query_terms for field in named)

@@ -137,6 +137,7 @@ class CandidateSources(BaseModel):
     keyword_rank: int | None = None
     keyword_score: float | None = Field(default=None, description="keyword score over this query's best")
     relevance: float = Field(default=0.0, description="cosine and keyword similarity, weighted, in [0, 1]")
+    linked: bool = Field(default=False, description="linked to an entity or a time the query names")
 
 
 class EpisodeTurn(BaseModel):

@@ -25,7 +25,8 @@ from sidecar.recall.config import RecallConfig
 from sidecar.recall.floor import similarity_floor
 from sidecar.recall.freshness import certainty, needs_confirmation
 from sidecar.recall.fusion import Signals
-from sidecar.recall.metadata_match import metadata_matches, query_subject_terms
+from sidecar.recall.linked import entity_link_relevance
+from sidecar.recall.metadata_match import entity_matches, metadata_matches, query_subject_terms
 from sidecar.recall.models import (
     CandidateSources,
     ConfirmationView,
@@ -198,7 +199,10 @@ def _admit_eligible(
                 if tier == RANKED:
                     verdicts.suppress(memory.id, floor.why or "")
             else:
-                relevance = min(1.0, found.relevance + config.metadata_weight * min(named, 2))
+                matches = named or int(found.linked)  # a link to the query's time counts as one match
+                relevance = min(1.0, found.relevance + config.metadata_weight * min(matches, 2))
+                if found.linked and named and entity_matches(memory, terms):  # linked by the entity it names
+                    relevance = max(relevance, entity_link_relevance(config))
                 reasons.append(f"matched query ({found.sources})")
                 if named:
                     reasons.append(f"its entity, attribute or topic names {named} of the query's terms")
@@ -362,6 +366,7 @@ def to_result(selection: Selection, signals: dict[str, Signals], diagnostics: bo
                     keyword_rank=found.keyword_rank,
                     keyword_score=None if found.keyword_score is None else round(found.keyword_score, 4),
                     relevance=round(entry.relevance, 4),
+                    linked=found.linked,
                 )
         memories.append(
             RecalledMemory(

@@ -2,11 +2,12 @@
 
     resolve scope (key decides tenant and bound agent; the body never widens it); the model starts
     ├── keyword search (SQL full text)        ┐
+    ├── linked: entity / time the query names │
     ├── pinned rows (profile + constraints)   │
     ├── open contested slots of the user      ├ concurrently
     └── embed query → one vector search       ┘
     └── episodes: keyword search, and a second vector search (kind episode) of the same embedding
-    fuse (cosine + normalised keyword) → hydrate memories + slot-mates, and episodes (concurrently)
+    fuse (cosine + normalised keyword), linked ids joined → hydrate memories + slot-mates, and episodes (concurrently)
     a belief is as relevant as the best candidate turn that stated it, if that is more (`grounded`)
     select beliefs (pure: topic, contexts, conflicts, ...); score episodes (their linked beliefs
     read once: superseded ones are labelled), neighbours when asked; a quote of a kept belief's
@@ -45,6 +46,7 @@ from sidecar.recall.evidence import episode_item, merge
 from sidecar.recall.exclusions import exclusion_counts, live_intent_notes, unaccounted
 from sidecar.recall.fusion import Signals, fuse, grounded, stated_relevance
 from sidecar.recall.keywords import query_terms
+from sidecar.recall.linked import query_links, with_linked
 from sidecar.recall.metrics import measured, recall_metrics
 from sidecar.recall.models import (
     NoteView,
@@ -62,7 +64,7 @@ from sidecar.recall.query_embed import QueryEmbedder, vector_of
 from sidecar.recall.select import select, to_result
 from sidecar.recall.sensitivity_gate import request_domains, safety_needed
 from sinks.base import EPISODE_KIND, VectorHit, VectorIndex
-from sinks.recall import Currency, KeywordHit, RecallScope, RecallStore
+from sinks.recall import Currency, KeywordHit, QueryLinks, RecallScope, RecallStore
 
 logger = logging.getLogger(__name__)
 
@@ -235,15 +237,18 @@ class RecallService:
         degraded: list[str] = []
 
         domains = request_domains(request.query, request.action.domain if request.action else None, request.topic)
-        (dense, episode_dense), keyword, episode_keyword, pinned, contests, safety = await _all(
+        dates = read_dates(request.query, request.dates_relative_to or now)
+        links = query_links(request.query, dates.window)
+        (dense, episode_dense), keyword, linked, episode_keyword, pinned, contests, safety = await _all(
             self._dense(embedding, scope, fetch, degraded, quoting),
             self._keyword(scope, currency, terms, fetch),
+            self._linked(scope, currency, links, fetch),
             self._episode_keyword(scope, said, terms, fetch if quoting else 0),
             self._store.pinned_memories(scope, currency, config.pinned_limit),
             self._store.open_contests(scope, currency, config.contested_limit),
             self._store.safety_memories(scope, currency, safety_needed(domains), config.pinned_limit),
         )
-        signals = fuse(dense, keyword, config)
+        signals = with_linked(fuse(dense, keyword, config), linked)
         episode_signals = fuse(episode_dense, episode_keyword, episode_fusion(config))
         hydrated, said_episodes = await _all(
             self._store.hydrate(scope, currency, list(signals), SINGLE_VALUED),
@@ -258,7 +263,6 @@ class RecallService:
         hydrated, pinned = filters.narrowed(request, hydrated, [*pinned, *safety])
         filtered = current.keys() - {m.id for m in (*hydrated, *pinned)}
         selection = select(request, config, now, scope, signals, hydrated, pinned, contests, domains=domains)
-        dates = read_dates(request.query, request.dates_relative_to or now)
         quotes = await self._quotes(request, config, now, scope, said, episode_signals, said_episodes, current, dates)
         quotes = quotes.without_sensitive(selection.suppressed)
         alone, carried = carry_quotes(selection.chosen, quotes.entries)
@@ -399,6 +403,11 @@ class RecallService:
         if not terms:
             return []
         return await self._store.keyword_candidates(scope, currency, terms, limit)
+
+    async def _linked(self, scope: RecallScope, currency: Currency, links: QueryLinks, limit: int) -> list[str]:
+        if not links:
+            return []
+        return await self._store.linked_candidates(scope, currency, links, limit)
 
     async def _episode_keyword(
         self, scope: RecallScope, currency: Currency, terms: Sequence[str], limit: int

@@ -36,7 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from beliefs.episodes import Episode
 from beliefs.records import Memory
-from sinks.recall import Currency, KeywordHit, OpenContest, RecallScope
+from sinks.recall import Currency, KeywordHit, OpenContest, QueryLinks, RecallScope
 from sinks.sql import episode_recall, hydration, recall_queries
 from sinks.sql.engine import is_sqlite, sqlite_path, unavailable_on_outage
 from sinks.sql.sqlite_reads import CompiledRead
@@ -109,6 +109,14 @@ class RecallReader:
         if plan is None:
             return []
         return await self._read("safety_memories", plan, recall_queries.memories_of)
+
+    async def linked_candidates(
+        self, scope: RecallScope, currency: Currency, links: QueryLinks, limit: int
+    ) -> list[str]:
+        plan = recall_queries.linked_plan(scope, currency, links, limit)
+        if plan is None:
+            return []
+        return await self._read("linked_candidates", plan, recall_queries.ids_of)
 
     async def open_contests(self, scope: RecallScope, currency: Currency, limit: int) -> list[OpenContest]:
         plan = recall_queries.open_contests_plan(scope, currency, limit)

@@ -23,7 +23,7 @@ from beliefs.write_plan import BeliefView, TurnOutcome, WritePlan, plan_write, s
 from sinks.base import ErasureReport, PendingEvent, WriteResult
 from sinks.contracts import ANY_CONTEXT, EVERY_MEMORY, ConversationContext, MemoryListing
 from sinks.reach import EVERY_AGENT, Reach
-from sinks.recall import Currency, KeywordHit, OpenContest, RecallScope
+from sinks.recall import Currency, KeywordHit, OpenContest, QueryLinks, RecallScope
 from sinks.sql import (
     contested_queries,
     currency_queries,
@@ -328,6 +328,11 @@ class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin)
         self, scope: RecallScope, currency: Currency, attributes: Sequence[str], limit: int
     ) -> list[Memory]:
         return await self._reader.safety_memories(scope, currency, attributes, limit)
+
+    async def linked_candidates(
+        self, scope: RecallScope, currency: Currency, links: QueryLinks, limit: int
+    ) -> list[str]:
+        return await self._reader.linked_candidates(scope, currency, links, limit)
 
     async def open_contests(self, scope: RecallScope, currency: Currency, limit: int) -> list[OpenContest]:
         return await self._reader.open_contests(scope, currency, limit)
