@@ -103,6 +103,9 @@ COMMON_MIN = 3
 #: are linked (within `BEST_MARGIN`), at most `MAX_LINKS` of them.
 BEST_MARGIN = 0.08
 MAX_LINKS = 3
+#: Slots held one value at a time (`reading.held_slots`): another value of one is the subject itself.
+#: Any other slot (a place) links only possibly, and only from `NAMED_FLOOR`.
+ONE_AT_A_TIME = frozenset({"employer"})
 #: How a link by a named value ranks among the others: above any closeness.
 NAMED_RANK = 9.0
 
@@ -199,9 +202,12 @@ def _link(newer: Statement, older: Statement, shape: Shape, common: frozenset[st
         )
         return Link(older.id, newer.id, not partial, newer.said_at, f"{shape.kind.value}: names {' '.join(named)!r} as over")
     refilled = refilled_slot(newer, older)
-    if refilled is not None:  # another value of a one-at-a-time slot: the subject, whatever the words
+    if refilled in ONE_AT_A_TIME:  # another value of a one-at-a-time slot: the subject, whatever the words
         firm = shape.explicit and shape.kind is not UpdateKind.CESSATION
         return Link(older.id, newer.id, firm, newer.said_at, f"{shape.kind.value}: another {refilled} than before")
+    if refilled is not None and cosine(newer.vector, older.vector) >= NAMED_FLOOR:
+        # another place: many things have one, so only where the two also speak alike, and only possibly
+        return Link(older.id, newer.id, False, newer.said_at, f"{shape.kind.value}: another {refilled} than before")
     if not anchors(newer, older, common):
         return None  # meaning alone is no subject: a conversation's turns all sound alike
     near = closeness(newer, older, common)

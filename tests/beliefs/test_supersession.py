@@ -209,3 +209,11 @@ def test_another_employer_replaces_the_old_one_whatever_the_words(before: str, a
 )
 def test_the_same_employer_someone_else_s_or_a_question_replaces_nothing(before: str, after: str) -> None:
     assert [link for link in judge(newer(after, 0.1), [older(before)]) if "employer" in link.reason] == []
+
+
+def test_another_place_is_only_a_possible_link_and_only_where_the_two_speak_alike() -> None:
+    before = "Our office is in the Westgate building, fourth floor."
+    after = "The company relocated us to the Canal Street campus this month."
+    [link] = judge(newer(after, 0.35), [older(before)])
+    assert not link.firm and "place" in link.reason
+    assert judge(newer(after, 0.1), [older(before)]) == []  # unrelated in meaning: a place of something else

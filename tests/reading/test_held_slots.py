@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from reading.held_slots import EMPLOYER, held_slots
+from reading.held_slots import EMPLOYER, PLACE, held_slots
 
 EMPLOYERS = [
     ("I work at Brackenridge Foods.", "Brackenridge Foods"),
@@ -55,3 +55,26 @@ def test_the_user_s_employer_is_read_in_many_phrasings(text: str, name: str) -> 
 @pytest.mark.parametrize("text", NOT_MINE_OR_NOT_AN_EMPLOYER)
 def test_someone_else_s_job_or_a_place_visited_is_no_employer_of_the_user(text: str) -> None:
     assert held_slots(text) == []
+
+
+PLACES = [
+    ("User's office is in the Westgate building, fourth floor.", "Westgate"),
+    ("Our studio is at the Fairbairn Works these days.", "Fairbairn Works"),
+    ("I live in Phoenix and I hate the summer heat.", "Phoenix and"),
+    ("We're based in Tromsø for the winter.", "Tromsø"),
+    ("The company relocated us to the Canal Street campus this month.", "Canal Street"),
+    ("We moved to Tucson last month.", "Tucson"),
+    ("The firm transferred me to the Dublin office.", "Dublin"),
+]
+
+
+@pytest.mark.parametrize(("text", "name"), PLACES)
+def test_a_place_of_the_user_s_own_is_read_from_where_it_is_or_went(text: str, name: str) -> None:
+    assert (PLACE, name) in held_slots(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["My sister lives in Leeds.", "My sister moved to Leeds.", "Sarah's flat is in Camden.", "We went to Paris."]
+)
+def test_someone_else_s_place_or_a_trip_is_no_place_of_the_user(text: str) -> None:
+    assert [slot for slot in held_slots(text) if slot[0] == PLACE] == []
