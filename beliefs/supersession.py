@@ -69,6 +69,7 @@ class Statement:
     shape: Shape | None = None
     memory_ids: tuple[str, ...] = field(default=())  # an episode's beliefs
     clauses: tuple[frozenset[str], ...] = ()  # the terms of each of its clauses
+    slots: frozenset[tuple[str, tuple[str, ...]]] = frozenset()  # one-at-a-time slots it fills: ("employer", ("acme",))
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,9 @@ COMMON_MIN = 3
 #: are linked (within `BEST_MARGIN`), at most `MAX_LINKS` of them.
 BEST_MARGIN = 0.08
 MAX_LINKS = 3
+#: Slots held one value at a time (`reading.held_slots`): another value of one is the subject itself.
+#: Any other slot (a place) links only possibly, and only from `NAMED_FLOOR`.
+ONE_AT_A_TIME = frozenset({"employer"})
 #: How a link by a named value ranks among the others: above any closeness.
 NAMED_RANK = 9.0
 
@@ -146,6 +150,19 @@ def names_replaced(shape: Shape, older: Statement) -> tuple[str, ...] | None:
     return None
 
 
+def refilled_slot(newer: Statement, older: Statement) -> str | None:
+    """The slot `newer` fills with another value than `older` did (`older` never naming the new value,
+    `newer` not naming the old one in that slot), or None."""
+    for slot, old in older.slots:
+        news = [value for kind, value in newer.slots if kind == slot]
+        if not news or old in news:
+            continue
+        if any(all(term in older.terms for term in value) for value in news):
+            continue  # the older statement already spoke of the new value: not a replacement
+        return slot
+    return None
+
+
 def judge(newer: Statement, earlier: Sequence[Statement]) -> list[Link]:
     """The earlier statements `newer` makes stale (firm) or may make stale (possible), oldest first.
 
@@ -165,7 +182,7 @@ def judge(newer: Statement, earlier: Sequence[Statement]) -> list[Link]:
     for older in judged:
         link = _link(newer, older, shape, common)
         if link is not None:
-            named = link.reason.startswith(f"{shape.kind.value}: names")
+            named = link.reason.startswith((f"{shape.kind.value}: names", f"{shape.kind.value}: another "))
             found.append((NAMED_RANK if named else closeness(newer, older, common), link))
     if not found:
         return []
@@ -184,6 +201,13 @@ def _link(newer: Statement, older: Statement, shape: Shape, common: frozenset[st
             (clause & older.values) - newer.values and not clause & set(named) for clause in older.clauses
         )
         return Link(older.id, newer.id, not partial, newer.said_at, f"{shape.kind.value}: names {' '.join(named)!r} as over")
+    refilled = refilled_slot(newer, older)
+    if refilled in ONE_AT_A_TIME:  # another value of a one-at-a-time slot: the subject, whatever the words
+        firm = shape.explicit and shape.kind is not UpdateKind.CESSATION
+        return Link(older.id, newer.id, firm, newer.said_at, f"{shape.kind.value}: another {refilled} than before")
+    if refilled is not None and cosine(newer.vector, older.vector) >= NAMED_FLOOR:
+        # another place: many things have one, so only where the two also speak alike, and only possibly
+        return Link(older.id, newer.id, False, newer.said_at, f"{shape.kind.value}: another {refilled} than before")
     if not anchors(newer, older, common):
         return None  # meaning alone is no subject: a conversation's turns all sound alike
     near = closeness(newer, older, common)

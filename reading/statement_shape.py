@@ -37,14 +37,15 @@ _CORRECTION = re.compile(
     r"to correct|correct(?:ing)? (?:that|myself|what I said)|(?:got|had) (?:it|that|this|(?:his|her|their|the|my)"
     r"(?:\s+\w+){1,2}) (?:wrong|backwards)|was wrong|I was mistaken|mixed (?:it|them|that|those|(?:the|my)(?:\s+\w+){1,2}) up|"
     r"mix-?up|wait,? no|no,? wait|scratch that|strike that|I said [^.!?]{1,60}? but|not what I (?:said|meant)|"
-    r"I (?:double-)?checked|to be (?:precise|exact|clear)|rather)\b)"
+    r"I (?:double-)?checked|to be (?:precise|exact|clear)|rather|(?:ignore|disregard) (?:what I said|my last|that)|"
+    r"I had (?:it|that|them) (?:down )?as|(?:the )?(?:correct|right) (?:\w+ ){0,4}(?:is|was|are)(?=(?-i: \d| [A-Z]))|not actually|actually not)\b)"
 )
 _CHANGE = re.compile(
     r"(?i:\b(?:change of plans?|plans? (?:have |has )?changed|(?:we|I)(?:'ve| have)? changed|changed (?:to|it|my|our|the)|"
     r"switch(?:ed|ing)?|swap(?:ped|ping)?|trad(?:ed|ing) in|mov(?:ed|ing) (?:to|up|over|from|on|in|into|back)|"
     r"relocat(?:ed|ing)|transferr?(?:ed|ing)|upgrad(?:ed|ing)|downgrad(?:ed|ing)|replac(?:ed|ing)|renam(?:ed|ing)|"
     r"rebrand(?:ed|ing)|reschedul(?:ed|ing)|postpon(?:ed|ing)|push(?:ed)? (?:back|forward)|brought forward|"
-    r"rebook(?:ed|ing)|reassign(?:ed|ing)|instead|from now on|as of (?:now|today|this|next|last|\w+ \d)|"
+    r"(?:pushed|bumped|shifted)(?: \w+)? (?:to|up)|rebook(?:ed|ing)|reassign(?:ed|ing)|instead|from now on|as of (?:now|today|this|next|last|\w+ \d)|"
     r"starting (?:(?:this|next) (?:week|month|year|term|season|spring|summer|autumn|fall|winter|monday|tuesday|"
     r"wednesday|thursday|friday|saturday|sunday)|today|tomorrow|from|on)|ended up|end up|settled on|decided (?:against|on|to go with)|went with|"
     r"opted (?:for|against)|turn(?:s|ed) out|got rid of|sold (?:my|our|the)|took up|taken up|took over|"
@@ -56,7 +57,7 @@ _CESSATION = re.compile(
     r"stopped|quit(?:ting)?|cancel+(?:ed|ing)|called off|pulled out|dropped out|withdr[eaw]w?n?|gave up|given up|"
     r"broke up|split up|let (?:\w+ ){1,2}go|fell through|forget (?:what|that|about what) I said|never ?mind|"
     r"no more|not [^.!?,;]{1,40}? after all|moved out|left (?:my|our|the)|handed in (?:my|our) notice|resigned|"
-    r"got rid of|sold (?:my|our|the)|decided against|closed down|shut down)\b)"
+    r"got rid of|sold (?:my|our|the)|decided against|closed down|shut down|ditch(?:ed|ing)|scrap(?:ped|ping))\b)"
 )
 _IMPLIED = re.compile(r"(?i:\b(?:now|these days|nowadays|currently|this (?:year|season|term|month)|(?:my|our) new)\b)")
 #: A new start may replace something (an employer, a gym) or add to it (a club): the rules cannot tell.
@@ -85,6 +86,8 @@ _CONTRASTS = (
     re.compile(rf"(?P<new>{_VALUE})\s*(?:,|;|\s-)\s*(?:and\s+)?not\s+{_DET}(?P<old>{_VALUE})"),
     # "not 14 but 9", "not Tuesday but Thursday": names and numbers only
     re.compile(rf"(?i:\bnot\s+){_DET}(?P<old>{_NAMED})\s*,?\s+(?i:but)\s+{_DET}(?P<new>{_NAMED})"),
+    # "Not Friday, Saturday": the denied value first, then the right one
+    re.compile(rf"(?i:^\s*not\s+){_DET}(?P<old>{_NAMED})\s*[,;:-]\s*{_DET}(?P<new>{_NAMED})"),
     # "instead of Crete"
     re.compile(rf"(?i:\binstead of\s+){_DET}(?P<old>{_VALUE})"),
     # "moved from Porto to Seville" (a verb of change before it: "from contemporary to hip-hop" is a range)
@@ -119,8 +122,22 @@ def _asserted(sentence: str) -> bool:
     return frame_of(stripped).frame not in (Frame.HYPOTHETICAL, Frame.HEDGED) or _CORRECTION.search(stripped) is not None
 
 
+#: Someone else does it: "she quit her job", "they moved to Leeds" (a person's pronoun in the cue's clause).
+_OTHER_PERSON = re.compile(r"(?i:\b(?:he|she|they|he's|she's|they've|they're|he'd|she'd)\b)")
+
+
+def _theirs(sentence: str, at: int) -> bool:
+    """The cue at `at` is another person's doing: a person's pronoun opens its clause, not the user."""
+    clause = _CLAUSE_END.split(sentence[:at])[-1]
+    return _OTHER_PERSON.search(clause) is not None and re.search(r"\b(?:I|I'm|I’m|I've|me|we|us)\b", clause) is None
+
+
 def _found(pattern: re.Pattern[str], sentence: str) -> list[str]:
-    return [m.group(0).lower() for m in pattern.finditer(sentence) if not _NEGATED.search(sentence[: m.start()])]
+    return [
+        m.group(0).lower()
+        for m in pattern.finditer(sentence)
+        if not _NEGATED.search(sentence[: m.start()]) and not _theirs(sentence, m.start())
+    ]
 
 
 def _ended(sentence: str) -> list[tuple[str, ...]]:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from beliefs.supersession import Shape, Statement
+from reading.held_slots import held_slots
 
 _WORD = re.compile(r"\d+(?:[,.]\d+)*[a-zA-Z]*|[^\W_][\w'’&-]*")
 _NUMBER = re.compile(r"^\d[\d,.]*(?:st|nd|rd|th|k|km|kg|mb|gb|mbps)?$", re.IGNORECASE)
@@ -130,6 +131,7 @@ def statement_of(
     """A `Statement` of an episode or belief for `beliefs.supersession.judge`."""
     terms, values = terms_of(text)
     clauses = tuple(terms_of(clause)[0] for clause in _CLAUSE.split(text) if clause.strip())
+    slots = frozenset((slot, value) for slot, name in held_slots(text) if (value := value_terms(name)))
     return Statement(
         id=item_id,
         kind="memory" if kind == "memory" else "episode",
@@ -141,4 +143,5 @@ def statement_of(
         shape=shape,
         memory_ids=tuple(memory_ids),
         clauses=clauses,
+        slots=slots,
     )

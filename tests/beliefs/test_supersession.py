@@ -177,3 +177,43 @@ def test_cosine_and_terms() -> None:
     terms, values = terms_of("I met Dara's weddings planner on the 21st; I pay 1,450.")
     assert {"dara", "wedding", "21", "1450"} <= terms and values == {"dara", "21", "1450"}
     assert UpdateKind.CESSATION.value == "cessation"
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "firm"),
+    [
+        ("I'm a vet nurse at Greenpaw Clinic, mostly cats.", "First week at Pinecrest Veterinary done!", False),
+        ("I work in QA at Stackline Software.", "Onboarding at Quillon Games all week.", False),
+        ("I'm a project manager at Vireo Construction.", "Got poached by Northgrid Energy last week!", True),
+        ("I'm a paralegal at Moss & Whitley.", "I'm with Hartwell Legal now, as a junior associate.", False),
+        ("User works at Vandelay Industries.", "I've just joined Acme as a designer.", False),
+        ("I'm employed by Pelham Insurance.", "I switched jobs, I'm working for Corbel Retail.", True),
+        ("I'm the head chef at Olive Branch Bistro.", "I moved on and I'm now the head chef at Saffron House.", True),
+    ],
+)
+def test_another_employer_replaces_the_old_one_whatever_the_words(before: str, after: str, firm: bool) -> None:
+    """No shared word, little shared meaning: the slot (an employer) and another value of it are the subject."""
+    [link] = judge(newer(after, 0.1), [older(before)])
+    assert link.firm is firm and "employer" in link.reason
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("I'm a paralegal at Moss & Whitley.", "Still at Moss & Whitley, I'm now a senior paralegal."),
+        ("I work at Brackenridge Foods.", "My sister just joined Lumen Biotech."),
+        ("I work at Brackenridge Foods.", "Would I ever join Lumen Biotech? Maybe."),
+        ("I work at Brackenridge Foods.", "I joined a climbing gym now, three times a week."),
+        ("I work at Brackenridge Foods and freelance for Tallis Robotics.", "I just started at Tallis Robotics full-time."),
+    ],
+)
+def test_the_same_employer_someone_else_s_or_a_question_replaces_nothing(before: str, after: str) -> None:
+    assert [link for link in judge(newer(after, 0.1), [older(before)]) if "employer" in link.reason] == []
+
+
+def test_another_place_is_only_a_possible_link_and_only_where_the_two_speak_alike() -> None:
+    before = "Our office is in the Westgate building, fourth floor."
+    after = "The company relocated us to the Canal Street campus this month."
+    [link] = judge(newer(after, 0.35), [older(before)])
+    assert not link.firm and "place" in link.reason
+    assert judge(newer(after, 0.1), [older(before)]) == []  # unrelated in meaning: a place of something else

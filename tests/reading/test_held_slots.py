@@ -1,0 +1,80 @@
+"""The one-at-a-time slot reader (`reading.held_slots`): an employer read from the structure of the
+sentence (membership preposition + a named organisation, governed by work, a held role or a start),
+only of the user's own clause. Phrasings written for this test, none from an evaluation set."""
+
+from __future__ import annotations
+
+import pytest
+
+from reading.held_slots import EMPLOYER, PLACE, held_slots
+
+EMPLOYERS = [
+    ("I work at Brackenridge Foods.", "Brackenridge Foods"),
+    ("I'm working for Umbrella Health these days.", "Umbrella Health"),
+    ("Working for Tallis Robotics now, remote mostly.", "Tallis Robotics"),
+    ("I've been employed by Carver & Sons since 2019.", "Carver & Sons"),
+    ("I do data entry work for Pelham Insurance.", "Pelham Insurance"),
+    ("I'm a junior architect at Fenwick Studio.", "Fenwick Studio"),
+    ("I am the head chef at Olive Branch Bistro.", "Olive Branch Bistro"),
+    ("User is a data analyst at Corbel Retail.", "Corbel Retail"),
+    ("I was hired by Wayne Enterprises in March.", "Wayne Enterprises"),
+    ("Got poached by Northgrid Energy last week!", "Northgrid Energy"),
+    ("Just joined Acme as a designer.", "Acme"),
+    ("I joined Lumen Biotech on Monday.", "Lumen Biotech"),
+    ("Onboarding at Quillon Games all week, lots of paperwork.", "Quillon Games"),
+    ("First day at Harbour Logistics tomorrow, nervous!", "Harbour Logistics"),
+    ("Finally accepted an offer from Brightwave Labs.", "Brightwave Labs"),
+    ("Took a job with Redline Freight.", "Redline Freight"),
+    ("My new job at Initech starts Monday.", "Initech"),
+    ("I'm with Hartwell Legal now, as a junior associate.", "Hartwell Legal"),
+    ("Started at Ostrander Bank on the trading desk.", "Ostrander Bank"),
+    ("I've got an internship at Kestrel Media this summer.", "Kestrel Media"),
+]
+
+NOT_MINE_OR_NOT_AN_EMPLOYER = [
+    "My sister works at Acme Corp.",
+    "So my brother joined Globex.",
+    "I think my husband got hired by Initech.",
+    "She's a nurse at St Mary's.",
+    "Tom joined Vandelay last month.",
+    "Her first week at Google went well.",
+    "I had dinner at Nando's with Sarah.",
+    "I went to Paris with Tom.",
+    "I joined a book club.",
+    "I'm a regular at the gym.",
+    "We work out at the park on Sundays.",
+    "I'm at the beach now with the kids.",
+]
+
+
+@pytest.mark.parametrize(("text", "name"), EMPLOYERS)
+def test_the_user_s_employer_is_read_in_many_phrasings(text: str, name: str) -> None:
+    assert (EMPLOYER, name) in held_slots(text)
+
+
+@pytest.mark.parametrize("text", NOT_MINE_OR_NOT_AN_EMPLOYER)
+def test_someone_else_s_job_or_a_place_visited_is_no_employer_of_the_user(text: str) -> None:
+    assert held_slots(text) == []
+
+
+PLACES = [
+    ("User's office is in the Westgate building, fourth floor.", "Westgate"),
+    ("Our studio is at the Fairbairn Works these days.", "Fairbairn Works"),
+    ("I live in Phoenix and I hate the summer heat.", "Phoenix and"),
+    ("We're based in Tromsø for the winter.", "Tromsø"),
+    ("The company relocated us to the Canal Street campus this month.", "Canal Street"),
+    ("We moved to Tucson last month.", "Tucson"),
+    ("The firm transferred me to the Dublin office.", "Dublin"),
+]
+
+
+@pytest.mark.parametrize(("text", "name"), PLACES)
+def test_a_place_of_the_user_s_own_is_read_from_where_it_is_or_went(text: str, name: str) -> None:
+    assert (PLACE, name) in held_slots(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["My sister lives in Leeds.", "My sister moved to Leeds.", "Sarah's flat is in Camden.", "We went to Paris."]
+)
+def test_someone_else_s_place_or_a_trip_is_no_place_of_the_user(text: str) -> None:
+    assert [slot for slot in held_slots(text) if slot[0] == PLACE] == []
