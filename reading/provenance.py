@@ -165,11 +165,16 @@ _SPEECH_BEFORE = re.compile(
 #: The most words a double-quoted span may hold and still read as a title rather than speech.
 TITLE_WORDS = 6
 #: A paragraph at least this long, of at least two sentences, in no one's voice (no first or second
-#: person) is pasted prose: an article, an encyclopedia entry, a product description.
+#: person, and none of speech's marks) is pasted prose: an article, an encyclopedia entry, a product
+#: description.
 PROSE_MIN_CHARS = 160
 _PERSONAL = re.compile(
     r"(?i:\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves|you|your|yours|yourself|u)\b)|\bI(?:'|’)"
 )
+#: What written reference prose does not do and a person telling something does: exclaim, ask,
+#: contract ("it's", "they're", "didn't", "'cause"). "The kids loved it! They were so excited..." is
+#: someone's own story told without "I", not a pasted paragraph.
+_SPOKEN = re.compile(r"[!?]|(?i:\b(?:it|that|there|he|she|what|who)[’']s\b|[’'](?:re|ve|ll|m|d)\b|n[’']t\b|[’']cause\b)")
 _PARAGRAPH = re.compile(r"\S(?:.*?\S)?(?=\n[ \t]*\n|\s*\Z)", re.DOTALL)
 #: Regions whose words are never the user's, wherever the claim's first person sits.
 _NOT_SAID = frozenset({"marked-up", "code-fenced", "data"})
@@ -253,6 +258,7 @@ def _impersonal_prose(text: str) -> list[tuple[int, int, str]]:
         for m in _PARAGRAPH.finditer(text)
         if len(m.group()) >= PROSE_MIN_CHARS
         and not _PERSONAL.search(m.group())
+        and not _SPOKEN.search(m.group())
         and len(list(sentence_spans(m.group()))) >= 2
     ]
 

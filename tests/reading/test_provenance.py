@@ -164,3 +164,34 @@ def test_a_short_quoted_title_keeps_the_turn_the_users_own_and_quoted_speech_doe
     text: str, expected: Voice
 ) -> None:
     assert voice(text) is expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The recital went so well! The whole class played without a single mistake and the parents stood up "
+        "at the end. It was the best evening of the term for everyone there.",
+        "The hike was brutal but worth it. The last stretch to the ridge took two hours and it's all loose "
+        "rock, so the dog had to be carried for part of it. The view made up for every step of it.",
+        "The new bakery on the corner didn't last. The bread was wonderful and the coffee was fine, but the "
+        "rent doubled after a year and the owners couldn't keep up with it, so it closed in the spring.",
+        "Was the trip worth it? The flights were delayed twice, the hotel lost the booking, and the rain never "
+        "stopped for the whole week, though the food in the old town made up for most of it.",
+    ],
+)  # fmt: skip
+def test_a_story_told_without_i_is_still_said_not_pasted(text: str) -> None:
+    """Exclaiming, asking, contracting: a person telling something, not a pasted paragraph in no one's voice."""
+    assert provenance_of(turn(text), text).max_trust is Trust.TRUSTED
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The Danube is the second-longest river in Europe, after the Volga. It flows through much of Central "
+        "and Southeastern Europe, from the Black Forest into the Black Sea, and passes through ten countries.",
+        "This stainless steel kettle holds 1.7 litres and boils in under four minutes. A concealed element and "
+        "an auto shut-off make it safe to leave unattended. Available in three colours.",
+    ],
+)  # fmt: skip
+def test_a_paragraph_in_no_ones_voice_is_pasted_prose(text: str) -> None:
+    assert provenance_of(turn(text), text).max_trust is not Trust.TRUSTED
