@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from dateutil import parser as date_parser
 from dateutil.relativedelta import relativedelta
@@ -66,6 +66,8 @@ def read_dates(query: str, now: datetime) -> DateReading:
         for match in pattern.finditer(query):
             try:
                 window = window_of(match, day, now)
+                if window is not None:  # held in UTC too, as the store compares it
+                    window.start.astimezone(UTC), window.end.astimezone(UTC)
             except (ValueError, OverflowError):  # out of the calendar: year 0, 10000, a C int overflow
                 ignored.append(_shortened(match.group(0)))
                 continue

@@ -100,6 +100,12 @@ def _iso(moment: datetime | None) -> str | None:
 @example(question="3 months ago", anchor=datetime(9999, 12, 31, tzinfo=UTC), since=None, until=None)
 @example(question="9" * 3000 + " days ago", anchor=None, since=None, until=None)
 @example(question="lake", anchor=None, since=datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=5))), until=None)
+@example(  # a window the calendar holds in the anchor's zone but not in UTC, where the store compares it
+    question="what did I decide last january?",
+    anchor=datetime(1, 6, 1, tzinfo=timezone(timedelta(minutes=1))),
+    since=None,
+    until=None,
+)
 async def test_no_question_answers_5xx(served: Served, question, anchor, since, until) -> None:
     body = {"user_id": "u1", "query": question, "diagnostics": True, "dates_relative_to": _iso(anchor)}
     body |= {"since": _iso(since), "until": _iso(until)}
