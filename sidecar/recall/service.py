@@ -108,10 +108,10 @@ class Quotes:
         return replace(self, verdicts=verdicts)
 
 
-def item_gates(request: RecallRequest, config: RecallConfig) -> policy.ItemGates:
-    """The request's policy for every item (`policy.ItemGates`), as `select` applies it to beliefs."""
+def item_gates(request: RecallRequest, config: RecallConfig, domains: frozenset[str]) -> policy.ItemGates:
+    """The request's policy for every item (`policy.ItemGates`), as `select` applies it to beliefs;
+    `domains`: the request's, as the recall read them once (`request_domains`)."""
     action = policy.requested_action(request.action.requested() if request.action else None, request.query)
-    domains = request_domains(request.query, request.action.domain if request.action else None, request.topic)
     return policy.ItemGates(
         action=action,
         domains=domains,
@@ -263,7 +263,9 @@ class RecallService:
         hydrated, pinned = filters.narrowed(request, hydrated, [*pinned, *safety])
         filtered = current.keys() - {m.id for m in (*hydrated, *pinned)}
         selection = select(request, config, now, scope, signals, hydrated, pinned, contests, domains=domains)
-        quotes = await self._quotes(request, config, now, scope, said, episode_signals, said_episodes, current, dates)
+        quotes = await self._quotes(
+            request, config, now, scope, said, episode_signals, said_episodes, current, dates, domains
+        )
         quotes = quotes.without_sensitive(selection.suppressed)
         alone, carried = carry_quotes(selection.chosen, quotes.entries)
         merged = merge(selection, alone, request.budget_tokens, request.limit)
@@ -326,6 +328,7 @@ class RecallService:
         episodes: list[Episode],
         known: Mapping[str, Memory],
         dates: DateReading,
+        domains: frozenset[str],
     ) -> Quotes:
         """Score the hydrated episodes against the beliefs they produced; add their neighbours.
         `known`: memories this recall already read as current (at its confidence floor)."""
@@ -344,7 +347,7 @@ class RecallService:
             window=window,
             include_untrusted=request.include_untrusted_evidence,
             suppress_superseded=request.superseded_episodes == "suppress",
-            gates=item_gates(request, config),
+            gates=item_gates(request, config, domains),
         )
         if request.context_turns and verdicts.entries:
             best = sorted(verdicts.entries, key=lambda e: -e.score.value)[: request.limit]
