@@ -80,6 +80,10 @@ def out_of_scope(memory: Memory, scope: RecallScope) -> bool:
     return memory.visibility is Visibility.AGENT and (scope.agent_id is None or memory.agent_id != scope.agent_id)
 
 
+#: Marks a quote withheld for its belief's reason (`ItemGates.quote_withheld`): the belief says it once.
+OF_STATED_BELIEF = "said of the belief this turn stated"
+
+
 def fires(memory: Memory, action: RequestedAction | None, request_domains: frozenset[str] = frozenset()) -> bool:
     """A constraint fires on its trigger's action family ("suggest" is "recommend"), in its domain.
 
@@ -449,7 +453,7 @@ class ItemGates:
         for memory in linked:
             why = self.belief_withheld(memory)
             if why is not None:
-                return f"{why} (said of the belief this turn stated, {memory.id})"
+                return f"{why} ({OF_STATED_BELIEF}, {memory.id})"
         if not any(m.sensitivity or m.profile for m in linked):  # else its beliefs' verdict holds
             why = sensitive_words_outside(text, self.domains, self.include_sensitive)
             if why is not None:

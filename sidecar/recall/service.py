@@ -131,7 +131,7 @@ def notes_of(
     notes = [
         NoteView(kind="live_intent_override", memory_id=i, text=text, note=f"{why}: {confirm}")
         for i, text, why in live_intent_notes(suppressed, texts)
-        if "said of the belief this turn stated" not in why
+        if policy.OF_STATED_BELIEF not in why
     ]
     for item in items:
         if item.superseded or item.possibly_superseded:
