@@ -67,7 +67,8 @@ def read_dates(query: str, now: datetime) -> DateReading:
             try:
                 window = window_of(match, day, now)
                 if window is not None:  # held in UTC too, as the store compares it
-                    window.start.astimezone(UTC), window.end.astimezone(UTC)
+                    for bound in (window.start, window.end):  # a naive bound is UTC, as the store reads it
+                        bound.replace(tzinfo=bound.tzinfo or UTC).astimezone(UTC)
             except (ValueError, OverflowError):  # out of the calendar: year 0, 10000, a C int overflow
                 ignored.append(_shortened(match.group(0)))
                 continue
