@@ -92,10 +92,10 @@ _TRANSIENT = re.compile(
 _SARCASM = re.compile(
     r"^(?:oh,?\s+)?(?:great|wonderful|fantastic|perfect|brilliant|lovely|just great|super|joy|goody|terrific),?\s+"
     r"(?:another|more|just what|exactly what|that'?s just|now|because)\b"
-    r"|^oh,?\s+(?:great|wonderful|fantastic|perfect|brilliant|lovely|joy|goody|sure|yeah)\b"
-    r"|\byeah,?\s+right\b|\bjust what i (?:needed|wanted)\b|\bexactly what i (?:needed|wanted)\b"
+    r"|^oh,?\s+(?:great|wonderful|fantastic|perfect|brilliant|lovely|joy|goody)\b"
+    r"|\byeah,?\s+right\b|^(?:just|exactly) what i (?:needed|wanted)\b"
     r"|\bwhat could (?:possibly )?go wrong\b|\bi just love it when\b|\bsaid no one ever\b"
-    r"|\bthanks for nothing\b|\bas if\b.*\?*$|^sure,? because\b|\bbecause that always works\b",
+    r"|\bthanks for nothing\b|^(?:(?:oh|yeah|ha|pfft)[,!.\s]+)?as if\b|^sure,? because\b|\bbecause that always works\b",
     re.IGNORECASE,
 )
 _QUESTION_START = re.compile(
@@ -180,6 +180,13 @@ def is_question_without_disclosure(sentence: str) -> bool:
     return _DISCLOSURE.search(without_asking) is None
 
 
+def is_sarcastic(sentence: str) -> bool:
+    """A stock sarcasm ("said no one ever", "yeah, right", "Oh great, another…"): the sentence is
+    skipped as junk by the extractor, and a quote of it is read as sarcastic (`reading.sincerity`)."""
+    stripped = sentence.strip()
+    return contains_any(stripped, _SARCASM_WORDS) and _SARCASM.search(stripped) is not None
+
+
 def sentence_junk_reason(sentence: str) -> str | None:
     """Why one sentence carries no persistent signal, else None."""
     stripped = sentence.strip()
@@ -188,7 +195,7 @@ def sentence_junk_reason(sentence: str) -> str | None:
     if not _HAS_WORD_CHAR.search(stripped):
         return EMOJI_ONLY
     short = len(stripped) <= 160
-    if contains_any(stripped, _SARCASM_WORDS) and _SARCASM.search(stripped):
+    if is_sarcastic(stripped):
         return SARCASM
     if short and _GREETING.match(stripped):
         return GREETING

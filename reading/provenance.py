@@ -39,6 +39,7 @@ from reading.canonical_text import needs_normalising, normalise
 from reading.extract.text import sentence_spans
 from reading.gates import contains_any
 from reading.markup import has_markup, markup_spans
+from reading.quotation import quotations
 
 
 class Voice(StrEnum):
@@ -149,21 +150,12 @@ _PASTE_INTRO = re.compile(
     rf"(?:summari[sz]e|translate|proofread|rewrite|review|analy[sz]e|check|fix|explain|read|edit|improve|shorten|"
     rf"paraphrase|reply to|respond to|answer)\b)[^\n]{{0,80}}[:?]\s*\n)"
 )
-_DOUBLE_QUOTED = re.compile(r"\"[^\"\n]{2,}\"|“[^”]{2,}”|«[^»]{2,}»|„[^“”]{2,}[“”]")
+#: A line that is only a rule ("---", "***", "___", "==="): what sits between two of them, or after one
+#: that follows a request ("Is this worth applying for?\n---\n…"), is set apart from the user's words.
+_RULE_LINE = re.compile(r"(?m:^[ \t]*(?:-{3,}|\*{3,}|_{3,}|={3,})[ \t]*$)")
 _MARKUP = re.compile(r"<([A-Za-z][\w:-]*)\b[^<>]*>.{20,}?</\1\s*>", re.DOTALL)
 _JSON_START = re.compile(r"(?m:^[ \t]*[\[{])")
 _FIRST_PERSON = re.compile(r"\bI\b|(?i:\b(?:me|my|mine|myself)\b)")
-_SECOND_PERSON = re.compile(r"(?i:\b(?:you|your|yours|yourself|u)\b)")
-_OPENING_QUOTES = "\"“«„"
-#: What introduces reported speech right before a quote: a verb of saying (and maybe whom), or a colon.
-_SPEECH_BEFORE = re.compile(
-    r"(?:\b(?:say|says|said|tell|tells|told|ask|asks|asked|write|writes|wrote|text|texts|texted|reply|replies|"
-    r"replied|yell|yells|yelled|shout|shouts|shouted|whisper|whispers|whispered|message|messaged|email|emailed|"
-    r"answer|answered|go|goes|went)\b(?:\s+\w+){0,2}\s*[,:]?|:)\s*$",
-    re.IGNORECASE,
-)
-#: The most words a double-quoted span may hold and still read as a title rather than speech.
-TITLE_WORDS = 6
 #: A paragraph at least this long, of at least two sentences, in no one's voice (no first or second
 #: person, and none of speech's marks) is pasted prose: an article, an encyclopedia entry, a product
 #: description.
@@ -178,7 +170,7 @@ _SPOKEN = re.compile(r"[!?]|(?i:\b(?:it|that|there|he|she|what|who)[’']s\b|[�
 _PARAGRAPH = re.compile(r"\S(?:.*?\S)?(?=\n[ \t]*\n|\s*\Z)", re.DOTALL)
 #: Regions whose words are never the user's, wherever the claim's first person sits.
 _NOT_SAID = frozenset({"marked-up", "code-fenced", "data"})
-_REGION_GATE = re.compile(r"```|~~~|^[ \t]*>|wrote:|forwarded|original message|\"|“|«|„|<[A-Za-z]|^[ \t]*[\[{]|:[ \t]*\n|\?[ \t]*\n",
+_REGION_GATE = re.compile(r"```|~~~|^[ \t]*(?:>|---|\*\*\*|___|===)|wrote:|forwarded|original message|\"|“|«|„|<[A-Za-z]|^[ \t]*[\[{]|:[ \t]*\n|\?[ \t]*\n",
                           re.IGNORECASE | re.MULTILINE)  # fmt: skip
 
 
@@ -203,7 +195,7 @@ class Reading:
             return Provenance(Voice.QUOTED, "a speaker name that is markup")
         if self.directive:
             return Provenance(Voice.ABOUT_THE_USER, "a directive about the user in the third person")
-        regions = tuple(r for r in self.regions if not _a_title(self.text, r))
+        regions = self.regions
         if not regions:
             return OWN
         covered = sum(end - start for start, end in _union(regions))
@@ -272,28 +264,22 @@ def _regions(text: str) -> tuple[tuple[int, int, str], ...]:
     found += [(*m.span(), "quoted") for m in _QUOTE_LINES.finditer(text)]
     found += [(*m.span(), "forwarded") for m in _FORWARDED.finditer(text)]
     found += [(*m.span(), "email") for m in _EMAIL_HEADERS.finditer(text)]
+    found += _ruled_blocks(text)
     found += [(m.end(), len(text), "pasted") for m in _PASTE_INTRO.finditer(text)]
-    found += [(*m.span(), "quoted") for m in _DOUBLE_QUOTED.finditer(text)]
+    found += [(*q.span, "quoted") for q in quotations(text) if not q.mention]
     found += [(*m.span(), "marked-up") for m in _MARKUP.finditer(text)]
     found += [(start, end, "marked-up") for start, end in markup_spans(text)]
     found += _json_regions(text)
     return tuple(sorted((s, e, k) for s, e, k in found if e > s))
 
 
-def _a_title(text: str, region: tuple[int, int, str]) -> bool:
-    """A short double-quoted name in the user's own sentence (a book, a song, a place: at most
-    `TITLE_WORDS` words, no first or second person, not introduced as something said), not
-    someone else's voice."""
-    start, end, kind = region
-    inner = text[start + 1 : end - 1]
-    return (
-        kind == "quoted"
-        and text[start] in _OPENING_QUOTES
-        and len(inner.split()) <= TITLE_WORDS
-        and not _FIRST_PERSON.search(inner)
-        and not _SECOND_PERSON.search(inner)
-        and not _SPEECH_BEFORE.search(text[max(0, start - 40) : start])
-    )
+def _ruled_blocks(text: str) -> list[tuple[int, int, str]]:
+    """Text between two rule lines, or after a lone one that follows a question or a colon."""
+    rules = list(_RULE_LINE.finditer(text))
+    blocks = [(a.start(), b.end(), "delimited") for a, b in zip(rules[::2], rules[1::2], strict=False)]
+    if len(rules) % 2 and text[: rules[-1].start()].rstrip().endswith((":", "?")):
+        blocks.append((rules[-1].start(), len(text), "delimited"))
+    return blocks
 
 
 def _json_regions(text: str) -> list[tuple[int, int, str]]:

@@ -5,7 +5,8 @@ walk me through it", "Why would I ever go back to Windows?" and "Sure, I'm a wor
 say something that is not true of the speaker, so their turn is no more trusted as evidence than the
 claim the extractor would make of it (`HYPOTHETICAL_CONFIDENCE_CAP`). The readings are the
 extractor's own (`reading.extract.framing`, `reading.extract.speech_act`): one list of markers for
-beliefs and quotes. A turn is read sentence by sentence; the first insincere sentence frames the turn
+beliefs and quotes, over the same text: quotations read as one phrase (`reading.quotation.masked`),
+stock sarcasm as the extractor's junk check finds it. A turn is read sentence by sentence; the first insincere sentence frames the turn
 (the rest of it is said in that breath: "Yeah, that was a brilliant idea. I'll do it every weekend."). Pure.
 """
 
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from beliefs.confidence import HYPOTHETICAL_CONFIDENCE_CAP
+from reading import junk, quotation
 from reading.extract import speech_act
 from reading.extract.framing import Frame, frame_of
 from reading.extract.text import sentence_spans
@@ -48,7 +50,7 @@ SINCERE = Reading(Sincerity.SINCERE)
 
 def sentence_sincerity(sentence: str, following: str = "") -> Sincerity:
     """The frame of one sentence (`following`: the next one, where a credential's leverage may sit)."""
-    if speech_act.is_sarcasm(sentence):
+    if speech_act.is_sarcasm(sentence) or junk.is_sarcastic(sentence):  # the extractor skips both
         return Sincerity.SARCASTIC
     if speech_act.is_rhetorical(sentence):
         return Sincerity.RHETORICAL
@@ -62,7 +64,8 @@ def sentence_sincerity(sentence: str, following: str = "") -> Sincerity:
 def sincerity_of(text: str) -> Reading:
     """How a turn is said: its first insincere sentence frames it, else it is sincere (remembered: a
     user's turns recur across recalls, and each is read with a few regexes per sentence)."""
-    spans = list(sentence_spans(text or ""))
+    text = quotation.masked(text or "").text  # quoted words are a phrase of the sentence, as the extractor reads them
+    spans = list(sentence_spans(text))
     for index, (left, right) in enumerate(spans):
         sentence = text[left:right].strip()
         following = text[slice(*spans[index + 1])].strip() if index + 1 < len(spans) else ""

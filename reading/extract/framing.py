@@ -87,14 +87,70 @@ _HYPOTHETICAL_REWRITES = (
     (re.compile(r"(?i:\b(?:assume|assuming|say)(?:\s+that)?\s+I\b)"), "I"),
     (re.compile(r"(?i:\bif\s+I\s+(had|moved|lived|worked|owned|earned|became)\b)"), r"I \1"),
 )
+#: Verbs that set up a world instead of describing this one: a hypothetical when they are an
+#: imperative (clause-initial: "Imagine I were…", "Suppose I quit") or take the speaker as their
+#: complement's subject ("can you imagine me as a surgeon"), never when negated ("I can't imagine life
+#: without them" says something sincere) or about someone else ("I can imagine how hard it was").
+_IMAGINING = r"(?:imagine|suppose|pretend)"
+#: A fiction's frame opening a first-person clause ("For my novel, my main character…", "In our campaign
+#: tonight I'm…"), not a fiction named in passing ("I wrote a few bits for a screenplay").
+_FICTION = (r"(?:story|novel|simulation|fiction|campaign|script|screenplay|fanfic|fan fiction|comic|short story|"
+            r"roleplay|role-play)")  # fmt: skip
+#: After "if", "as if" compares rather than supposes ("it felt as if I could fly").
+_IF = r"(?<!\bas )\bif"
 _HYPOTHETICAL_MARK = re.compile(
-    r"(?i:\bwhat if\b|\bhow about if\b|\bimagine\b|\bsuppose\b|\bpretend\b|\blet'?s say\b|\bif I were\b|\bif I was\b|"
-    r"\bhypothetical|\brole[- ]?play(?!ing\b)|\brole[- ]?playing\s+(?:as|that|where)\b|\bas if I\b|\bin this scenario\b|"
+    rf"(?i:\bwhat if\b|\bhow about if\b|\blet'?s say\b|{_IF} I were\b|{_IF} I was\b|"
+    rf"(?:^|[,;:(]\s*)(?:(?:let'?s|let us|just|now|so|okay|ok|and|but|oh|well)[,\s]+)*{_IMAGINING}\b|"
+    rf"(?<!n't )(?<!n’t )(?<!not )(?<!never )\b{_IMAGINING}\s+(?:that\s+|if\s+)?(?:I|me|my|myself|we|us|our)\b|"
+    r"\bhypothetical|\brole[- ]?play(?!ing\b)|\brole[- ]?playing\s+(?:as|that|where)\b|\bas if I (?:were|was)\b|"
+    r"\bin this scenario\b|"
     r"\bI(?:'m|’m| am)\s+(?:basically|practically|kind of|kinda|sort of|sorta|pretty much|more or less)\s+an?\b|"
     r"\bfor the sake of\b|\bassum(?:e|ing)(?: that)? I\b|\bpicture (?:me|myself)\b|\bplay along\b|\bthought experiment\b|"
-    r"\bin (?:the|our|this|a|my) (?:story|novel|simulation|fiction|campaign|script)\b|\bin (?:this|our) game\b|^say I\b|"
-    r"\bif I (?:really |actually )?(?:had|moved|lived|worked|owned|earned|became|could|got)\b|\bif I ever\b|\bmake-believe\b|"
-    r"\bif I (?:didn'?t|did not|weren'?t|wasn'?t|hadn'?t|had not|never had)\b|\bin a world where\b)"
+    rf"(?:^|[,;:]\s*|\b(?:and|but|so|then)\s+)(?:in|for) (?:the|our|this|a|my|his|her|their) (?:\w+ )?{_FICTION}\b"
+    r"[^.!?,]{0,30}?,?\s+(?:I|my|we|our)\b|\bin (?:this|our) game\b|"
+    r"\bmy (?:main |lead |new )?(?:character|protagonist|heroine|narrator|avatar|persona)\s+(?:is|was|has|lives|works)\b|"
+    rf"^say I\b|{_IF} I (?:really |actually )?(?:had|moved|lived|worked|owned|earned|became|could|got)\b|{_IF} I ever\b|"
+    rf"\bmake-believe\b|{_IF} I (?:didn'?t|did not|weren'?t|wasn'?t|hadn'?t|had not|never had)\b|\bin a world where\b|"
+    # irrealis complements: a wish against how things are ("I wish I were fluent", not "I wish I could
+    # bring you along"), a dream ("last night I dreamt I won")
+    r"\b(?:I|we)\s+(?:\w+\s+)?wish(?:ed)?\s+(?:that\s+)?(?:I|we)\s+(?:\w+ly\s+)?"
+    r"(?:were|was|had|knew|spoke|wasn'?t|weren'?t|didn'?t|hadn'?t|\w+ed)\b(?![^.!?]*\byou\b)|"
+    r"\b(?:I|we)\s+(?:\w+\s+)?(?:dreamt|dreamed|daydream(?:ed|t)?|fantasi[sz]ed?)\s+(?:that\s+)?(?:I|we|my|our)\b|"
+    r"\b(?:a|the|my|this|that|weird|strange|crazy|vivid|recurring)\s+dream\s+(?:that\s+|where\s+|in which\s+)?(?:I|we|my)\b|"
+    r"\bif only (?:I|we)\b)"
+)
+#: A plan that hangs on a condition: an if-clause beside the speaker's "will" or "would", either order.
+#: Not a condition about the listener or the moment ("if you want", "if that's fine"), nor a promise
+#: to the listener ("I'll let you know if…"): those frame the conversation, not a fact of the user's life.
+_CONDITIONAL_PLAN = (
+    re.compile(
+        rf"(?i:{_IF}\s+(?P<subject>\w+)[^.!?]{{0,80}}?[,\s](?:then\s+)?"
+        r"(?P<plan>(?:I|we)(?:'ll|’ll|'d|’d| will| would| could| might|'m going to| am going to)\b[^.!?]*))"
+    ),
+    re.compile(
+        r"(?i:(?P<plan>\b(?:I|we)(?:'ll|’ll|'d|’d| will| would|'m going to| am going to)\b[^.!?,]{0,60}?)"
+        rf"{_IF}\s+(?P<subject>\w+))"
+    ),
+)
+_NOT_A_CONDITION = frozenset("you u that it this so needed necessary possible any anything ever".split())
+_TO_THE_LISTENER = re.compile(r"(?i:\b(?:you|your|ya|u)\b)")
+
+
+def _conditional_plan(sentence: str) -> bool:
+    if "if" not in sentence.lower():
+        return False
+    for pattern in _CONDITIONAL_PLAN:
+        for found in pattern.finditer(sentence):
+            if found.group("subject").lower() in _NOT_A_CONDITION or _TO_THE_LISTENER.search(found.group("plan")):
+                continue
+            return True
+    return False
+
+
+#: "if" that means "whether" (after a verb of asking, knowing or doubting) opens no condition.
+_WHETHER_IF = re.compile(
+    r"(?i:\b(?:wonder\w*|ask\w*|question\w*|know\w*|knew|see|sees|saw|check\w*|sure|unsure|decide\w*|tell\w*|remember\w*|"
+    r"doubt\w*|curious)\s+(?:\w+\s+){0,2}(if)\b)"
 )
 # "I'm actually a doctor, so walk me through..." - a self-claim that buys a request
 _LEVERAGE = re.compile(
@@ -117,9 +173,10 @@ _LEVERAGE_WORDS = ("actually", "really", "technically", "literally", "totally", 
 _HYPOTHETICAL_WORDS = ("what if", "how about if", "imagine", "suppose", "pretend", "s say", "if i were", "if i was",
                        "hypothetical", "roleplay", "role-play", "role play", "as if i", "in this scenario", "basically",
                        "practically", "kind of", "kinda", "sort of", "sorta", "pretty much", "more or less",
-                       "for the sake of", "assum", "picture ", "play along", "thought experiment", "story", "game",
-                       "novel", "simulation", "fiction", "campaign", "script", "say i", "if i ", "make-believe",
-                       "world where")  # fmt: skip
+                       "for the sake of", "assum", "picture", "play along", "thought experiment", "story", "game",
+                       "novel", "simulation", "fiction", "campaign", "script", "screenplay", "fanfic", "comic", "character",
+                       "protagonist", "heroine", "narrator", "avatar", "persona", "say i", "if i ", "make-believe",
+                       "world where", "wish", "dream", "fantasi", "if only")  # fmt: skip
 _HEDGE_WORDS = ("considering", "thinking about", "thinking of", "contemplating", "debating", "toying with", "weighing",
                 "leaning towards", "might", "maybe", "perhaps", "possibly", "probably", "not sure", "wish i could",
                 "someday", "one day", "eventually")  # fmt: skip
@@ -142,7 +199,8 @@ def frame_of(sentence: str, following: str = "") -> Framed:
     ):
         clause = _INSISTENCE.sub("", sentence)
         return Framed(Frame.HYPOTHETICAL, clause[:1].upper() + clause[1:])
-    if contains_any(sentence, _HYPOTHETICAL_WORDS) and _HYPOTHETICAL_MARK.search(sentence):
+    plain = _whether_for_if(sentence)
+    if (contains_any(sentence, _HYPOTHETICAL_WORDS) and _HYPOTHETICAL_MARK.search(plain)) or _conditional_plan(plain):
         clause = sentence
         for pattern, replacement in _HYPOTHETICAL_REWRITES:
             clause = pattern.sub(replacement, clause)
@@ -157,7 +215,39 @@ def frame_of(sentence: str, following: str = "") -> Framed:
         return Framed(Frame.CORRECTION, sentence[lead.end() :])
     if contains_any(sentence, _HEDGE_WORDS) and _HEDGE.search(sentence):
         return Framed(Frame.HEDGED, sentence)
-    return Framed(Frame.DIRECT, sentence)
+    return Framed(Frame.DIRECT, asserted(sentence))
+
+
+def _whether_for_if(sentence: str) -> str:
+    if "if" not in sentence.lower():
+        return sentence
+    return _WHETHER_IF.sub(lambda m: m.group(0)[: m.start(1) - m.start()] + "whether", sentence)
+
+
+#: Questions and exclamations that assert what they frame: "Can you believe I've never been to
+#: Paris?" says the user has never been; "Did you know I used to row?" that they rowed.
+_ASSERTING = re.compile(
+    r"(?i:^(?:(?:oh|wow|so|and|but|honestly|seriously|like)[,!\s]+)*(?:(?:can|could|would) you (?:even |possibly )?"
+    r"believe|(?:did|do) you (?:know|remember|realise|realize)|did I (?:ever )?(?:tell|mention to) you|guess what)"
+    r"(?:\s+that\b|[,!.:\s])\s*(?=(?:I|my|we|our)\b))"
+)
+#: "Me, a French teacher!": the speaker named by apposition, said as an exclamation.
+_SELF_APPOSITION = re.compile(r"(?i:^(?:and\s+)?me\s*[,—–-]+\s*(?=(?:a|an|the|such an?)\s))")
+
+
+def asserted(sentence: str) -> str:
+    """The statement a sentence makes when its shape is not a statement's: an asserting question's
+    complement, an exclamation's apposition ("Me, a French teacher!" -> "I am a French teacher.")."""
+    found = _ASSERTING.match(sentence)
+    if found:
+        rest = sentence[found.end() :].rstrip().rstrip("?!.")
+        return f"{rest}." if rest else sentence
+    if not sentence.rstrip().endswith("?"):
+        found = _SELF_APPOSITION.match(sentence)
+        if found:
+            rest = sentence[found.end() :].rstrip().rstrip("!.")
+            return f"I am {rest}."
+    return sentence
 
 
 _INSISTENCE = re.compile(

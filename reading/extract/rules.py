@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from beliefs.attributes import DEFAULT_HALF_LIFE_BY_TYPE, attribute_spec
 from beliefs.records import Claim, MemoryType, Polarity, RecallSemantics, Role, Turn
-from reading import junk
+from reading import junk, quotation
 from reading.extract import speech_act
 from reading.extract.constraints import constraint_findings
 from reading.extract.decision import decision_findings
@@ -139,7 +139,7 @@ def sentence_findings(sentence: str, subject: Subject, following: str = "") -> l
     framed = frame_of(sentence, following)
     clause = _SHARED_SUBJECT.sub("and I ", expand_contractions(framed.clause))
     found = _read(clause, subject, framed.frame)
-    is_question = sentence.rstrip().endswith("?")
+    is_question = framed.clause.rstrip().endswith("?")  # an asserting question is read as its statement
     if is_question and framed.frame is not Frame.HYPOTHETICAL:
         found = [finding for finding in found if finding.attribute in _QUESTION_SAFE]
     elif framed.frame is not Frame.HYPOTHETICAL:
@@ -200,6 +200,16 @@ def _deduplicated(found: list[Finding]) -> list[Finding]:
     return unique
 
 
+def _unmasked(claim: Claim, quotes: quotation.Masked) -> Claim:
+    """The claim with the quotations its sentence was read without put back in its words."""
+    if not quotes.originals:
+        return claim
+    value = quotes.restore(claim.value) if claim.value else claim.value
+    return claim.model_copy(
+        update={"text": quotes.restore(claim.text), "value": value, "evidence": quotes.restore(claim.evidence)}
+    )
+
+
 class RulesExtractor:
     """Deterministic, offline extraction: same turn in, same claims out."""
 
@@ -230,9 +240,13 @@ class RulesExtractor:
         if turn.role is not Role.USER or self.max_claims == 0:
             return []
         clean = speech_act.unwrap_quoted_message(clean)
-        spans = list(sentence_spans(clean))
-        if speech_act.is_injection(clean) or any(speech_act.is_injection(clean[a:b]) for a, b in spans[1:]):
+        if speech_act.is_injection(clean):
             return []  # a turn that instructs the memory is not the user's word about themselves
+        quotes = quotation.masked(clean)  # each quotation one phrase: none of its sentences is the user's
+        clean = quotes.text
+        spans = list(sentence_spans(clean))
+        if any(speech_act.is_injection(clean[a:b]) for a, b in spans[1:]):
+            return []
         subject = Subject.of(turn)
         candidates: list[tuple[int, Claim]] = []
         for index, (left, right) in enumerate(spans):
@@ -241,7 +255,8 @@ class RulesExtractor:
             following = clean[slice(*spans[index + 1])] if index + 1 < len(spans) else ""
             for sentence in _readable_parts(clean[left:right]):
                 for finding in sentence_findings(sentence, subject, following):
-                    candidates.append((len(candidates), self._claim(finding, sentence, subject, turn)))
+                    claim = self._claim(finding, sentence, subject, turn)
+                    candidates.append((len(candidates), _unmasked(claim, quotes)))
         return self._best(candidates, turn.text)
 
     def _best(self, candidates: list[tuple[int, Claim]], raw: str) -> list[Claim]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from reading import quotation
 from reading.extract import lexicon
 from reading.gates import contains_any
 
@@ -114,11 +115,17 @@ def unwrap_quoted_message(text: str) -> str:
 
 
 def quotes_someone(sentence: str) -> bool:
-    """The sentence carries quoted first-person speech ("I am the CEO"): not the user's own voice."""
+    """The sentence carries someone else's quoted first-person words ('My friend says "I am the best
+    cook"'), or their mark (`reading.quotation.masked`): not the user's own voice. A quotation the
+    user's own sentence mentions ('my favourite line is "I'm the king of the world"') is no one else's."""
+    if quotation.holds_foreign_words(sentence):
+        return True
     if '"' not in sentence and "“" not in sentence:
         return False
     return any(
-        len(m.group(0).split()) >= 3 and _FIRST_PERSON.search(m.group(0)) for m in _QUOTED.finditer(sentence)
+        not quote.mention and len(said.split()) >= 3 and _FIRST_PERSON.search(said)
+        for quote in quotation.quotations(sentence)
+        if (said := sentence[quote.start : quote.end])
     )
 
 
@@ -128,7 +135,11 @@ _CLAUSE_BREAK = re.compile(r"(?i:\s*(?:[;,]\s*(?:but|and|while|though|yet)\b|;)\
 def own_words(sentence: str) -> str:
     """The clauses of a sentence that quote nobody, joined: 'My friend says "I am the best cook", but
     I love Thai food.' keeps 'I love Thai food.'; '' when every clause carries a quote."""
-    kept = [c.strip() for c in _CLAUSE_BREAK.split(sentence) if '"' not in c and "“" not in c and c.strip()]
+    kept = [
+        c.strip()
+        for c in _CLAUSE_BREAK.split(sentence)
+        if '"' not in c and "“" not in c and not quotation.holds_foreign_words(c) and c.strip()
+    ]
     return "; ".join(kept)
 
 
@@ -143,7 +154,12 @@ _NUISANCE = re.compile(
     r"queue|waiting in line|overtime|paperwork|hangover|hungover|flat tyre|flat tire|leaking|spam|outage|downtime)\b)"
 )
 _IRONY = re.compile(
-    r"(?i:\bnothing says\b.*\blike\b|^(?:yeah|oh|sure)[,\s]+because\b|\blove that for me\b|"
+    r"(?i:\bnothing says\b.*\blike\b|^(?:oh\s+)?(?:yeah|oh|sure|right|yes|of course|totally)[,!.\s]+because\b|"
+    r"\blove that for me\b|"
+    # mock assent, a self-description, then the evidence against it: "Oh sure, I'm a morning person,
+    # that's why I hit snooze five times"; "Oh yes, I'm a natural at parking, just ask my bumper"
+    r"^(?:(?:oh\s+)?(?:sure|right|of course|totally)|oh\s+(?:yeah|yes))[,!.\s]+I(?:'m|’m| am)\b[^.!?]{0,80}?[,;—–-]\s*"
+    r"(?:(?:that'?s|that’s|which is|this is|hence)\s+(?:why|how)\b|(?:just\s+)?ask\s+(?:my|anyone|everyone|any)\b)|"
     r"^(?:oh\s+)?(?:sure|yeah|oh yes|oh yeah)[,\s]+I\s+(?:totally|absolutely|just|really|so)\s+(?:love|enjoy|adore)|"
     # "Oh, I just love ...": mock delight opens the sentence
     r"^(?:oh|ah|wow)[,!\s]+(?:I|we)\s+(?:(?:just|really|so|absolutely|totally)\s+)+(?:love|enjoy|adore)\b|"
@@ -173,7 +189,12 @@ _RHETORICAL = re.compile(
     r"\bsince when (?:do|does|did|am|have|was|would|could) I\b|\bam I made of\b|"
     r"\bhow (?:could|would|can) I (?:possibly|ever)\b|\bwho in their right mind\b)"
 )
-_DISMISSAL = re.compile(r"(?i:\byeah,? right\b|\blike I(?:'d| would| could) ever\b|\bas if I(?:'d| would| could| ever)\b)")
+#: "As if I'd ever…" dismisses only as an exclamation of its own; after a clause it is a comparison
+#: ("it felt as if I could fly").
+_DISMISSAL = re.compile(
+    r"(?i:\byeah,? right\b|\blike I(?:'d| would| could) ever\b|"
+    r"^(?:(?:oh|yeah|ha|pfft|please)[,!.\s]+)?as if I(?:'d| would| could| ever)\b)"
+)
 _RHETORICAL_GATE = ("what am i", "who do you think", "take me for", "look like", "would i", "since when", "made of",
                     "could i", "can i", "right mind")  # fmt: skip
 

@@ -41,6 +41,10 @@ PHRASINGS = [
     "Yeah, skipping lunch was a brilliant idea.", "Sure, I'm a world-class dancer.", "Right, I'm a genius.",
     "What am I, a bank?", "Who do you think I am?", "Do I look like a chef?", "Why would I ever do that?",
     "Why on earth would I pay?", "Since when do I drink tea?", "How could I possibly know?",
+    "I WISH I were taller.", "I dreamt I was flying.", "A weird dream I had: I was late.", "If Only I knew.",
+    "For my novel, my hero is bold.", "My Protagonist is a nurse.", "In the comic we draw, I am a cat.",
+    "Oh sure, I'm a genius, that's why I failed.", "Right, because I love mornings.",
+    "Of course I'm rich, just ask my bank.", "Yeah, as if I'd ever.",
 ]  # fmt: skip
 
 GATED = [
