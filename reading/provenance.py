@@ -170,7 +170,7 @@ _SPOKEN = re.compile(r"[!?]|(?i:\b(?:it|that|there|he|she|what|who)[’']s\b|[�
 _PARAGRAPH = re.compile(r"\S(?:.*?\S)?(?=\n[ \t]*\n|\s*\Z)", re.DOTALL)
 #: Regions whose words are never the user's, wherever the claim's first person sits.
 _NOT_SAID = frozenset({"marked-up", "code-fenced", "data"})
-_REGION_GATE = re.compile(r"```|~~~|^[ \t]*(?:>|---|\*\*\*|___|===)|wrote:|forwarded|original message|\"|“|«|„|<[A-Za-z]|^[ \t]*[\[{]|:[ \t]*\n|\?[ \t]*\n",
+_REGION_GATE = re.compile(r"```|~~~|^[ \t]*(?:>|---|\*\*\*|___|===)|wrote:|forwarded|original message|\"|“|«|„|‘|(?<![\w'])'|\w:[ \t]+\S|<[A-Za-z]|^[ \t]*[\[{]|:[ \t]*\n|\?[ \t]*\n",
                           re.IGNORECASE | re.MULTILINE)  # fmt: skip
 
 
@@ -266,7 +266,7 @@ def _regions(text: str) -> tuple[tuple[int, int, str], ...]:
     found += [(*m.span(), "email") for m in _EMAIL_HEADERS.finditer(text)]
     found += _ruled_blocks(text)
     found += [(m.end(), len(text), "pasted") for m in _PASTE_INTRO.finditer(text)]
-    found += [(*q.span, "quoted") for q in quotations(text) if not q.mention]
+    found += [(*q.span, q.kind) for q in quotations(text) if not q.mention]
     found += [(*m.span(), "marked-up") for m in _MARKUP.finditer(text)]
     found += [(start, end, "marked-up") for start, end in markup_spans(text)]
     found += _json_regions(text)

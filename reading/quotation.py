@@ -15,8 +15,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-QUOTED = re.compile(r"\"[^\"\n]{2,}\"|“[^”]{2,}”|«[^»]{2,}»|„[^“”]{2,}[“”]")
-OPENING_QUOTES = '"“«„'
+#: Double quotes, guillemets, and single quotes that open after no letter and close before none (an
+#: apostrophe inside a word, "I'm", does not close them).
+QUOTED = re.compile(
+    r"\"[^\"\n]{2,}\"|“[^”]{2,}”|«[^»]{2,}»|„[^“”]{2,}[“”]|‘[^’\n]{2,}’(?!\w)|"
+    r"(?<![\w'])'(?=\S)(?:[^'\n]|(?<=\w)'(?=\w)){2,}(?<=\S)'(?![\w'])"
+)
+OPENING_QUOTES = "\"“«„‘'"
+_SINGLE = "‘'"
 #: The most words a double-quoted span may hold and still read as a title rather than speech.
 TITLE_WORDS = 6
 #: The most words a quotation may hold and still be a phrase of the user's sentence (a line, a
@@ -36,6 +42,14 @@ _SPEECH_BEFORE = re.compile(
 #: The speaker of that verb is the user: "I said", "I always tell him", "we texted".
 _SAID_BY_THE_USER = re.compile(r"(?:^|\W)(?:I|we|We)\s+(?:\w+\s+){0,2}$")
 _SENTENCE_START = re.compile(r"[.!?]\s+|\n")
+#: Someone's words after their attribution and a colon, to the end of the line, in no quotation marks
+#: ("My brother texted: I just got engaged!"); the user's own ("I told her: I'm not moving") are theirs.
+_ATTRIBUTED = re.compile(
+    r"(?im:(?:^|(?<=[.!?] ))(?P<who>[^\n.!?:\"“]{0,80}?)\b(?:wrote|writes|said|says|posted|replied|sent|sends|"
+    r"texted|texts|messaged|emailed|told|tells|answered)(?:\s+(?:me|us|him|her|them|this|back))*\s*:[ \t]+"
+    r"(?P<words>[^\s\"“«„‘'][^\n]*))"
+)
+_SPEAKER_IS_USER = re.compile(r"(?i:^\s*(?:(?:and|so|then|but|ok|well)\s+)?(?:I|we)\b(?:\s+\w+){0,2}\s*$)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +60,7 @@ class Quotation:
     end: int
     mention: bool  # the user's own sentence uses it as a phrase (a title, a line it names or repeats)
     why: str
+    kind: str = "quoted"  # as `reading.provenance` names the region: "quoted", or "forwarded" (no marks)
 
     @property
     def span(self) -> tuple[int, int]:
@@ -53,10 +68,27 @@ class Quotation:
 
 
 def quotations(text: str) -> tuple[Quotation, ...]:
-    """Every double-quoted span of `text`, classified."""
-    if not any(mark in text for mark in OPENING_QUOTES):
-        return ()
-    return tuple(_classify(text, match.start(), match.end()) for match in QUOTED.finditer(text))
+    """Every quoted span of `text`, classified, and the words after another's attribution, in order."""
+    marked = (
+        [
+            _classify(text, m.start(), m.end())
+            for m in QUOTED.finditer(text)
+            if m.group()[0] not in _SINGLE
+            or _PERSON.search(m.group())  # a single-quoted name is no one's words
+        ]
+        if any(mark in text for mark in OPENING_QUOTES)
+        else []
+    )
+    if ":" in text:
+        marked += [
+            Quotation(
+                m.start("words"), m.end("words"), False, "words after another's name and a colon", "forwarded"
+            )
+            for m in _ATTRIBUTED.finditer(text)
+            if not _SPEAKER_IS_USER.match(m.group("who"))
+            and not any(q.start < m.end("words") and m.start("words") < q.end for q in marked)
+        ]
+    return tuple(sorted(marked, key=lambda q: q.start))
 
 
 def _classify(text: str, start: int, end: int) -> Quotation:
@@ -119,6 +151,9 @@ def masked(text: str) -> Masked:
     sentence, someone else's words as a mark `holds_foreign_words` finds (multi-sentence quotations stay
     one phrase, so no sentence of them is read as the user's)."""
     found = [q for q in quotations(text) if q.why != "a title" and _PERSON.search(text[q.start : q.end])]
+    found = [
+        q for i, q in enumerate(found) if not any(p.start < q.end and q.start < p.end for p in found[:i])
+    ]
     if not found:
         return Masked(text, ())
     parts, originals, at = [], [], 0

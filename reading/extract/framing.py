@@ -117,7 +117,12 @@ _HYPOTHETICAL_MARK = re.compile(
     r"(?:were|was|had|knew|spoke|wasn'?t|weren'?t|didn'?t|hadn'?t|\w+ed)\b(?![^.!?]*\byou\b)|"
     r"\b(?:I|we)\s+(?:\w+\s+)?(?:dreamt|dreamed|daydream(?:ed|t)?|fantasi[sz]ed?)\s+(?:that\s+)?(?:I|we|my|our)\b|"
     r"\b(?:a|the|my|this|that|weird|strange|crazy|vivid|recurring)\s+dream\s+(?:that\s+|where\s+|in which\s+)?(?:I|we|my)\b|"
-    r"\bif only (?:I|we)\b)"
+    r"\bif only (?:I|we)\b|"
+    # a condition said by inversion ("Were I to quit…", "Had I known…", "Should I ever move…"), not a question
+    r"(?:^|[,;]\s*)(?:were|had|should)\s+(?:I|we)\b(?=[^?]*$)|"
+    # another world, and who the speaker would be in it ("in another life I'd be a marine biologist")
+    r"\bin (?:another|a (?:perfect|parallel|different|better|dream|ideal)) (?:life|world|universe)\b|"
+    r"\b(?:I|we)(?:'d|’d| would)\s+(?:\w+ly\s+)?be\s+(?:an?|the)\s+\w)"
 )
 #: A plan that hangs on a condition: an if-clause beside the speaker's "will" or "would", either order.
 #: Not a condition about the listener or the moment ("if you want", "if that's fine"), nor a promise
@@ -176,7 +181,9 @@ _HYPOTHETICAL_WORDS = ("what if", "how about if", "imagine", "suppose", "pretend
                        "for the sake of", "assum", "picture", "play along", "thought experiment", "story", "game",
                        "novel", "simulation", "fiction", "campaign", "script", "screenplay", "fanfic", "comic", "character",
                        "protagonist", "heroine", "narrator", "avatar", "persona", "say i", "if i ", "make-believe",
-                       "world where", "wish", "dream", "fantasi", "if only")  # fmt: skip
+                       "world where", "wish", "dream", "fantasi", "if only", "were ", "had ", "should ",
+                       "another", "perfect", "parallel", "different", "better", "ideal", "d be", "would be",
+                       "’d be")  # fmt: skip
 _HEDGE_WORDS = ("considering", "thinking about", "thinking of", "contemplating", "debating", "toying with", "weighing",
                 "leaning towards", "might", "maybe", "perhaps", "possibly", "probably", "not sure", "wish i could",
                 "someday", "one day", "eventually")  # fmt: skip

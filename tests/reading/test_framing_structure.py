@@ -109,6 +109,24 @@ def test_a_conditional_plan_makes_no_current_plan() -> None:
 
 
 @pytest.mark.parametrize(
+    ("sentence", "sincerity"),
+    [
+        ("Were I ten years younger, I'd retrain as a pilot.", Sincerity.HYPOTHETICAL),
+        ("Had I stayed in Bremen, I would own a bakery by now.", Sincerity.HYPOTHETICAL),
+        ("Should we ever move north, we'd get a wood stove.", Sincerity.HYPOTHETICAL),
+        ("In a parallel universe I'm a jazz drummer.", Sincerity.HYPOTHETICAL),
+        ("I'd be a terrible lawyer, to be fair.", Sincerity.HYPOTHETICAL),
+        ("Should I book the ferry or fly?", Sincerity.SINCERE),
+        ("I'd be glad to lend you the tent.", Sincerity.SINCERE),
+    ],
+)
+def test_a_condition_by_inversion_and_another_world_are_hypothetical(
+    sentence: str, sincerity: Sincerity
+) -> None:
+    assert said(sentence) is sincerity
+
+
+@pytest.mark.parametrize(
     "sentence",
     [
         "Oh sure, I'm a gifted singer, that's why the neighbours moved out.",

@@ -84,3 +84,27 @@ def test_a_block_set_apart_by_rule_lines_after_a_request_is_pasted(text: str, ev
 def test_a_rule_line_in_the_users_own_notes_is_not_a_paste() -> None:
     text = "Training log\n---\nI ran 8 km on Monday and swam on Wednesday."
     assert provenance_of(turn(text), text).voice is Voice.OWN
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("My cousin texted: I am quitting my PhD and moving to Oslo.", "Oslo"),
+        ("Reply to this for me? 'I have run a bakery for twenty years and I am selling it.'", "bakery"),
+    ],
+)
+def test_words_after_anothers_name_and_a_colon_or_in_single_quotes_are_not_the_users(
+    text: str, words: str
+) -> None:
+    assert provenance_of(turn(text), text).voice is Voice.MIXED
+    assert not any(words in t for t in claim_texts(text))
+
+
+def test_the_users_own_words_after_a_colon_stay_theirs() -> None:
+    text = "I told my manager: I am taking the whole of August off."
+    assert provenance_of(turn(text), text).voice is Voice.OWN
+
+
+def test_a_single_quoted_name_is_a_title() -> None:
+    text = "We hung a sign in the hall that says 'Welcome Home' and it makes me smile."
+    assert provenance_of(turn(text), text).voice is Voice.OWN
