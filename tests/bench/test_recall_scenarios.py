@@ -12,12 +12,12 @@ import pytest
 
 from bench.recall_scenario_data import (
     CATEGORIES,
-    DATA_DIR,
     HARM_KINDS,
     ScenarioError,
     load,
     load_file,
     parse,
+    split_files,
 )
 from bench.recall_scenario_score import Verdict, duplicate_tokens, judge, presented_as_current, tally
 from bench.recall_scenarios import as_json, main
@@ -48,9 +48,27 @@ def test_a_third_of_each_category_is_held_out() -> None:
         assert total // 3 <= splits["heldout"] <= -(-total // 3), (category, dict(splits))
 
 
-def test_the_held_out_file_opens_with_its_note() -> None:
-    first = json.loads((DATA_DIR / "heldout.jsonl").read_text().splitlines()[0])
-    assert set(first) == {"_note"} and "never tune" in first["_note"].lower()
+def test_every_held_out_file_opens_with_its_note() -> None:
+    for path in split_files("heldout"):
+        first = json.loads(path.read_text().splitlines()[0])
+        assert set(first) == {"_note"} and "never tune" in first["_note"].lower(), path.name
+
+
+def test_files_added_later_are_part_of_the_held_out_split(tmp_path: Path) -> None:
+    """`heldout_new_<name>.jsonl` joins the held-out split (never the dev one); ids stay unique."""
+    note = json.dumps({"_note": "never tune on these"})
+    (tmp_path / "dev.jsonl").write_text(json.dumps(GOOD) + "\n")
+    (tmp_path / "heldout.jsonl").write_text(note + "\n" + json.dumps(GOOD | {"id": "x-two"}) + "\n")
+    (tmp_path / "heldout_new_more.jsonl").write_text(
+        note + "\n" + json.dumps(GOOD | {"id": "x-three"}) + "\n"
+    )
+    assert [(s.id, s.split) for s in load(("dev", "heldout"), tmp_path)] == [
+        ("x-one", "dev"), ("x-two", "heldout"), ("x-three", "heldout")
+    ]  # fmt: skip
+    assert [s.id for s in load(("dev",), tmp_path)] == ["x-one"]
+    (tmp_path / "heldout_new_again.jsonl").write_text(json.dumps(GOOD | {"id": "x-two"}) + "\n")
+    with pytest.raises(ScenarioError, match="also in"):
+        load(("heldout",), tmp_path)
 
 
 def test_every_recall_has_expectations() -> None:
