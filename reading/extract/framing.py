@@ -121,7 +121,7 @@ _HYPOTHETICAL_MARK = re.compile(
     # a condition said by inversion ("Were I to quit…", "Had I known…", "Should I ever move…"), not a question
     r"(?:^|[,;]\s*)(?:were|had|should)\s+(?:I|we)\b(?=[^?]*$)|"
     # another world, and who the speaker would be in it ("in another life I'd be a marine biologist")
-    r"\bin (?:another|a (?:perfect|parallel|different|better|dream|ideal)) (?:life|world|universe)\b|"
+    r"\bin (?:another|an? (?:perfect|parallel|different|better|dream|ideal)) (?:life|world|universe)\b|"
     r"\b(?:I|we)(?:'d|’d| would)\s+(?:\w+ly\s+)?be\s+(?:an?|the)\s+\w)"
 )
 #: A plan that hangs on a condition: an if-clause beside the speaker's "will" or "would", either order.
@@ -181,9 +181,9 @@ _HYPOTHETICAL_WORDS = ("what if", "how about if", "imagine", "suppose", "pretend
                        "for the sake of", "assum", "picture", "play along", "thought experiment", "story", "game",
                        "novel", "simulation", "fiction", "campaign", "script", "screenplay", "fanfic", "comic", "character",
                        "protagonist", "heroine", "narrator", "avatar", "persona", "say i", "if i ", "make-believe",
-                       "world where", "wish", "dream", "fantasi", "if only", "were ", "had ", "should ",
-                       "another", "perfect", "parallel", "different", "better", "ideal", "d be", "would be",
-                       "’d be")  # fmt: skip
+                       "world where", "wish", "dream", "fantasi", "if only", "were i", "had i", "should i",
+                       "were we", "had we", "should we", "in another", "in a perfect", "in a parallel",
+                       "in a different", "in a better", "in a dream", "in an ideal", "be a", "be the")  # fmt: skip
 _HEDGE_WORDS = ("considering", "thinking about", "thinking of", "contemplating", "debating", "toying with", "weighing",
                 "leaning towards", "might", "maybe", "perhaps", "possibly", "probably", "not sure", "wish i could",
                 "someday", "one day", "eventually")  # fmt: skip
@@ -238,6 +238,7 @@ _ASSERTING = re.compile(
     r"believe|(?:did|do) you (?:know|remember|realise|realize)|did I (?:ever )?(?:tell|mention to) you|guess what)"
     r"(?:\s+that\b|[,!.:\s])\s*(?=(?:I|my|we|our)\b))"
 )
+_ASSERTING_GATE = ("believe", "know", "remember", "realise", "realize", "tell you", "mention to you", "guess what")
 #: "Me, a French teacher!": the speaker named by apposition, said as an exclamation.
 _SELF_APPOSITION = re.compile(r"(?i:^(?:and\s+)?me\s*[,—–-]+\s*(?=(?:a|an|the|such an?)\s))")
 
@@ -245,11 +246,11 @@ _SELF_APPOSITION = re.compile(r"(?i:^(?:and\s+)?me\s*[,—–-]+\s*(?=(?:a|an|th
 def asserted(sentence: str) -> str:
     """The statement a sentence makes when its shape is not a statement's: an asserting question's
     complement, an exclamation's apposition ("Me, a French teacher!" -> "I am a French teacher.")."""
-    found = _ASSERTING.match(sentence)
+    found = _ASSERTING.match(sentence) if contains_any(sentence, _ASSERTING_GATE) else None
     if found:
         rest = sentence[found.end() :].rstrip().rstrip("?!.")
         return f"{rest}." if rest else sentence
-    if not sentence.rstrip().endswith("?"):
+    if sentence[:6].lower().startswith(("me", "and me")) and not sentence.rstrip().endswith("?"):
         found = _SELF_APPOSITION.match(sentence)
         if found:
             rest = sentence[found.end() :].rstrip().rstrip("!.")

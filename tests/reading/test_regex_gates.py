@@ -44,7 +44,9 @@ PHRASINGS = [
     "I WISH I were taller.", "I dreamt I was flying.", "A weird dream I had: I was late.", "If Only I knew.",
     "For my novel, my hero is bold.", "My Protagonist is a nurse.", "In the comic we draw, I am a cat.",
     "Oh sure, I'm a genius, that's why I failed.", "Right, because I love mornings.",
-    "Of course I'm rich, just ask my bank.", "Yeah, as if I'd ever.",
+    "Of course I'm rich, just ask my bank.", "Yeah, as if I'd ever.", "Had I known.", "Should WE ever go.",
+    "In a Perfect World I'd be rich.", "In an ideal world I sing.", "I'd really be a chef.",
+    "Can you BELIEVE I lost it?", "Did you know I row?", "Guess what, I passed!", "Did I tell you I moved?",
 ]  # fmt: skip
 
 GATED = [
@@ -54,6 +56,7 @@ GATED = [
     (framing._HEDGE, framing._HEDGE_WORDS),
     (speech_act._IRONY, speech_act._IRONY_GATE),
     (speech_act._RHETORICAL, speech_act._RHETORICAL_GATE),
+    (framing._ASSERTING, framing._ASSERTING_GATE),
 ]
 
 
@@ -63,7 +66,7 @@ def locomo_sentences() -> list[str]:
     return [turn["text"][a:b] for turn in locomo_turns(LOCOMO) for a, b in sentence_spans(turn["text"])]
 
 
-@pytest.mark.parametrize(("pattern", "words"), GATED, ids=["sarcasm", "leverage", "hypothetical", "hedge", "irony", "rhetorical"])
+@pytest.mark.parametrize(("pattern", "words"), GATED, ids=["sarcasm", "leverage", "hypothetical", "hedge", "irony", "rhetorical", "asserting"])
 def test_the_gate_is_open_wherever_the_regex_matches(pattern: re.Pattern[str], words: tuple[str, ...]) -> None:
     corpus = PHRASINGS + locomo_sentences()
     matched = [text for text in corpus if pattern.search(text)]
