@@ -105,10 +105,12 @@ _HYPOTHETICAL_MARK = re.compile(
     r"\bhypothetical|\brole[- ]?play(?!ing\b)|\brole[- ]?playing\s+(?:as|that|where)\b|\bas if I (?:were|was)\b|"
     r"\bin this scenario\b|"
     r"\bI(?:'m|’m| am)\s+(?:basically|practically|kind of|kinda|sort of|sorta|pretty much|more or less)\s+an?\b|"
-    r"\bfor the sake of\b|\bassum(?:e|ing)(?: that)? I\b|\bpicture (?:me|myself)\b|\bplay along\b|\bthought experiment\b|"
+    r"\bfor the sake of\b|\bassum(?:e|ing)(?: that)? I\b|\bpicture (?:me|myself)\b|"
+    r"(?:^|[,;:]\s*)picture\s+(?:this|it|yourself|an?|the)\b|\bplay along\b|\bthought experiment\b|"
     rf"(?:^|[,;:]\s*|\b(?:and|but|so|then)\s+)(?:in|for) (?:the|our|this|a|my|his|her|their) (?:\w+ )?{_FICTION}\b"
     r"[^.!?,]{0,30}?,?\s+(?:I|my|we|our)\b|\bin (?:this|our) game\b|"
-    r"\bmy (?:main |lead |new )?(?:character|protagonist|heroine|narrator|avatar|persona)\s+(?:is|was|has|lives|works)\b|"
+    r"\bmy (?:(?!favou?rite\b|least\b)[\w&-]+\s+){0,2}(?:character|protagonist|heroine|narrator|avatar|persona)\s+"
+    r"(?:is|was|has|lives|works)\b|"
     rf"^say I\b|{_IF} I (?:really |actually )?(?:had|moved|lived|worked|owned|earned|became|could|got)\b|{_IF} I ever\b|"
     rf"\bmake-believe\b|{_IF} I (?:didn'?t|did not|weren'?t|wasn'?t|hadn'?t|had not|never had)\b|\bin a world where\b|"
     # irrealis complements: a wish against how things are ("I wish I were fluent", not "I wish I could
@@ -122,6 +124,7 @@ _HYPOTHETICAL_MARK = re.compile(
     r"(?:^|[,;]\s*)(?:were|had|should)\s+(?:I|we)\b(?=[^?]*$)|"
     # another world, and who the speaker would be in it ("in another life I'd be a marine biologist")
     r"\bin (?:another|an? (?:perfect|parallel|different|better|dream|ideal)) (?:life|world|universe)\b|"
+    r"\bin (?:my|our) (?:wildest )?(?:dreams|fantasies)\b|"
     r"\b(?:I|we)(?:'d|’d| would)\s+(?:\w+ly\s+)?be\s+(?:an?|the)\s+\w)"
 )
 #: A plan that hangs on a condition: an if-clause beside the speaker's "will" or "would", either order.
@@ -183,7 +186,8 @@ _HYPOTHETICAL_WORDS = ("what if", "how about if", "imagine", "suppose", "pretend
                        "protagonist", "heroine", "narrator", "avatar", "persona", "say i", "if i ", "make-believe",
                        "world where", "wish", "dream", "fantasi", "if only", "were i", "had i", "should i",
                        "were we", "had we", "should we", "in another", "in a perfect", "in a parallel",
-                       "in a different", "in a better", "in a dream", "in an ideal", "be a", "be the")  # fmt: skip
+                       "in a different", "in a better", "in a dream", "in an ideal", "be a", "be the", "dreams",
+                       "fantasies")  # fmt: skip
 _HEDGE_WORDS = ("considering", "thinking about", "thinking of", "contemplating", "debating", "toying with", "weighing",
                 "leaning towards", "might", "maybe", "perhaps", "possibly", "probably", "not sure", "wish i could",
                 "someday", "one day", "eventually")  # fmt: skip

@@ -162,7 +162,7 @@ _IRONY = re.compile(
     r"(?:(?:that'?s|that’s|which is|this is|hence)\s+(?:why|how)\b|(?:just\s+)?ask\s+(?:my|anyone|everyone|any)\b)|"
     r"^(?:oh\s+)?(?:sure|yeah|oh yes|oh yeah)[,\s]+I\s+(?:totally|absolutely|just|really|so)\s+(?:love|enjoy|adore)|"
     # "Oh, I just love ...": mock delight opens the sentence
-    r"^(?:oh|ah|wow)[,!\s]+(?:I|we)\s+(?:(?:just|really|so|absolutely|totally)\s+)+(?:love|enjoy|adore)\b|"
+    r"^(?:oh|ah|wow|ugh|urgh|ha|pfft)[,!\s]+(?:I|we)\s+(?:(?:just|really|so|absolutely|totally)\s+)+(?:love|enjoy|adore)\b|"
     # "Great, another 6am meeting." / "Perfect, just what I needed."
     r"^(?:oh\s+)?(?:great|perfect|fantastic|wonderful|lovely|brilliant|awesome|terrific|super|marvellous)[,!.]+\s*"
     r"(?:another|more|just what|exactly what)\b|"
@@ -176,7 +176,8 @@ _IRONY = re.compile(
 )
 
 
-_IRONY_GATE = ("nothing says", "because", "love that for me", "sure", "yeah", "oh yes", "oh", "ah", "wow", "great",
+_IRONY_GATE = ("nothing says", "because", "love that for me", "sure", "yeah", "oh yes", "oh", "ah", "wow", "ugh", "urgh",
+               "ha", "pfft", "great",
                "perfect", "fantastic", "wonderful", "lovely", "brilliant", "awesome", "terrific", "super",
                "marvellous", "well", "right", "of course", "totally")  # fmt: skip
 

@@ -76,6 +76,8 @@ def test_a_wish_against_how_things_are_and_a_dream_are_not_the_users_life(
         ("For my screenplay, my heroine is a tugboat pilot in Hamburg.", Sincerity.HYPOTHETICAL),
         ("In the comic we're drafting, I play a retired astronaut.", Sincerity.HYPOTHETICAL),
         ("My protagonist works as a coroner in Leeds.", Sincerity.HYPOTHETICAL),
+        ("My Skyrim character is a khajiit thief.", Sincerity.HYPOTHETICAL),
+        ("My favourite character is Samwise.", Sincerity.SINCERE),
         ("I sold a short story to a magazine in March.", Sincerity.SINCERE),
         ("I got feedback for my novel that I'm still chewing on.", Sincerity.SINCERE),
     ],
@@ -115,6 +117,9 @@ def test_a_conditional_plan_makes_no_current_plan() -> None:
         ("Had I stayed in Bremen, I would own a bakery by now.", Sincerity.HYPOTHETICAL),
         ("Should we ever move north, we'd get a wood stove.", Sincerity.HYPOTHETICAL),
         ("In a parallel universe I'm a jazz drummer.", Sincerity.HYPOTHETICAL),
+        ("In my wildest dreams I'm a Formula 1 driver.", Sincerity.HYPOTHETICAL),
+        ("Picture it: I'm running a vineyard in Mendoza.", Sincerity.HYPOTHETICAL),
+        ("Here's a picture I took at the harbour in Bergen.", Sincerity.SINCERE),
         ("I'd be a terrible lawyer, to be fair.", Sincerity.HYPOTHETICAL),
         ("Should I book the ferry or fly?", Sincerity.SINCERE),
         ("I'd be glad to lend you the tent.", Sincerity.SINCERE),
@@ -134,6 +139,7 @@ def test_a_condition_by_inversion_and_another_world_are_hypothetical(
         "Right, because I'm the tidiest person alive.",
         "Saving money is my greatest talent, said no one ever.",
         "As if I'd ever wear socks with sandals.",
+        "Ugh, I just love queueing at the post office.",
     ],
 )
 def test_mock_assent_with_the_evidence_against_it_is_not_sincere(sentence: str) -> None:

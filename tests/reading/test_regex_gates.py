@@ -46,7 +46,8 @@ PHRASINGS = [
     "Oh sure, I'm a genius, that's why I failed.", "Right, because I love mornings.",
     "Of course I'm rich, just ask my bank.", "Yeah, as if I'd ever.", "Had I known.", "Should WE ever go.",
     "In a Perfect World I'd be rich.", "In an ideal world I sing.", "I'd really be a chef.",
-    "Can you BELIEVE I lost it?", "Did you know I row?", "Guess what, I passed!", "Did I tell you I moved?",
+    "Can you BELIEVE I lost it?", "Did you know I row?", "Guess what, I passed!", "Did I tell you I moved?", "Ugh, I just LOVE it.",
+    "Picture This: me.", "In My Dreams I fly.", "My Skyrim Character is a cat.",
 ]  # fmt: skip
 
 GATED = [
