@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict
@@ -77,18 +77,29 @@ def out_of_scope(memory: Memory, scope: RecallScope) -> bool:
     """Another tenant, another user, or another agent's private memory."""
     if memory.tenant_id != scope.tenant_id or memory.user_id != scope.user_id:
         return True
-    return memory.visibility is Visibility.AGENT and (scope.agent_id is None or memory.agent_id != scope.agent_id)
+    return memory.visibility is Visibility.AGENT and (
+        scope.agent_id is None or memory.agent_id != scope.agent_id
+    )
 
+
+#: Kinship (`sidecar.recall.meaning`) at or above which a constraint's object and a request are of one kind.
+SAME_KIND = 0.025
 
 #: Marks a quote withheld for its belief's reason (`ItemGates.quote_withheld`): the belief says it once.
 OF_STATED_BELIEF = "said of the belief this turn stated"
 
 
-def fires(memory: Memory, action: RequestedAction | None, request_domains: frozenset[str] = frozenset()) -> bool:
+def fires(
+    memory: Memory,
+    action: RequestedAction | None,
+    request_domains: frozenset[str] = frozenset(),
+    kin: float | None = None,
+) -> bool:
     """A constraint fires on its trigger's action family ("suggest" is "recommend"), in its domain.
 
     The request's domain is its action's, else what its query is about (`request_domains`). A
-    trigger without a domain fires on every action of its family.
+    trigger without a domain fires where its object is of the request's kind (`kin`, read by meaning:
+    `sidecar.recall.meaning`), or, when no kinship could be read, on every action of its family.
     """
     if action is None or memory.recall_semantics is not RecallSemantics.CONSTRAINT or not memory.trigger:
         return False
@@ -97,7 +108,7 @@ def fires(memory: Memory, action: RequestedAction | None, request_domains: froze
         return False
     own = constraint_domains(memory)
     if not own:
-        return True
+        return kin is None or kin >= SAME_KIND
     return bool(own & widened(_asked(action, request_domains)))
 
 
@@ -120,17 +131,23 @@ def constraint_domains(memory: Memory) -> frozenset[str]:
     return domains_of(said)
 
 
-def off_domain(memory: Memory, action: RequestedAction | None, request_domains: frozenset[str]) -> str | None:
+def off_domain(
+    memory: Memory, action: RequestedAction | None, request_domains: frozenset[str], kin: float | None = None
+) -> str | None:
     """Why a constraint has nothing to do with this request, else None (it may still fire or be ranked).
 
     A constraint belongs to its domains (`constraint_domains`) and to its action family. With an
     action (the caller's, or the one the query asks for), it applies where it fires: in its domain
     when it has one, else for its action family. Without an action, only a domain the request is
-    plainly in and the constraint is not rules it out; what cannot be told apart stays.
+    plainly in and the constraint is not rules it out; what cannot be told apart stays. A constraint
+    in no domain we can name is off when its object is by meaning of another kind than the request
+    (`kin` below `SAME_KIND`).
     """
     if memory.recall_semantics is not RecallSemantics.CONSTRAINT or not memory.trigger:
         return None
     own = constraint_domains(memory)
+    if not own and kin is not None and kin < SAME_KIND:
+        return f"domain: by meaning, what it forbids is of another kind than this request (kinship {kin:.3f} < {SAME_KIND})"
     asked = _asked(action, request_domains) & KNOWN_DOMAINS
     if own and own & widened(asked):
         return None
@@ -312,14 +329,21 @@ def context_mismatches(memories: Iterable[Memory], named: frozenset[str]) -> dic
     """
     groups: dict[tuple, list[Memory]] = {}
     for memory in memories:
-        if memory.entity and memory.attribute and memory.value is not None and is_single_valued(memory.attribute):
+        if (
+            memory.entity
+            and memory.attribute
+            and memory.value is not None
+            and is_single_valued(memory.attribute)
+        ):
             groups.setdefault((normalize_value(memory.entity), memory.attribute), []).append(memory)
     suppressed: dict[str, str] = {}
     for group in groups.values():
         contexts = {normalize_value(m.context) if m.context else None for m in group}
         if len(contexts) < 2:
             continue
-        chosen = sorted((c for c in contexts if c is not None and _names(named, c)), key=lambda c: (-len(c), c))
+        chosen = sorted(
+            (c for c in contexts if c is not None and _names(named, c)), key=lambda c: (-len(c), c)
+        )
         keep = chosen[0] if chosen else None
         if keep is None and None not in contexts:
             continue
@@ -375,7 +399,12 @@ def open_contests(
 def _strength(memory: Memory) -> tuple:
     """Stronger: a live volatile value ("light mode today") while it holds, then more confident, then
     more recently confirmed or valid; the id breaks ties. (Expired ones never reach this point.)"""
-    return (memory.expires_at is not None, memory.confidence, memory.last_confirmed or memory.valid_from, memory.id)
+    return (
+        memory.expires_at is not None,
+        memory.confidence,
+        memory.last_confirmed or memory.valid_from,
+        memory.id,
+    )
 
 
 def contradicts(a: Memory, b: Memory) -> bool:
@@ -440,12 +469,17 @@ class ItemGates:
     live: LiveIntent = LiveIntent()
     include_sensitive: tuple[str, ...] = ()
     confidence_floor: float = 0.0
+    kinship: Mapping[str, float] = field(default_factory=dict)  # read by meaning (`sidecar.recall.meaning`)
+    overridden: Mapping[str, str] = field(
+        default_factory=dict
+    )  # default id → the live instruction, by meaning
 
     def belief_withheld(self, memory: Memory) -> str | None:
         return (
             sensitive_outside(memory, self.domains, self.include_sensitive)
-            or off_domain(memory, self.action, self.domains)
+            or off_domain(memory, self.action, self.domains, self.kinship.get(memory.id))
             or self.live.overrides(memory)
+            or self.overridden.get(memory.id)
         )
 
     def quote_withheld(self, text: str, linked: Sequence[Memory]) -> str | None:

@@ -26,6 +26,7 @@ from sidecar.recall.floor import similarity_floor
 from sidecar.recall.freshness import certainty, needs_confirmation
 from sidecar.recall.fusion import Signals
 from sidecar.recall.linked import entity_link_relevance
+from sidecar.recall.meaning import Meaning
 from sidecar.recall.metadata_match import entity_matches, metadata_matches, query_subject_terms
 from sidecar.recall.models import (
     CandidateSources,
@@ -50,7 +51,9 @@ class Entry:
     reasons: list[str]
     relevance: float = 0.0
     score: Score = Score(0.0, 0.0, 0.0, 0.0, 0.0)
-    evidence: list[Episode] = field(default_factory=list)  # quotes of its turns (`carried_quotes`), oldest first
+    evidence: list[Episode] = field(
+        default_factory=list
+    )  # quotes of its turns (`carried_quotes`), oldest first
 
     def rank_key(self) -> tuple:
         return (self.tier, -self.score.value, self.memory.id)
@@ -103,9 +106,12 @@ def select(
     contests: Sequence[OpenContest] = (),
     *,
     domains: frozenset[str] | None = None,
+    meaning: Meaning | None = None,
 ) -> Selection:
     """The recalled block for `request`, one named gate after another (the module docstring's order).
-    `domains`: the request's (`sensitivity.request_domains`) when the caller has them already."""
+    `domains`: the request's (`sensitivity.request_domains`) when the caller has them already;
+    `meaning`: what the recall read by meaning (`sidecar.recall.meaning`), else the rules read words."""
+    meaning = meaning or Meaning()
     pool, stale = _current_pool([*hydrated, *pinned], scope, now, config)
     action = policy.requested_action(request.action.requested() if request.action else None, request.query)
     if domains is None:
@@ -114,9 +120,9 @@ def select(
         )
     verdicts = Verdicts()
     _suppress_sensitive(pool, domains, request.include_sensitive, verdicts)
-    _withhold(pool, lambda m: policy.off_domain(m, action, domains), verdicts)
-    matched = _admit_eligible(pool, action, domains, request, signals, config, verdicts)
-    yielded = _yield_to_live_intent(pool, request.live_intent, verdicts)
+    _withhold(pool, lambda m: policy.off_domain(m, action, domains, meaning.kinship.get(m.id)), verdicts)
+    matched = _admit_eligible(pool, action, domains, request, signals, config, verdicts, meaning.kinship)
+    yielded = _yield_to_live_intent(pool, request.live_intent, verdicts, meaning.overridden)
     named = policy.named_contexts(request.topic, request.live_intent, request.query)
     mismatched = _suppress_other_contexts(pool, named, yielded, verdicts)
     _narrow_to_topic(request.topic, named, matched, verdicts)
@@ -148,7 +154,9 @@ def _current_pool(
     for memory in candidates:
         if memory.id in pool:
             continue
-        if policy.out_of_scope(memory, scope) or policy.currency_violation(memory, now, config.confidence_floor):
+        if policy.out_of_scope(memory, scope) or policy.currency_violation(
+            memory, now, config.confidence_floor
+        ):
             stale += 1
             continue
         pool[memory.id] = memory
@@ -183,13 +191,14 @@ def _admit_eligible(
     signals: dict[str, Signals],
     config: RecallConfig,
     verdicts: Verdicts,
+    kinship: Mapping[str, float],
 ) -> list[Memory]:
     """Admit what fires as a constraint, the profile block and what matched the query past its
     similarity floor; the memories that matched."""
     matched: list[Memory] = []
     terms = query_subject_terms(request.query)
     for memory in pool.values():
-        tier, reasons = _tier(memory, action, domains, request)
+        tier, reasons = _tier(memory, action, domains, request, kinship.get(memory.id))
         found = signals.get(memory.id)
         relevance = 0.0
         if found is not None:
@@ -213,26 +222,40 @@ def _admit_eligible(
 
 
 def _tier(
-    memory: Memory, action: policy.RequestedAction | None, domains: frozenset[str], request: RecallRequest
+    memory: Memory,
+    action: policy.RequestedAction | None,
+    domains: frozenset[str],
+    request: RecallRequest,
+    kin: float | None = None,
 ) -> tuple[int, list[str]]:
     """The memory's tier regardless of the query match, with the reason it holds it (none when RANKED)."""
-    if action is not None and policy.fires(memory, action, domains):
+    if action is not None and policy.fires(memory, action, domains, kin):
         return CONSTRAINT, [f"constraint triggered by {action.describe()}"]
     if policy.overridden_by(memory, request.live_intent, request.query) is not None:
         return CONSTRAINT, ["constraint on what the live instruction asks for"]
     if sensitivity_gate.safety_fires(memory, domains):
-        return CONSTRAINT, [f"safety fact for a {'/'.join(sorted(domains & sensitivity_gate.SAFETY_DOMAINS))} request"]
+        return CONSTRAINT, [
+            f"safety fact for a {'/'.join(sorted(domains & sensitivity_gate.SAFETY_DOMAINS))} request"
+        ]
     if memory.profile and memory.sensitivity is None and not sensitivity_gate.is_safety_memory(memory):
         return PROFILE, ["profile fact"]
-    return RANKED, []  # a sensitive or safety profile fact ("User is deaf.") passes without relevance only in its domain
+    return (
+        RANKED,
+        [],
+    )  # a sensitive or safety profile fact ("User is deaf.") passes without relevance only in its domain
 
 
-def _yield_to_live_intent(pool: dict[str, Memory], live_intent: Mapping[str, str], verdicts: Verdicts) -> set[str]:
-    """Suppress the memories whose attribute the live instruction sets; their ids."""
+def _yield_to_live_intent(
+    pool: dict[str, Memory], live_intent: Mapping[str, str], verdicts: Verdicts, by_meaning: Mapping[str, str]
+) -> set[str]:
+    """Suppress the memories whose attribute the live instruction sets, or that it speaks of by meaning
+    (`by_meaning`: id → why); their ids."""
     if not live_intent:  # nothing to yield to
         return set()
     live = policy.live_intent_attributes(live_intent)
-    overridden = {m.id: why for m in pool.values() if (why := live.overrides(m)) is not None}
+    overridden = {
+        m.id: why for m in pool.values() if (why := live.overrides(m) or by_meaning.get(m.id)) is not None
+    }
     for memory_id, why in overridden.items():
         verdicts.suppress(memory_id, why)
     return set(overridden)
@@ -257,7 +280,11 @@ def _promote_context_mate(
     """The query matched another context's value: its mate for this request's context takes its place."""
     lost = loser.memory
     for mate in pool.values():
-        if mate.id in mismatched or mate.id in yielded or (mate.entity, mate.attribute) != (lost.entity, lost.attribute):
+        if (
+            mate.id in mismatched
+            or mate.id in yielded
+            or (mate.entity, mate.attribute) != (lost.entity, lost.attribute)
+        ):
             continue
         if mate.id in verdicts.entries:
             entry = verdicts.entries[mate.id]
@@ -292,7 +319,9 @@ def _settle_conflicts(
         relevance = loser.relevance if loser else 0.0
         winner = verdicts.entries.get(conflict.kept_id)
         if winner is None:  # a slot-mate the query did not match wins its slot
-            verdicts.admit(Entry(pool[conflict.kept_id], RANKED, ["stronger value of a conflicting pair"], relevance))
+            verdicts.admit(
+                Entry(pool[conflict.kept_id], RANKED, ["stronger value of a conflicting pair"], relevance)
+            )
         else:
             winner.relevance = max(winner.relevance, relevance)
     return conflicts
@@ -311,7 +340,9 @@ def _cap_profile_block(verdicts: Verdicts, profile_limit: int) -> None:
 
 def _fit_budget(verdicts: Verdicts, request: RecallRequest) -> Trimmed[Entry]:
     """Keep the best-ranked entries within the token budget and the limit; suppress the rest."""
-    trimmed = trim(verdicts.ranked(), lambda e: estimate_tokens(e.memory.text), request.budget_tokens, request.limit)
+    trimmed = trim(
+        verdicts.ranked(), lambda e: estimate_tokens(e.memory.text), request.budget_tokens, request.limit
+    )
     for entry in trimmed.over_budget:
         verdicts.suppress(entry.memory.id, "over the token budget")
     for entry in trimmed.over_limit:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -47,6 +47,7 @@ from sidecar.recall.exclusions import exclusion_counts, live_intent_notes, unacc
 from sidecar.recall.fusion import Signals, fuse, grounded, stated_relevance
 from sidecar.recall.keywords import query_terms
 from sidecar.recall.linked import query_links, with_linked
+from sidecar.recall.meaning import Meaning, MeaningReader
 from sidecar.recall.metrics import measured, recall_metrics
 from sidecar.recall.models import (
     NoteView,
@@ -108,9 +109,13 @@ class Quotes:
         return replace(self, verdicts=verdicts)
 
 
-def item_gates(request: RecallRequest, config: RecallConfig, domains: frozenset[str]) -> policy.ItemGates:
+def item_gates(
+    request: RecallRequest, config: RecallConfig, domains: frozenset[str], meaning: Meaning | None = None
+) -> policy.ItemGates:
     """The request's policy for every item (`policy.ItemGates`), as `select` applies it to beliefs;
-    `domains`: the request's, as the recall read them once (`request_domains`)."""
+    `domains`: the request's, as the recall read them once (`request_domains`); `meaning`: what it read
+    by meaning (`sidecar.recall.meaning`)."""
+    meaning = meaning or Meaning()
     action = policy.requested_action(request.action.requested() if request.action else None, request.query)
     return policy.ItemGates(
         action=action,
@@ -118,6 +123,8 @@ def item_gates(request: RecallRequest, config: RecallConfig, domains: frozenset[
         live=policy.LiveIntent.of(request.live_intent),
         include_sensitive=tuple(request.include_sensitive),
         confidence_floor=config.confidence_floor,
+        kinship=meaning.kinship,
+        overridden=meaning.overridden,
     )
 
 
@@ -144,7 +151,10 @@ def notes_of(
 
 
 def trust_policy(
-    request: RecallRequest, config: RecallConfig, domains: frozenset[str], suppressed: Sequence[tuple[str, str]]
+    request: RecallRequest,
+    config: RecallConfig,
+    domains: frozenset[str],
+    suppressed: Sequence[tuple[str, str]],
 ) -> TrustPolicyView:
     """The trust policy this recall applied, as diagnostics state it."""
     quotes = ["trusted", "caution", "untrusted"] if request.include_untrusted_evidence else ["trusted"]
@@ -191,6 +201,7 @@ class RecallService:
         self._store = store
         self._vectors = vectors
         self._queries = QueryEmbedder(embedder)  # concurrent recalls share model calls
+        self._meaning = MeaningReader(self._queries)
         recall_metrics()  # registered now: /metrics shows recall's families before the first recall
         self.config = config
         self._audit = audit
@@ -229,14 +240,21 @@ class RecallService:
         currency = Currency(now=now, confidence_floor=config.confidence_floor)
         # time and agent filters select quotes by said_at and agent; types and topics leave no quotes
         quoting = (
-            config.episodes_enabled and request.episodes and bool(request.query.strip()) and filters.quotes_allowed(request)
+            config.episodes_enabled
+            and request.episodes
+            and bool(request.query.strip())
+            and filters.quotes_allowed(request)
         )
         said = replace(currency, include_untrusted=request.include_untrusted_evidence)
         terms = query_terms(request.query)
-        fetch = config.candidate_limit(request.limit, narrowed=request.topic is not None or filters.narrows(request))
+        fetch = config.candidate_limit(
+            request.limit, narrowed=request.topic is not None or filters.narrows(request)
+        )
         degraded: list[str] = []
 
-        domains = request_domains(request.query, request.action.domain if request.action else None, request.topic)
+        domains = request_domains(
+            request.query, request.action.domain if request.action else None, request.topic
+        )
         dates = read_dates(request.query, request.dates_relative_to or now)
         links = query_links(request.query, dates.window)
         (dense, episode_dense), keyword, linked, episode_keyword, pinned, contests, safety = await _all(
@@ -256,15 +274,32 @@ class RecallService:
         )
         said_all = {e.id: e for e in said_episodes}
         said_episodes = [e for e in said_episodes if filters.said_within(e, request)]
-        stated = [(e.memory_ids, episode_signals[e.id].relevance) for e in said_episodes if e.id in episode_signals]
+        stated = [
+            (e.memory_ids, episode_signals[e.id].relevance) for e in said_episodes if e.id in episode_signals
+        ]
         signals = grounded(signals, stated_relevance(stated))
         hydrated += await self._invented_slot_mates(scope, currency, hydrated)
-        current = {m.id: m for m in (*hydrated, *pinned, *safety)}  # current at a stricter floor than quotes ask
+        current = {
+            m.id: m for m in (*hydrated, *pinned, *safety)
+        }  # current at a stricter floor than quotes ask
         hydrated, pinned = filters.narrowed(request, hydrated, [*pinned, *safety])
         filtered = current.keys() - {m.id for m in (*hydrated, *pinned)}
-        selection = select(request, config, now, scope, signals, hydrated, pinned, contests, domains=domains)
+        meaning = await self._meaning_of(embedding, request, current.values(), degraded)
+        selection = select(
+            request, config, now, scope, signals, hydrated, pinned, contests, domains=domains, meaning=meaning
+        )
         quotes = await self._quotes(
-            request, config, now, scope, said, episode_signals, said_episodes, current, dates, domains
+            request,
+            config,
+            now,
+            scope,
+            said,
+            episode_signals,
+            said_episodes,
+            current,
+            dates,
+            domains,
+            meaning,
         )
         quotes = quotes.without_sensitive(selection.suppressed)
         alone, carried = carry_quotes(selection.chosen, quotes.entries)
@@ -329,6 +364,7 @@ class RecallService:
         known: Mapping[str, Memory],
         dates: DateReading,
         domains: frozenset[str],
+        meaning: Meaning | None = None,
     ) -> Quotes:
         """Score the hydrated episodes against the beliefs they produced; add their neighbours.
         `known`: memories this recall already read as current (at its confidence floor)."""
@@ -347,14 +383,18 @@ class RecallService:
             window=window,
             include_untrusted=request.include_untrusted_evidence,
             suppress_superseded=request.superseded_episodes == "suppress",
-            gates=item_gates(request, config, domains),
+            gates=item_gates(request, config, domains, meaning),
         )
         if request.context_turns and verdicts.entries:
             best = sorted(verdicts.entries, key=lambda e: -e.score.value)[: request.limit]
-            around = await self._store.episode_neighbours(scope, said, [e.episode.id for e in best], request.context_turns)
+            around = await self._store.episode_neighbours(
+                scope, said, [e.episode.id for e in best], request.context_turns
+            )
             around = {i: [e for e in turns if filters.said_within(e, request)] for i, turns in around.items()}
             mates = [e for turns in around.values() for e in turns]
-            current |= await self._current_beliefs(scope, now, mates, checked=current.keys() | _linked(episodes))
+            current |= await self._current_beliefs(
+                scope, now, mates, checked=current.keys() | _linked(episodes)
+            )
             offer_context(best, around, current, request.include_untrusted_evidence)
         return Quotes(verdicts, named, window)
 
@@ -392,13 +432,32 @@ class RecallService:
             vector = await vector_of(embedding)
             searches = [self._vectors.search(vector, scope.vector_filter(), limit)]
             if quoting:
-                searches.append(self._vectors.search(vector, scope.vector_filter(kinds=(EPISODE_KIND,)), limit))
+                searches.append(
+                    self._vectors.search(vector, scope.vector_filter(kinds=(EPISODE_KIND,)), limit)
+                )
             found = await _all(*searches)
             return found[0], (found[1] if quoting else [])
         except BeliefstreamError as exc:  # SinkError of the index, EmbedderUnavailableError
             logger.warning("recall without dense candidates: %s", exc)
             degraded.append("dense")
             return [], []
+
+    async def _meaning_of(
+        self,
+        embedding: np.ndarray | asyncio.Future[np.ndarray] | None,
+        request: RecallRequest,
+        memories: Iterable[Memory],
+        degraded: list[str],
+    ) -> Meaning:
+        """What this request reads by meaning (`MeaningReader`); nothing when the model is unavailable."""
+        try:
+            query = None if embedding is None else await vector_of(embedding)
+            domain = request.action.domain if request.action else None
+            return await self._meaning.read(query, request.live_intent, memories, domain)
+        except BeliefstreamError as exc:  # EmbedderUnavailableError: the rules read words alone
+            logger.warning("recall without readings by meaning: %s", exc)
+            degraded.append("meaning")
+            return Meaning()
 
     async def _keyword(
         self, scope: RecallScope, currency: Currency, terms: Sequence[str], limit: int
@@ -407,7 +466,9 @@ class RecallService:
             return []
         return await self._store.keyword_candidates(scope, currency, terms, limit)
 
-    async def _linked(self, scope: RecallScope, currency: Currency, links: QueryLinks, limit: int) -> list[str]:
+    async def _linked(
+        self, scope: RecallScope, currency: Currency, links: QueryLinks, limit: int
+    ) -> list[str]:
         if not links:
             return []
         return await self._store.linked_candidates(scope, currency, links, limit)
@@ -419,7 +480,9 @@ class RecallService:
             return []
         return await self._store.episode_keyword_candidates(scope, currency, terms, limit)
 
-    async def _hydrate_episodes(self, scope: RecallScope, currency: Currency, ids: list[str]) -> list[Episode]:
+    async def _hydrate_episodes(
+        self, scope: RecallScope, currency: Currency, ids: list[str]
+    ) -> list[Episode]:
         if not ids:
             return []
         return await self._store.hydrate_episodes(scope, currency, ids)
