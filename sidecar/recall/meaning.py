@@ -2,10 +2,10 @@
 
 Two readings that words alone miss. **Kinship**: a constraint whose object no domain word places
 ("psychological thrillers", "Nike stuff") is of the request's kind or not: both are read against a
-fixed taxonomy of what assistants are asked for (`KINDS`), each as a distribution over its kinds
-(a softmax of cosines at `TEMPERATURE`; the request's from its query and from the name of its
-domain when the caller gives one), and the chance that the two fall in one kind is their
-kinship; at `policy.SAME_KIND` or above the constraint bears on the request, below it it does not.
+fixed taxonomy of what assistants are asked for (`KINDS`), each as its cosines to every kind (the
+request's from its query, averaged with the name of its domain when the caller gives one), and
+their kinship is the correlation of the two profiles (do they lean to the same kinds, whatever
+the level); at `policy.SAME_KIND` or above the constraint bears on the request, below it it does not.
 **Live slots**: a live instruction (`live_intent`, name → value) speaks of a stored default when
 the default's words are near the instruction ("drink: iced matcha" and "User's usual is a flat
 white"; "doneness: well done" and "likes their steak medium-rare") though they share no word: the
@@ -43,8 +43,6 @@ KINDS: tuple[str, ...] = (
     "family, children and pets", "beauty, hair and grooming", "art, museums and culture",
 )  # fmt: skip
 
-#: Softmax temperature over the kinds' cosines: sharp enough that a text sits in one or two kinds.
-TEMPERATURE = 0.05
 #: Cosine of a default's text with a live instruction at which the instruction overrides it.
 LIVE_SLOT = 0.14
 LIVE_SLOT_FACT = 0.40
@@ -60,27 +58,32 @@ class Meaning:
 
 
 def profile(vectors: np.ndarray, kinds: np.ndarray) -> np.ndarray:
-    """Each vector as a distribution over the kinds (rows sum to 1)."""
-    scores = (vectors @ kinds.T) / TEMPERATURE
-    scores -= scores.max(axis=1, keepdims=True)
-    weights = np.exp(scores)
-    return weights / weights.sum(axis=1, keepdims=True)
+    """Each vector's cosines to the kinds, centred and scaled to unit length (a row per vector)."""
+    return profile_of(vectors @ kinds.T)
+
+
+def profile_of(cosines: np.ndarray) -> np.ndarray:
+    """Rows of cosines to the kinds, centred and scaled to unit length."""
+    scores = cosines - cosines.mean(axis=1, keepdims=True)
+    norms = np.linalg.norm(scores, axis=1, keepdims=True)
+    return scores / np.where(norms > 0, norms, 1.0)
 
 
 def kinship(a: np.ndarray, b: np.ndarray) -> float:
-    """The chance two profiles fall in one kind."""
+    """The correlation of two profiles: 1 when they lean to the same kinds, 0 or less when unrelated."""
     return float(a @ b)
 
 
 def undomained_constraints(memories: Iterable[Memory]) -> dict[str, str]:
-    """{id: object} of the constraints whose object no domain word places."""
-    found = {}
-    for memory in memories:
-        if memory.recall_semantics is RecallSemantics.CONSTRAINT and not policy.constraint_domains(memory):
-            said = (memory.trigger or {}).get("object") or policy.constraint_object(memory)
-            if said:
-                found[memory.id] = said
-    return found
+    """{id: text} of the constraints whose object no domain word places: their whole text is read, its
+    verb with its object ("never schedule anything before 9am" is about the calendar)."""
+    return {
+        m.id: m.text
+        for m in memories
+        if m.recall_semantics is RecallSemantics.CONSTRAINT
+        and not policy.constraint_domains(m)
+        and m.text.strip()
+    }
 
 
 def may_yield(memory: Memory) -> bool:
@@ -138,7 +141,8 @@ class MeaningReader:
             vectors = await self._embed([objects[i] for i in ids])
             asked = profile(query.reshape(1, -1), self._kinds)[0]
             if domain:  # the caller's name for it ("shoes", "team outing") weighs as much as the query
-                asked = (asked + profile(await self._embed([domain]), self._kinds)[0]) / 2
+                cosines = (query.reshape(1, -1) + await self._embed([domain])) @ self._kinds.T / 2
+                asked = profile_of(cosines)[0]
             own = profile(vectors, self._kinds)
             found = {i: kinship(row, asked) for i, row in zip(ids, own, strict=True)}
         overridden: dict[str, str] = {}

@@ -82,8 +82,9 @@ def out_of_scope(memory: Memory, scope: RecallScope) -> bool:
     )
 
 
-#: Kinship (`sidecar.recall.meaning`) at or above which a constraint's object and a request are of one kind.
-SAME_KIND = 0.025
+#: Kinship (`sidecar.recall.meaning`) at or above which a constraint's object and a request are of one kind
+#: (dev: constraints that bear 0.40 and up, that do not 0.35 and below).
+SAME_KIND = 0.37
 
 #: Marks a quote withheld for its belief's reason (`ItemGates.quote_withheld`): the belief says it once.
 OF_STATED_BELIEF = "said of the belief this turn stated"
@@ -147,7 +148,7 @@ def off_domain(
         return None
     own = constraint_domains(memory)
     if not own and kin is not None and kin < SAME_KIND:
-        return f"domain: by meaning, what it forbids is of another kind than this request (kinship {kin:.3f} < {SAME_KIND})"
+        return f"domain: by meaning, what it forbids is of another kind than this request (kinship {kin:.2f} < {SAME_KIND})"
     asked = _asked(action, request_domains) & KNOWN_DOMAINS
     if own and own & widened(asked):
         return None
