@@ -77,9 +77,7 @@ def out_of_scope(memory: Memory, scope: RecallScope) -> bool:
     """Another tenant, another user, or another agent's private memory."""
     if memory.tenant_id != scope.tenant_id or memory.user_id != scope.user_id:
         return True
-    return memory.visibility is Visibility.AGENT and (
-        scope.agent_id is None or memory.agent_id != scope.agent_id
-    )
+    return memory.visibility is Visibility.AGENT and (scope.agent_id is None or memory.agent_id != scope.agent_id)
 
 
 #: Kinship (`sidecar.recall.meaning`) at or above which a constraint's object and a request are of one kind
@@ -91,15 +89,12 @@ OF_STATED_BELIEF = "said of the belief this turn stated"
 
 
 def fires(
-    memory: Memory,
-    action: RequestedAction | None,
-    request_domains: frozenset[str] = frozenset(),
-    kin: float | None = None,
+    memory: Memory, action: RequestedAction | None, request_domains: frozenset[str] = frozenset(), kin: float | None = None
 ) -> bool:
     """A constraint fires on its trigger's action family ("suggest" is "recommend"), in its domain.
 
     The request's domain is its action's, else what its query is about (`request_domains`). A
-    trigger without a domain fires where its object is of the request's kind (`kin`, read by meaning:
+    trigger without a domain fires where it is of the request's kind (`kin`, read by meaning:
     `sidecar.recall.meaning`), or, when no kinship could be read, on every action of its family.
     """
     if action is None or memory.recall_semantics is not RecallSemantics.CONSTRAINT or not memory.trigger:
@@ -141,8 +136,8 @@ def off_domain(
     action (the caller's, or the one the query asks for), it applies where it fires: in its domain
     when it has one, else for its action family. Without an action, only a domain the request is
     plainly in and the constraint is not rules it out; what cannot be told apart stays. A constraint
-    in no domain we can name is off when its object is by meaning of another kind than the request
-    (`kin` below `SAME_KIND`).
+    in no domain we can name is off when it is by meaning of another kind than the request (`kin`
+    below `SAME_KIND`).
     """
     if memory.recall_semantics is not RecallSemantics.CONSTRAINT or not memory.trigger:
         return None
@@ -330,21 +325,14 @@ def context_mismatches(memories: Iterable[Memory], named: frozenset[str]) -> dic
     """
     groups: dict[tuple, list[Memory]] = {}
     for memory in memories:
-        if (
-            memory.entity
-            and memory.attribute
-            and memory.value is not None
-            and is_single_valued(memory.attribute)
-        ):
+        if memory.entity and memory.attribute and memory.value is not None and is_single_valued(memory.attribute):
             groups.setdefault((normalize_value(memory.entity), memory.attribute), []).append(memory)
     suppressed: dict[str, str] = {}
     for group in groups.values():
         contexts = {normalize_value(m.context) if m.context else None for m in group}
         if len(contexts) < 2:
             continue
-        chosen = sorted(
-            (c for c in contexts if c is not None and _names(named, c)), key=lambda c: (-len(c), c)
-        )
+        chosen = sorted((c for c in contexts if c is not None and _names(named, c)), key=lambda c: (-len(c), c))
         keep = chosen[0] if chosen else None
         if keep is None and None not in contexts:
             continue
@@ -400,12 +388,7 @@ def open_contests(
 def _strength(memory: Memory) -> tuple:
     """Stronger: a live volatile value ("light mode today") while it holds, then more confident, then
     more recently confirmed or valid; the id breaks ties. (Expired ones never reach this point.)"""
-    return (
-        memory.expires_at is not None,
-        memory.confidence,
-        memory.last_confirmed or memory.valid_from,
-        memory.id,
-    )
+    return (memory.expires_at is not None, memory.confidence, memory.last_confirmed or memory.valid_from, memory.id)
 
 
 def contradicts(a: Memory, b: Memory) -> bool:
@@ -471,25 +454,25 @@ class ItemGates:
     include_sensitive: tuple[str, ...] = ()
     confidence_floor: float = 0.0
     kinship: Mapping[str, float] = field(default_factory=dict)  # read by meaning (`sidecar.recall.meaning`)
-    overridden: Mapping[str, str] = field(
-        default_factory=dict
-    )  # default id → the live instruction, by meaning
+    overridden: Mapping[str, str] = field(default_factory=dict)  # default id → the live instruction, by meaning
+    bearing: frozenset[str] = frozenset()  # what bears on the request by meaning: sensitive facts pass
 
     def belief_withheld(self, memory: Memory) -> str | None:
         return (
-            sensitive_outside(memory, self.domains, self.include_sensitive)
+            (None if memory.id in self.bearing else sensitive_outside(memory, self.domains, self.include_sensitive))
             or off_domain(memory, self.action, self.domains, self.kinship.get(memory.id))
             or self.live.overrides(memory)
             or self.overridden.get(memory.id)
         )
 
-    def quote_withheld(self, text: str, linked: Sequence[Memory]) -> str | None:
+    def quote_withheld(self, text: str, linked: Sequence[Memory], quote_id: str | None = None) -> str | None:
         """Why a quote stays out (its frame is checked first, by `framing_cap`), else None."""
         for memory in linked:
             why = self.belief_withheld(memory)
             if why is not None:
                 return f"{why} ({OF_STATED_BELIEF}, {memory.id})"
-        if not any(m.sensitivity or m.profile for m in linked):  # else its beliefs' verdict holds
+        # a sensitive belief of it was judged (its verdict holds), or the quote itself bears on the request
+        if not any(m.sensitivity for m in linked) and quote_id not in self.bearing:
             why = sensitive_words_outside(text, self.domains, self.include_sensitive)
             if why is not None:
                 return why

@@ -51,9 +51,7 @@ class Entry:
     reasons: list[str]
     relevance: float = 0.0
     score: Score = Score(0.0, 0.0, 0.0, 0.0, 0.0)
-    evidence: list[Episode] = field(
-        default_factory=list
-    )  # quotes of its turns (`carried_quotes`), oldest first
+    evidence: list[Episode] = field(default_factory=list)  # quotes of its turns (`carried_quotes`), oldest first
 
     def rank_key(self) -> tuple:
         return (self.tier, -self.score.value, self.memory.id)
@@ -119,7 +117,7 @@ def select(
             request.query, action.domain if action else None, request.topic
         )
     verdicts = Verdicts()
-    _suppress_sensitive(pool, domains, request.include_sensitive, verdicts)
+    _suppress_sensitive(pool, domains, request.include_sensitive, verdicts, meaning.bearing)
     _withhold(pool, lambda m: policy.off_domain(m, action, domains, meaning.kinship.get(m.id)), verdicts)
     matched = _admit_eligible(pool, action, domains, request, signals, config, verdicts, meaning.kinship)
     yielded = _yield_to_live_intent(pool, request.live_intent, verdicts, meaning.overridden)
@@ -154,9 +152,7 @@ def _current_pool(
     for memory in candidates:
         if memory.id in pool:
             continue
-        if policy.out_of_scope(memory, scope) or policy.currency_violation(
-            memory, now, config.confidence_floor
-        ):
+        if policy.out_of_scope(memory, scope) or policy.currency_violation(memory, now, config.confidence_floor):
             stale += 1
             continue
         pool[memory.id] = memory
@@ -164,10 +160,16 @@ def _current_pool(
 
 
 def _suppress_sensitive(
-    pool: dict[str, Memory], domains: frozenset[str], include_sensitive: bool, verdicts: Verdicts
+    pool: dict[str, Memory],
+    domains: frozenset[str],
+    include_sensitive: bool,
+    verdicts: Verdicts,
+    bearing: frozenset[str] = frozenset(),
 ) -> None:
-    """Take sensitive memories outside the request's domains out of the pool."""
+    """Take sensitive memories outside the request's domains out of the pool, but those that bear on it."""
     for memory_id, memory in list(pool.items()):
+        if memory_id in bearing:
+            continue
         why = sensitivity_gate.sensitive_outside(memory, domains, include_sensitive)
         if why is not None:
             del pool[memory_id]
@@ -234,15 +236,10 @@ def _tier(
     if policy.overridden_by(memory, request.live_intent, request.query) is not None:
         return CONSTRAINT, ["constraint on what the live instruction asks for"]
     if sensitivity_gate.safety_fires(memory, domains):
-        return CONSTRAINT, [
-            f"safety fact for a {'/'.join(sorted(domains & sensitivity_gate.SAFETY_DOMAINS))} request"
-        ]
+        return CONSTRAINT, [f"safety fact for a {'/'.join(sorted(domains & sensitivity_gate.SAFETY_DOMAINS))} request"]
     if memory.profile and memory.sensitivity is None and not sensitivity_gate.is_safety_memory(memory):
         return PROFILE, ["profile fact"]
-    return (
-        RANKED,
-        [],
-    )  # a sensitive or safety profile fact ("User is deaf.") passes without relevance only in its domain
+    return RANKED, []  # a sensitive or safety profile fact ("User is deaf.") passes without relevance only in its domain
 
 
 def _yield_to_live_intent(
@@ -253,9 +250,7 @@ def _yield_to_live_intent(
     if not live_intent:  # nothing to yield to
         return set()
     live = policy.live_intent_attributes(live_intent)
-    overridden = {
-        m.id: why for m in pool.values() if (why := live.overrides(m) or by_meaning.get(m.id)) is not None
-    }
+    overridden = {m.id: why for m in pool.values() if (why := live.overrides(m) or by_meaning.get(m.id)) is not None}
     for memory_id, why in overridden.items():
         verdicts.suppress(memory_id, why)
     return set(overridden)
@@ -280,11 +275,7 @@ def _promote_context_mate(
     """The query matched another context's value: its mate for this request's context takes its place."""
     lost = loser.memory
     for mate in pool.values():
-        if (
-            mate.id in mismatched
-            or mate.id in yielded
-            or (mate.entity, mate.attribute) != (lost.entity, lost.attribute)
-        ):
+        if mate.id in mismatched or mate.id in yielded or (mate.entity, mate.attribute) != (lost.entity, lost.attribute):
             continue
         if mate.id in verdicts.entries:
             entry = verdicts.entries[mate.id]
@@ -319,9 +310,7 @@ def _settle_conflicts(
         relevance = loser.relevance if loser else 0.0
         winner = verdicts.entries.get(conflict.kept_id)
         if winner is None:  # a slot-mate the query did not match wins its slot
-            verdicts.admit(
-                Entry(pool[conflict.kept_id], RANKED, ["stronger value of a conflicting pair"], relevance)
-            )
+            verdicts.admit(Entry(pool[conflict.kept_id], RANKED, ["stronger value of a conflicting pair"], relevance))
         else:
             winner.relevance = max(winner.relevance, relevance)
     return conflicts
@@ -340,9 +329,7 @@ def _cap_profile_block(verdicts: Verdicts, profile_limit: int) -> None:
 
 def _fit_budget(verdicts: Verdicts, request: RecallRequest) -> Trimmed[Entry]:
     """Keep the best-ranked entries within the token budget and the limit; suppress the rest."""
-    trimmed = trim(
-        verdicts.ranked(), lambda e: estimate_tokens(e.memory.text), request.budget_tokens, request.limit
-    )
+    trimmed = trim(verdicts.ranked(), lambda e: estimate_tokens(e.memory.text), request.budget_tokens, request.limit)
     for entry in trimmed.over_budget:
         verdicts.suppress(entry.memory.id, "over the token budget")
     for entry in trimmed.over_limit:

@@ -47,7 +47,7 @@ from sidecar.recall.exclusions import exclusion_counts, live_intent_notes, unacc
 from sidecar.recall.fusion import Signals, fuse, grounded, stated_relevance
 from sidecar.recall.keywords import query_terms
 from sidecar.recall.linked import query_links, with_linked
-from sidecar.recall.meaning import Meaning, MeaningReader
+from sidecar.recall.meaning import Meaning, MeaningReader, bearing
 from sidecar.recall.metrics import measured, recall_metrics
 from sidecar.recall.models import (
     NoteView,
@@ -125,6 +125,7 @@ def item_gates(
         confidence_floor=config.confidence_floor,
         kinship=meaning.kinship,
         overridden=meaning.overridden,
+        bearing=meaning.bearing,
     )
 
 
@@ -151,10 +152,7 @@ def notes_of(
 
 
 def trust_policy(
-    request: RecallRequest,
-    config: RecallConfig,
-    domains: frozenset[str],
-    suppressed: Sequence[tuple[str, str]],
+    request: RecallRequest, config: RecallConfig, domains: frozenset[str], suppressed: Sequence[tuple[str, str]]
 ) -> TrustPolicyView:
     """The trust policy this recall applied, as diagnostics state it."""
     quotes = ["trusted", "caution", "untrusted"] if request.include_untrusted_evidence else ["trusted"]
@@ -240,21 +238,14 @@ class RecallService:
         currency = Currency(now=now, confidence_floor=config.confidence_floor)
         # time and agent filters select quotes by said_at and agent; types and topics leave no quotes
         quoting = (
-            config.episodes_enabled
-            and request.episodes
-            and bool(request.query.strip())
-            and filters.quotes_allowed(request)
+            config.episodes_enabled and request.episodes and bool(request.query.strip()) and filters.quotes_allowed(request)
         )
         said = replace(currency, include_untrusted=request.include_untrusted_evidence)
         terms = query_terms(request.query)
-        fetch = config.candidate_limit(
-            request.limit, narrowed=request.topic is not None or filters.narrows(request)
-        )
+        fetch = config.candidate_limit(request.limit, narrowed=request.topic is not None or filters.narrows(request))
         degraded: list[str] = []
 
-        domains = request_domains(
-            request.query, request.action.domain if request.action else None, request.topic
-        )
+        domains = request_domains(request.query, request.action.domain if request.action else None, request.topic)
         dates = read_dates(request.query, request.dates_relative_to or now)
         links = query_links(request.query, dates.window)
         (dense, episode_dense), keyword, linked, episode_keyword, pinned, contests, safety = await _all(
@@ -274,32 +265,18 @@ class RecallService:
         )
         said_all = {e.id: e for e in said_episodes}
         said_episodes = [e for e in said_episodes if filters.said_within(e, request)]
-        stated = [
-            (e.memory_ids, episode_signals[e.id].relevance) for e in said_episodes if e.id in episode_signals
-        ]
+        stated = [(e.memory_ids, episode_signals[e.id].relevance) for e in said_episodes if e.id in episode_signals]
         signals = grounded(signals, stated_relevance(stated))
         hydrated += await self._invented_slot_mates(scope, currency, hydrated)
-        current = {
-            m.id: m for m in (*hydrated, *pinned, *safety)
-        }  # current at a stricter floor than quotes ask
+        current = {m.id: m for m in (*hydrated, *pinned, *safety)}  # current at a stricter floor than quotes ask
         hydrated, pinned = filters.narrowed(request, hydrated, [*pinned, *safety])
         filtered = current.keys() - {m.id for m in (*hydrated, *pinned)}
         meaning = await self._meaning_of(embedding, request, current.values(), degraded)
-        selection = select(
-            request, config, now, scope, signals, hydrated, pinned, contests, domains=domains, meaning=meaning
-        )
+        stated_by = [(e.id, e.memory_ids) for e in said_episodes]
+        meaning = replace(meaning, bearing=bearing(signals, episode_signals, stated_by))
+        selection = select(request, config, now, scope, signals, hydrated, pinned, contests, domains=domains, meaning=meaning)
         quotes = await self._quotes(
-            request,
-            config,
-            now,
-            scope,
-            said,
-            episode_signals,
-            said_episodes,
-            current,
-            dates,
-            domains,
-            meaning,
+            request, config, now, scope, said, episode_signals, said_episodes, current, dates, domains, meaning
         )
         quotes = quotes.without_sensitive(selection.suppressed)
         alone, carried = carry_quotes(selection.chosen, quotes.entries)
@@ -387,14 +364,10 @@ class RecallService:
         )
         if request.context_turns and verdicts.entries:
             best = sorted(verdicts.entries, key=lambda e: -e.score.value)[: request.limit]
-            around = await self._store.episode_neighbours(
-                scope, said, [e.episode.id for e in best], request.context_turns
-            )
+            around = await self._store.episode_neighbours(scope, said, [e.episode.id for e in best], request.context_turns)
             around = {i: [e for e in turns if filters.said_within(e, request)] for i, turns in around.items()}
             mates = [e for turns in around.values() for e in turns]
-            current |= await self._current_beliefs(
-                scope, now, mates, checked=current.keys() | _linked(episodes)
-            )
+            current |= await self._current_beliefs(scope, now, mates, checked=current.keys() | _linked(episodes))
             offer_context(best, around, current, request.include_untrusted_evidence)
         return Quotes(verdicts, named, window)
 
@@ -432,9 +405,7 @@ class RecallService:
             vector = await vector_of(embedding)
             searches = [self._vectors.search(vector, scope.vector_filter(), limit)]
             if quoting:
-                searches.append(
-                    self._vectors.search(vector, scope.vector_filter(kinds=(EPISODE_KIND,)), limit)
-                )
+                searches.append(self._vectors.search(vector, scope.vector_filter(kinds=(EPISODE_KIND,)), limit))
             found = await _all(*searches)
             return found[0], (found[1] if quoting else [])
         except BeliefstreamError as exc:  # SinkError of the index, EmbedderUnavailableError
@@ -466,9 +437,7 @@ class RecallService:
             return []
         return await self._store.keyword_candidates(scope, currency, terms, limit)
 
-    async def _linked(
-        self, scope: RecallScope, currency: Currency, links: QueryLinks, limit: int
-    ) -> list[str]:
+    async def _linked(self, scope: RecallScope, currency: Currency, links: QueryLinks, limit: int) -> list[str]:
         if not links:
             return []
         return await self._store.linked_candidates(scope, currency, links, limit)
@@ -480,9 +449,7 @@ class RecallService:
             return []
         return await self._store.episode_keyword_candidates(scope, currency, terms, limit)
 
-    async def _hydrate_episodes(
-        self, scope: RecallScope, currency: Currency, ids: list[str]
-    ) -> list[Episode]:
+    async def _hydrate_episodes(self, scope: RecallScope, currency: Currency, ids: list[str]) -> list[Episode]:
         if not ids:
             return []
         return await self._store.hydrate_episodes(scope, currency, ids)

@@ -10,16 +10,21 @@ import numpy as np
 import pytest
 
 from beliefs.records import Memory, MemoryType, Polarity, RecallSemantics
+from reading.sensitivity import is_safety_fact
 from sidecar.recall import policy
+from sidecar.recall.fusion import Signals
 from sidecar.recall.meaning import (
     LIVE_SLOT,
     LIVE_SLOT_FACT,
+    SENSITIVE_BEARS,
+    bearing,
     kinship,
     live_slot_override,
     may_yield,
     profile,
     undomained_constraints,
 )
+from sidecar.recall.sensitivity_gate import sensitive_outside
 from tests.sidecar.recall.test_updates_by_subject import recall, retain, turn
 
 WHEN = datetime(2026, 5, 1, tzinfo=UTC)
@@ -122,3 +127,52 @@ async def test_a_live_instruction_hides_the_default_it_speaks_of_and_not_another
     assert any("by meaning" in s.why for s in swapped.suppressed)
     other = await recall(world, tenant, "Book my hotel in Turin.", live_intent={"breakfast": "included"})
     assert any("lift" in m.text.lower() for m in other.memories)
+
+
+# --- sensitive facts where they bear; safety facts; mental health is no safety fact ---------------------------
+
+
+def test_what_bears_is_near_the_query_and_a_belief_bears_when_the_turn_that_stated_it_does() -> None:
+    beliefs = {
+        "b1": Signals(0.5, dense_score=SENSITIVE_BEARS - 0.05),
+        "b2": Signals(0.5, dense_score=SENSITIVE_BEARS),
+    }
+    quotes = {"q1": Signals(0.5, dense_score=SENSITIVE_BEARS + 0.02), "q2": Signals(0.5, dense_score=0.1)}
+    stated = [("q1", ("b1",)), ("q2", ("b3",))]
+    assert bearing(beliefs, quotes, stated) == {"b1", "b2", "q1"}
+    assert bearing({"k": Signals(0.5, keyword_rank=1)}, {}) == frozenset(), (
+        "a keyword hit alone does not bear"
+    )
+
+
+def test_a_sensitive_fact_that_bears_passes_the_gates_belief_and_quote_alike() -> None:
+    pay = memory("User is paid 52k a year.", type=MemoryType.FACT, sensitivity="finances")
+    gates = policy.ItemGates(domains=frozenset({"food"}))
+    assert gates.belief_withheld(pay) is not None
+    assert gates.quote_withheld("I'm paid 52k a year.", [], "q1") is not None
+    bears = policy.ItemGates(domains=frozenset({"food"}), bearing=frozenset({pay.id, "q1"}))
+    assert bears.belief_withheld(pay) is None
+    assert bears.quote_withheld("I'm paid 52k a year.", [], "q1") is None
+
+
+def test_a_profile_fact_of_a_special_category_is_gated_unless_it_is_a_safety_fact() -> None:
+    adhd = memory("User has ADHD.", type=MemoryType.FACT, sensitivity="health", profile=True,
+                  attribute="medical_condition")  # fmt: skip
+    deaf = memory("User is deaf in one ear.", type=MemoryType.FACT, sensitivity="health", profile=True)
+    assert sensitive_outside(adhd, frozenset({"book"})) is not None
+    assert sensitive_outside(deaf, frozenset({"book"})) is None
+
+
+@pytest.mark.parametrize(
+    ("attribute", "text", "safety"),
+    [
+        ("medical_condition", "User has bipolar disorder.", False),
+        ("medical_condition", "User was diagnosed with depression last year.", False),
+        (None, "User has an eating disorder and avoids talk of calories.", False),
+        ("medical_condition", "User has epilepsy.", True),
+        (None, "User is hard of hearing.", True),
+        (None, "User is allergic to kiwi.", True),
+    ],
+)
+def test_a_mental_health_condition_is_no_safety_fact(attribute, text, safety) -> None:
+    assert is_safety_fact(attribute, text) is safety
