@@ -143,7 +143,7 @@ def judge_episodes(
         if framing is not None and min(QUOTE_CONFIDENCE[episode.trust], cap) < gates.confidence_floor:
             suppressed.append((episode.id, f"{framing} (a quote is trusted no more than its claim: {cap} < the floor)"))
             continue
-        withheld = gates.quote_withheld(episode.text, linked, episode.id)
+        withheld = gates.quote_withheld(episode.text, linked)
         if withheld is not None:
             suppressed.append((episode.id, withheld))
             continue

@@ -11,23 +11,19 @@ the default's words are near the instruction ("drink: iced matcha" and "User's u
 white"; "doneness: well done" and "likes their steak medium-rare") though they share no word: the
 cosine of the default's text with "name: value" reaches `LIVE_SLOT` for a
 preference or procedure, `LIVE_SLOT_FACT` for a fact (a fact of the user's life yields only to an
-instruction plainly about it). **Bearing**: a special-category fact outside its category's domains
-still comes back where it bears on the request, when its cosine to the query reaches
-`SENSITIVE_BEARS` (above the similarity floor: "help me prepare for my pay review" and the user's
-pay; not "recommend a keyboard" and their anxiety). The bars are measured on the dev scenarios (docs/benchmarks.md).
+instruction plainly about it). The bars are measured on the dev scenarios (docs/benchmarks.md).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from beliefs.records import Memory, MemoryType, Polarity, RecallSemantics
 from sidecar.recall import policy
-from sidecar.recall.fusion import Signals
 from sidecar.recall.query_embed import QueryEmbedder, vector_of
 from sidecar.recall.sensitivity_gate import is_safety_memory
 
@@ -50,37 +46,15 @@ KINDS: tuple[str, ...] = (
 #: Cosine of a default's text with a live instruction at which the instruction overrides it.
 LIVE_SLOT = 0.14
 LIVE_SLOT_FACT = 0.40
-#: Cosine to the query at which a sensitive fact bears on the request outside its category's domains
-#: (dev: the turns of sensitive facts and the requests they bear on 0.24 to 0.57, others -0.03 to 0.22).
-SENSITIVE_BEARS = 0.25
 
 
 @dataclass(frozen=True)
 class Meaning:
     """The request's readings by meaning: {constraint id: kinship}, {default id: why a live instruction
-    overrides it}, and the candidates that bear on it (`bearing`). Empty when the model is unavailable:
-    the rules fall back to words."""
+    overrides it}. Empty when the model is unavailable: the rules fall back to words."""
 
     kinship: Mapping[str, float] = field(default_factory=dict)
     overridden: Mapping[str, str] = field(default_factory=dict)
-    bearing: frozenset[str] = frozenset()
-
-
-def bearing(
-    beliefs: Mapping[str, Signals],
-    quotes: Mapping[str, Signals],
-    stated: Iterable[tuple[str, Sequence[str]]] = (),
-) -> frozenset[str]:
-    """The candidates whose cosine to the query reaches `SENSITIVE_BEARS`, and the beliefs a turn that
-    bears stated (`stated`: (quote id, its belief ids)): "User is paid 52k" reads farther from a question
-    than "I'm paid 52k", which is how it was said."""
-    near = {
-        i
-        for found in (beliefs, quotes)
-        for i, s in found.items()
-        if (s.dense_score or 0.0) >= SENSITIVE_BEARS
-    }
-    return frozenset(near | {m for quote, ids in stated if quote in near for m in ids})
 
 
 def profile(vectors: np.ndarray, kinds: np.ndarray) -> np.ndarray:

@@ -455,24 +455,22 @@ class ItemGates:
     confidence_floor: float = 0.0
     kinship: Mapping[str, float] = field(default_factory=dict)  # read by meaning (`sidecar.recall.meaning`)
     overridden: Mapping[str, str] = field(default_factory=dict)  # default id → the live instruction, by meaning
-    bearing: frozenset[str] = frozenset()  # what bears on the request by meaning: sensitive facts pass
 
     def belief_withheld(self, memory: Memory) -> str | None:
         return (
-            (None if memory.id in self.bearing else sensitive_outside(memory, self.domains, self.include_sensitive))
+            sensitive_outside(memory, self.domains, self.include_sensitive)
             or off_domain(memory, self.action, self.domains, self.kinship.get(memory.id))
             or self.live.overrides(memory)
             or self.overridden.get(memory.id)
         )
 
-    def quote_withheld(self, text: str, linked: Sequence[Memory], quote_id: str | None = None) -> str | None:
+    def quote_withheld(self, text: str, linked: Sequence[Memory]) -> str | None:
         """Why a quote stays out (its frame is checked first, by `framing_cap`), else None."""
         for memory in linked:
             why = self.belief_withheld(memory)
             if why is not None:
                 return f"{why} ({OF_STATED_BELIEF}, {memory.id})"
-        # a sensitive belief of it was judged (its verdict holds), or the quote itself bears on the request
-        if not any(m.sensitivity for m in linked) and quote_id not in self.bearing:
+        if not any(m.sensitivity for m in linked):  # else its beliefs' verdict holds
             why = sensitive_words_outside(text, self.domains, self.include_sensitive)
             if why is not None:
                 return why

@@ -117,7 +117,7 @@ def select(
             request.query, action.domain if action else None, request.topic
         )
     verdicts = Verdicts()
-    _suppress_sensitive(pool, domains, request.include_sensitive, verdicts, meaning.bearing)
+    _suppress_sensitive(pool, domains, request.include_sensitive, verdicts)
     _withhold(pool, lambda m: policy.off_domain(m, action, domains, meaning.kinship.get(m.id)), verdicts)
     matched = _admit_eligible(pool, action, domains, request, signals, config, verdicts, meaning.kinship)
     yielded = _yield_to_live_intent(pool, request.live_intent, verdicts, meaning.overridden)
@@ -160,16 +160,10 @@ def _current_pool(
 
 
 def _suppress_sensitive(
-    pool: dict[str, Memory],
-    domains: frozenset[str],
-    include_sensitive: bool,
-    verdicts: Verdicts,
-    bearing: frozenset[str] = frozenset(),
+    pool: dict[str, Memory], domains: frozenset[str], include_sensitive: bool, verdicts: Verdicts
 ) -> None:
-    """Take sensitive memories outside the request's domains out of the pool, but those that bear on it."""
+    """Take sensitive memories outside the request's domains out of the pool."""
     for memory_id, memory in list(pool.items()):
-        if memory_id in bearing:
-            continue
         why = sensitivity_gate.sensitive_outside(memory, domains, include_sensitive)
         if why is not None:
             del pool[memory_id]

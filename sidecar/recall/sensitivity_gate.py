@@ -2,8 +2,7 @@
 
 A special-category memory (`Memory.sensitivity`, set at write time by `reading.sensitivity`) is
 recalled only when the request is in its domain (read from the query, the action's domain and the
-topic), when it bears on the request by meaning (`sidecar.recall.meaning.SENSITIVE_BEARS`, judged by
-the caller), or when the caller names its category in `include_sensitive`; a profile fact is no
+topic), or when the caller names its category in `include_sensitive`; a profile fact is no
 exception (a diagnosis is part of who the user is, and still not for every answer) unless it is a
 safety fact.
 A safety fact (an allergy, a medical need, a dietary restriction, accessibility) is the opposite

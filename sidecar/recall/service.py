@@ -47,7 +47,7 @@ from sidecar.recall.exclusions import exclusion_counts, live_intent_notes, unacc
 from sidecar.recall.fusion import Signals, fuse, grounded, stated_relevance
 from sidecar.recall.keywords import query_terms
 from sidecar.recall.linked import query_links, with_linked
-from sidecar.recall.meaning import Meaning, MeaningReader, bearing
+from sidecar.recall.meaning import Meaning, MeaningReader
 from sidecar.recall.metrics import measured, recall_metrics
 from sidecar.recall.models import (
     NoteView,
@@ -125,7 +125,6 @@ def item_gates(
         confidence_floor=config.confidence_floor,
         kinship=meaning.kinship,
         overridden=meaning.overridden,
-        bearing=meaning.bearing,
     )
 
 
@@ -272,8 +271,6 @@ class RecallService:
         hydrated, pinned = filters.narrowed(request, hydrated, [*pinned, *safety])
         filtered = current.keys() - {m.id for m in (*hydrated, *pinned)}
         meaning = await self._meaning_of(embedding, request, current.values(), degraded)
-        stated_by = [(e.id, e.memory_ids) for e in said_episodes]
-        meaning = replace(meaning, bearing=bearing(signals, episode_signals, stated_by))
         selection = select(request, config, now, scope, signals, hydrated, pinned, contests, domains=domains, meaning=meaning)
         quotes = await self._quotes(
             request, config, now, scope, said, episode_signals, said_episodes, current, dates, domains, meaning

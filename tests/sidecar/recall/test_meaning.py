@@ -12,12 +12,9 @@ import pytest
 from beliefs.records import Memory, MemoryType, Polarity, RecallSemantics
 from reading.sensitivity import is_safety_fact
 from sidecar.recall import policy
-from sidecar.recall.fusion import Signals
 from sidecar.recall.meaning import (
     LIVE_SLOT,
     LIVE_SLOT_FACT,
-    SENSITIVE_BEARS,
-    bearing,
     kinship,
     live_slot_override,
     may_yield,
@@ -130,29 +127,6 @@ async def test_a_live_instruction_hides_the_default_it_speaks_of_and_not_another
 
 
 # --- sensitive facts where they bear; safety facts; mental health is no safety fact ---------------------------
-
-
-def test_what_bears_is_near_the_query_and_a_belief_bears_when_the_turn_that_stated_it_does() -> None:
-    beliefs = {
-        "b1": Signals(0.5, dense_score=SENSITIVE_BEARS - 0.05),
-        "b2": Signals(0.5, dense_score=SENSITIVE_BEARS),
-    }
-    quotes = {"q1": Signals(0.5, dense_score=SENSITIVE_BEARS + 0.02), "q2": Signals(0.5, dense_score=0.1)}
-    stated = [("q1", ("b1",)), ("q2", ("b3",))]
-    assert bearing(beliefs, quotes, stated) == {"b1", "b2", "q1"}
-    assert bearing({"k": Signals(0.5, keyword_rank=1)}, {}) == frozenset(), (
-        "a keyword hit alone does not bear"
-    )
-
-
-def test_a_sensitive_fact_that_bears_passes_the_gates_belief_and_quote_alike() -> None:
-    pay = memory("User is paid 52k a year.", type=MemoryType.FACT, sensitivity="finances")
-    gates = policy.ItemGates(domains=frozenset({"food"}))
-    assert gates.belief_withheld(pay) is not None
-    assert gates.quote_withheld("I'm paid 52k a year.", [], "q1") is not None
-    bears = policy.ItemGates(domains=frozenset({"food"}), bearing=frozenset({pay.id, "q1"}))
-    assert bears.belief_withheld(pay) is None
-    assert bears.quote_withheld("I'm paid 52k a year.", [], "q1") is None
 
 
 def test_a_profile_fact_of_a_special_category_is_gated_unless_it_is_a_safety_fact() -> None:
