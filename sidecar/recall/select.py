@@ -26,6 +26,7 @@ from sidecar.recall.floor import similarity_floor
 from sidecar.recall.freshness import certainty, needs_confirmation
 from sidecar.recall.fusion import Signals
 from sidecar.recall.linked import entity_link_relevance
+from sidecar.recall.live_intent import LiveIntent
 from sidecar.recall.meaning import Meaning
 from sidecar.recall.metadata_match import entity_matches, metadata_matches, query_subject_terms
 from sidecar.recall.models import (
@@ -243,7 +244,7 @@ def _yield_to_live_intent(
     (`by_meaning`: id → why); their ids."""
     if not live_intent:  # nothing to yield to
         return set()
-    live = policy.live_intent_attributes(live_intent)
+    live = LiveIntent.of(live_intent)
     overridden = {m.id: why for m in pool.values() if (why := live.overrides(m) or by_meaning.get(m.id)) is not None}
     for memory_id, why in overridden.items():
         verdicts.suppress(memory_id, why)

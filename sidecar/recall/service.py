@@ -47,6 +47,7 @@ from sidecar.recall.exclusions import exclusion_counts, live_intent_notes, unacc
 from sidecar.recall.fusion import Signals, fuse, grounded, stated_relevance
 from sidecar.recall.keywords import query_terms
 from sidecar.recall.linked import query_links, with_linked
+from sidecar.recall.live_intent import LiveIntent
 from sidecar.recall.meaning import Meaning, MeaningReader
 from sidecar.recall.metrics import measured, recall_metrics
 from sidecar.recall.models import (
@@ -120,7 +121,7 @@ def item_gates(
     return policy.ItemGates(
         action=action,
         domains=domains,
-        live=policy.LiveIntent.of(request.live_intent),
+        live=LiveIntent.of(request.live_intent),
         include_sensitive=tuple(request.include_sensitive),
         confidence_floor=config.confidence_floor,
         kinship=meaning.kinship,
