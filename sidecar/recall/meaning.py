@@ -17,15 +17,19 @@ instruction plainly about it). The bars are measured on the dev scenarios (docs/
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from beliefs.errors import BeliefstreamError
 from beliefs.records import Memory, MemoryType, Polarity, RecallSemantics
 from sidecar.recall import policy
 from sidecar.recall.query_embed import QueryEmbedder, vector_of
 from sidecar.recall.sensitivity_gate import is_safety_memory
+
+logger = logging.getLogger(__name__)
 
 #: What assistants are asked for, one kind a line: general descriptions, not any user's words.
 KINDS: tuple[str, ...] = (
@@ -118,6 +122,24 @@ class MeaningReader:
     async def _embed(self, texts: list[str]) -> np.ndarray:
         vectors = await asyncio.gather(*(vector_of(self._queries.ask(t)) for t in texts))
         return np.vstack(vectors) if vectors else np.zeros((0, 0), dtype=np.float32)
+
+    async def read_or_none(
+        self,
+        embedding: np.ndarray | asyncio.Future[np.ndarray] | None,
+        live_intent: Mapping[str, str],
+        memories: Iterable[Memory],
+        domain: str | None,
+        degraded: list[str],
+    ) -> Meaning:
+        """`read` with the query's embedding as the recall asked for it (`QueryEmbedder.ask`); nothing,
+        and "meaning" in `degraded`, when the model is unavailable: the rules then read words alone."""
+        try:
+            query = None if embedding is None else await vector_of(embedding)
+            return await self.read(query, live_intent, memories, domain)
+        except BeliefstreamError as exc:  # EmbedderUnavailableError
+            logger.warning("recall without readings by meaning: %s", exc)
+            degraded.append("meaning")
+            return Meaning()
 
     async def read(
         self,

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -271,7 +271,8 @@ class RecallService:
         current = {m.id: m for m in (*hydrated, *pinned, *safety)}  # current at a stricter floor than quotes ask
         hydrated, pinned = filters.narrowed(request, hydrated, [*pinned, *safety])
         filtered = current.keys() - {m.id for m in (*hydrated, *pinned)}
-        meaning = await self._meaning_of(embedding, request, current.values(), degraded)
+        domain = request.action.domain if request.action else None
+        meaning = await self._meaning.read_or_none(embedding, request.live_intent, current.values(), domain, degraded)
         selection = select(request, config, now, scope, signals, hydrated, pinned, contests, domains=domains, meaning=meaning)
         quotes = await self._quotes(
             request, config, now, scope, said, episode_signals, said_episodes, current, dates, domains, meaning
@@ -410,23 +411,6 @@ class RecallService:
             logger.warning("recall without dense candidates: %s", exc)
             degraded.append("dense")
             return [], []
-
-    async def _meaning_of(
-        self,
-        embedding: np.ndarray | asyncio.Future[np.ndarray] | None,
-        request: RecallRequest,
-        memories: Iterable[Memory],
-        degraded: list[str],
-    ) -> Meaning:
-        """What this request reads by meaning (`MeaningReader`); nothing when the model is unavailable."""
-        try:
-            query = None if embedding is None else await vector_of(embedding)
-            domain = request.action.domain if request.action else None
-            return await self._meaning.read(query, request.live_intent, memories, domain)
-        except BeliefstreamError as exc:  # EmbedderUnavailableError: the rules read words alone
-            logger.warning("recall without readings by meaning: %s", exc)
-            degraded.append("meaning")
-            return Meaning()
 
     async def _keyword(
         self, scope: RecallScope, currency: Currency, terms: Sequence[str], limit: int
