@@ -1,8 +1,9 @@
 """The recall scenarios from raw turns: their schema, loading with one-line errors, and the turns to retain.
 
 A scenario is a short conversation (sessions of raw turns, dated) and recalls, each with what must and
-must not come back. The files live in `tests/data/recall_scenarios/` (`dev.jsonl`, `heldout.jsonl`);
-the schema is documented in the README.md there. Pure: no I/O but reading the files.
+must not come back. The files live in `tests/data/recall_scenarios/` (`dev.jsonl`; the held-out split is `heldout.jsonl`
+and every `heldout_new_*.jsonl`, the held-out thirds of scenarios added later); the schema is documented
+in the README.md there. Pure: no I/O but reading the files.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ SPLITS = ("dev", "heldout")
 CATEGORIES = (
     "update", "retraction", "correction", "employer",
     "hypothetical", "rhetorical", "sarcastic", "third_party", "pasted", "quoted", "assistant_said",
-    "live_intent", "constraint_domain", "sensitive", "safety", "scope", "no_memory", "stable",
+    "live_intent", "constraint_domain", "sensitive", "safety", "scope", "no_memory", "one_item", "stable",
 )  # fmt: skip
 
 #: What an item wrongly presented as current does to the answer.
@@ -64,6 +65,7 @@ class Recall:
     must: tuple[Fact, ...]
     must_not: tuple[Fact, ...]
     needs_memory: bool = True
+    max_items: int | None = None  # the most items a right answer has (a fact told by a belief and its turn: 1)
     live_intent: dict[str, str] | None = None
     action: dict[str, str] | None = None
     dates_relative_to: str | None = None
@@ -138,15 +140,22 @@ def load(splits: tuple[str, ...] = SPLITS, data_dir: Path = DATA_DIR) -> list[Sc
     for split in splits:
         if split not in SPLITS:
             raise ScenarioError(f"unknown split {split!r}; one of {', '.join(SPLITS)}")
-        path = data_dir / f"{split}.jsonl"
-        if not path.exists():
-            raise ScenarioError(f"{path}: no such file")
-        for scenario in load_file(path, split):
-            if scenario.id in seen:
-                raise ScenarioError(f"{path}: scenario id {scenario.id!r} also in {seen[scenario.id]}")
-            seen[scenario.id] = str(path)
-            scenarios.append(scenario)
+        for path in split_files(split, data_dir):
+            for scenario in load_file(path, split):
+                if scenario.id in seen:
+                    raise ScenarioError(f"{path}: scenario id {scenario.id!r} also in {seen[scenario.id]}")
+                seen[scenario.id] = str(path)
+                scenarios.append(scenario)
     return scenarios
+
+
+def split_files(split: str, data_dir: Path = DATA_DIR) -> list[Path]:
+    """The files of `split`: `<split>.jsonl`, and for the held-out split every `heldout_new_*.jsonl`
+    (the held-out third of the scenarios a later change added, in name order)."""
+    path = data_dir / f"{split}.jsonl"
+    if not path.exists():
+        raise ScenarioError(f"{path}: no such file")
+    return [path, *(sorted(data_dir.glob(f"{split}_new_*.jsonl")) if split == "heldout" else [])]
 
 
 def load_file(path: Path, split: str) -> list[Scenario]:
@@ -235,7 +244,7 @@ def _session(raw: dict[str, Any]) -> dict[str, Any]:
 def _recall(raw: dict[str, Any]) -> Recall:
     _known(
         raw,
-        {"query", "live_intent", "action", "dates_relative_to", "needs_memory", "must", "must_not"},
+        {"query", "live_intent", "action", "dates_relative_to", "needs_memory", "max_items", "must", "must_not"},
         "recall",
     )
     if not isinstance(raw["query"], str) or not raw["query"].strip():
@@ -249,6 +258,9 @@ def _recall(raw: dict[str, Any]) -> Recall:
         raise ValueError(f"recall {raw['query']!r} has no expectation (must or must_not)")
     if not needs_memory and must:
         raise ValueError(f"recall {raw['query']!r} needs no memory but lists facts that must come back")
+    max_items = raw.get("max_items")
+    if max_items is not None and (isinstance(max_items, bool) or not isinstance(max_items, int) or max_items < 1):
+        raise TypeError("max_items is a whole number of at least 1")
     if raw.get("dates_relative_to") is not None:
         _timestamp(raw["dates_relative_to"])
     action = raw.get("action")
@@ -264,6 +276,7 @@ def _recall(raw: dict[str, Any]) -> Recall:
         must=must,
         must_not=must_not,
         needs_memory=needs_memory,
+        max_items=max_items,
         live_intent=live,
         action=action,
         dates_relative_to=raw.get("dates_relative_to"),

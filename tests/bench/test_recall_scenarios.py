@@ -18,6 +18,7 @@ from bench.recall_scenario_data import (
     load,
     load_file,
     parse,
+    split_files,
 )
 from bench.recall_scenario_score import Verdict, duplicate_tokens, judge, presented_as_current, tally
 from bench.recall_scenarios import as_json, main
@@ -48,9 +49,26 @@ def test_a_third_of_each_category_is_held_out() -> None:
         assert total // 3 <= splits["heldout"] <= -(-total // 3), (category, dict(splits))
 
 
-def test_the_held_out_file_opens_with_its_note() -> None:
-    first = json.loads((DATA_DIR / "heldout.jsonl").read_text().splitlines()[0])
-    assert set(first) == {"_note"} and "never tune" in first["_note"].lower()
+def test_every_held_out_file_opens_with_its_note() -> None:
+    files = split_files("heldout")
+    assert files[0].name == "heldout.jsonl"
+    for path in files:
+        first = json.loads(path.read_text().splitlines()[0])
+        assert set(first) == {"_note"} and "never tune" in first["_note"].lower(), path.name
+
+
+def test_the_held_out_split_takes_every_heldout_new_file_and_nothing_else(tmp_path: Path) -> None:
+    """Scenarios added later keep their held-out third in `heldout_new_<name>.jsonl`: the held-out split
+    reads them beside `heldout.jsonl`; the dev split never does."""
+    for name, scenario_id in (("dev", "x-dev"), ("heldout", "x-old"), ("heldout_new_a", "x-a"), ("heldout_new_b", "x-b")):
+        (tmp_path / f"{name}.jsonl").write_text(json.dumps(GOOD | {"id": scenario_id}) + "\n")
+    (tmp_path / "heldout_old_c.jsonl").write_text(json.dumps(GOOD | {"id": "x-c"}) + "\n")
+    held = load(("heldout",), tmp_path)
+    assert [(s.id, s.split) for s in held] == [("x-old", "heldout"), ("x-a", "heldout"), ("x-b", "heldout")]
+    assert [s.id for s in load(("dev",), tmp_path)] == ["x-dev"]
+    (tmp_path / "heldout_new_b.jsonl").write_text(json.dumps(GOOD | {"id": "x-dev"}) + "\n")
+    with pytest.raises(ScenarioError, match="also in"):
+        load(("dev", "heldout"), tmp_path)
 
 
 def test_every_recall_has_expectations() -> None:
@@ -122,6 +140,7 @@ GOOD = {
             "role",
         ),
         ({"surprise": 1}, "unknown scenario field"),
+        ({"recalls": [{"query": "q", "max_items": 0, "must": [{"fact": "f", "match": ["a"]}]}]}, "max_items"),
     ],
 )
 def test_a_bad_scenario_is_refused_in_one_line(tmp_path: Path, change: dict, message: str) -> None:
@@ -223,6 +242,18 @@ def test_a_question_that_needs_no_memory_fails_on_any_item_and_is_counted() -> N
     figures = tally([empty, chatty])["dev"]["all"].figures()
     assert figures["no_memory_mean_items"] == 1.0 and figures["harmful_recall_rate"] == 0.0
     assert figures["duplicate_tokens"] == 3 and figures["mean_tokens"] == 3.0
+
+
+def test_a_recall_with_max_items_fails_on_more_items_even_when_the_fact_is_found() -> None:
+    scenario = parse(
+        GOOD | {"recalls": [{"query": "do I sing?", "max_items": 1, "must": [{"fact": "sings", "match": ["sing"]}]}]},
+        "dev",
+    )
+    recall = scenario.recalls[0]
+    one = judge(scenario, recall, {"memories": [item("User sings.", evidence=[{"text": "I sing in a choir."}])]})
+    two = judge(scenario, recall, {"memories": [item("User sings."), item("I sing in a choir.", type="episode")]})
+    assert one.passed and not one.too_many
+    assert two.found == (True,) and two.too_many and not two.passed
 
 
 def test_the_json_report_keeps_held_out_verdicts_in_aggregate() -> None:
