@@ -1,9 +1,9 @@
 """The recall scenarios from raw turns: their schema, loading with one-line errors, and the turns to retain.
 
 A scenario is a short conversation (sessions of raw turns, dated) and recalls, each with what must and
-must not come back. The files live in `tests/data/recall_scenarios/` (`dev.jsonl`; the held-out split is `heldout.jsonl`
-and every `heldout_new_*.jsonl`, the held-out thirds of scenarios added later); the schema is documented
-in the README.md there. Pure: no I/O but reading the files.
+must not come back. The files live in `tests/data/recall_scenarios/` (`dev.jsonl`, `heldout.jsonl`, and
+`heldout_new_<name>.jsonl`: the held-out third of scenarios added later, part of the held-out split);
+the schema is documented in the README.md there. Pure: no I/O but reading the files.
 """
 
 from __future__ import annotations
@@ -140,6 +140,9 @@ def load(splits: tuple[str, ...] = SPLITS, data_dir: Path = DATA_DIR) -> list[Sc
     for split in splits:
         if split not in SPLITS:
             raise ScenarioError(f"unknown split {split!r}; one of {', '.join(SPLITS)}")
+        path = data_dir / f"{split}.jsonl"
+        if not path.exists():
+            raise ScenarioError(f"{path}: no such file")
         for path in split_files(split, data_dir):
             for scenario in load_file(path, split):
                 if scenario.id in seen:
@@ -150,12 +153,10 @@ def load(splits: tuple[str, ...] = SPLITS, data_dir: Path = DATA_DIR) -> list[Sc
 
 
 def split_files(split: str, data_dir: Path = DATA_DIR) -> list[Path]:
-    """The files of `split`: `<split>.jsonl`, and for the held-out split every `heldout_new_*.jsonl`
-    (the held-out third of the scenarios a later change added, in name order)."""
-    path = data_dir / f"{split}.jsonl"
-    if not path.exists():
-        raise ScenarioError(f"{path}: no such file")
-    return [path, *(sorted(data_dir.glob(f"{split}_new_*.jsonl")) if split == "heldout" else [])]
+    """The files of a split: `<split>.jsonl`, and for the held-out split every `heldout_new_*.jsonl`
+    (the held-out third of scenarios added later, kept apart so `heldout.jsonl` is never edited)."""
+    extra = sorted(data_dir.glob("heldout_new_*.jsonl")) if split == "heldout" else []
+    return [data_dir / f"{split}.jsonl", *extra]
 
 
 def load_file(path: Path, split: str) -> list[Scenario]:
