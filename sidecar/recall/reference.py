@@ -10,8 +10,9 @@ what it asks (a cosine above that floor) still comes back.
 
 A name is a capitalised word not opening a sentence (`reading.subject.terms_of`'s values, numbers
 left out); the user's names are read from the candidates themselves (their text, entity and speaker),
-so nothing is keyed to a list. A "me" or "us" right after the request's opening verb ("tell me",
-"could you give us") is the answer's recipient, not a reference to the user's life.
+so nothing is keyed to a list. A "me" or "us" right after an opening verb of telling ("tell me",
+"could you give us") is the answer's recipient, not a reference to the user's life; after a verb of
+doing ("find me a hotel", "help me plan") it is the user the assistant acts for.
 """
 
 from __future__ import annotations
@@ -26,8 +27,15 @@ from reading.subject import terms_of
 FIRST_PERSON = frozenset("i me my mine myself we us our ours ourselves".split())
 
 _WORD = re.compile(r"[^\W_]+")
+#: Verbs of telling: their "me" is who receives the answer ("tell me a joke"), where a verb of doing
+#: ("find me a hotel", "help me plan", "book me a taxi") acts in the user's own life.
+TELLING = frozenset("tell give show teach write explain".split())
+
 #: "tell me …", "can you give me …", "please show us …": the recipient of the answer.
-_RECIPIENT = re.compile(r"^\W*(?:(?:please|can|could|would|will)\s+(?:you\s+)?)?[^\W_]+\s+(?:me|us)\b", re.IGNORECASE)
+_RECIPIENT = re.compile(
+    rf"^\W*(?:(?:please|can|could|would|will)\s+(?:you\s+)?)?(?:{'|'.join(sorted(TELLING))})\s+(?:me|us)\b",
+    re.IGNORECASE,
+)
 
 
 @functools.lru_cache(maxsize=1024)

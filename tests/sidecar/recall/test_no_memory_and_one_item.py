@@ -35,6 +35,8 @@ from tests.sidecar.recall.seeding import NOW, mem
         ("Tell me a joke about penguins.", False),  # "me" is who the answer is for
         ("Could you give me a synonym for 'happy'?", False),
         ("Convert 25 degrees Celsius to Kelvin.", False),
+        ("Find me a place to stay in Kyoto.", True),  # a verb of doing: the assistant acts for the user
+        ("Help me get through the office party.", True),
     ],
 )
 def test_a_first_person_word_speaks_of_the_user_but_not_the_answers_recipient(query: str, speaks: bool) -> None:
