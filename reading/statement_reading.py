@@ -28,7 +28,8 @@ def statements_of(
     if episode is None or episode.role is not Role.USER or episode.trust is not Trust.TRUSTED:
         return None, []
     statement = statement_of(
-        episode.id, "episode", prepared.text, episode.said_at, episode.speaker, vector, read_shape(prepared.text)
+        episode.id, "episode", prepared.text, episode.said_at, episode.speaker, vector, read_shape(prepared.text),
+        session=episode.session_id,
     )
     vectors = list(embeddings) if len(embeddings) else [None] * len(memories)
     beliefs = [

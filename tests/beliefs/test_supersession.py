@@ -71,10 +71,20 @@ def test_an_explicit_update_close_in_meaning_is_firm(before: str, after: str) ->
 
 def test_an_explicit_update_a_little_further_off_is_only_possible() -> None:
     [link] = judge(
+        newer("We switched the book club to the library.", POSSIBLE_CLOSENESS),
+        [older("The book club meets at the café.")],
+    )
+    assert not link.firm and "close subject" in link.reason
+
+
+def test_an_explicit_update_giving_another_value_of_the_same_kind_is_firm_a_little_further_off() -> None:
+    """Another weekday for the same book club, with a cue: the typed value is the evidence the
+    closeness alone lacked."""
+    [link] = judge(
         newer("We switched the book club to Thursdays.", POSSIBLE_CLOSENESS),
         [older("The book club meets on Mondays.")],
     )
-    assert not link.firm and "close subject" in link.reason
+    assert link.firm and "a new weekday" in link.reason
 
 
 @pytest.mark.parametrize(
@@ -151,9 +161,43 @@ def test_only_the_same_speakers_earlier_statements_are_judged() -> None:
     assert judge(newer("Sorry, it's 120, not 90.", 0.9, speaker="Caroline"), [before])
 
 
-def test_a_statement_without_a_shape_links_nothing() -> None:
+def test_a_plain_new_value_of_the_same_subject_is_only_a_possible_link() -> None:
+    """No cue: another number of the same thing (a month's price), said of the same subject, may have
+    replaced the old one; the rules cannot decide, so the two are linked possibly, never firmly."""
     assert read_shape("My rail pass is 120 a month.") is None
-    assert judge(newer("My rail pass is 120 a month.", 0.95), [older("My rail pass is 90 a month.")]) == []
+    [link] = judge(newer("My rail pass is 120 a month.", 0.95), [older("My rail pass is 90 a month.")])
+    assert not link.firm and "a new number" in link.reason
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "similarity"),
+    [
+        ("I ran with Tom this morning.", "Tom and I had lunch by the river.", 0.9),  # no typed value, no slot
+        ("My rail pass is 90 a month.", "My gym is 45 a month.", 0.4),  # far in meaning, nothing shared
+        ("I have 2 cats.", "I drank 3 coffees today.", 0.9),  # numbers of different things
+        ("Our flat has 3 bedrooms.", "The flat has 3 bedrooms and a garden.", 0.95),  # the same value again
+    ],
+)
+def test_a_plain_statement_without_a_new_value_of_the_same_subject_links_nothing(
+    before: str, after: str, similarity: float
+) -> None:
+    assert judge(newer(after, similarity), [older(before)]) == []
+
+
+def test_a_plain_new_value_right_after_in_the_same_conversation_needs_no_shared_word() -> None:
+    """Said minutes later in the same session, "It's at 3pm" continues the party's time; a week later
+    in another conversation it shares no word with it and is left alone."""
+    party = statement_of("old", "episode", "The birthday party is at 2pm on the 9th.", T0, None, [1.0, 0.0], session="s1")
+    said = read_shape("It's at 3pm, I read the invite wrong.")
+    right_after = statement_of(
+        "new", "episode", "It's at 3pm, I read the invite wrong.", T0 + timedelta(minutes=2), None, at_cosine(0.8), said, session="s1"
+    )
+    [link] = judge(right_after, [party])
+    assert "a new time" in link.reason
+    later = statement_of(
+        "new", "episode", "It's at 3pm, I read the invite wrong.", T0 + timedelta(days=7), None, at_cosine(0.8), said, session="s2"
+    )
+    assert judge(later, [party]) == []
 
 
 def test_a_later_statement_is_never_made_stale_by_an_earlier_one() -> None:

@@ -12,12 +12,12 @@ import pytest
 
 from bench.recall_scenario_data import (
     CATEGORIES,
-    DATA_DIR,
     HARM_KINDS,
     ScenarioError,
     load,
     load_file,
     parse,
+    split_files,
 )
 from bench.recall_scenario_score import Verdict, duplicate_tokens, judge, presented_as_current, tally
 from bench.recall_scenarios import as_json, main
@@ -48,9 +48,22 @@ def test_a_third_of_each_category_is_held_out() -> None:
         assert total // 3 <= splits["heldout"] <= -(-total // 3), (category, dict(splits))
 
 
-def test_the_held_out_file_opens_with_its_note() -> None:
-    first = json.loads((DATA_DIR / "heldout.jsonl").read_text().splitlines()[0])
-    assert set(first) == {"_note"} and "never tune" in first["_note"].lower()
+def test_every_held_out_file_opens_with_its_note() -> None:
+    files = split_files("heldout")
+    assert files[0].name == "heldout.jsonl" and len(files) >= 2, "the later held-out thirds are found"
+    for path in files:
+        first = json.loads(path.read_text().splitlines()[0])
+        assert set(first) == {"_note"} and "never tune" in first["_note"].lower(), path.name
+
+
+def test_a_later_held_out_file_joins_the_held_out_split_only(tmp_path: Path) -> None:
+    for name, scenario_id in (("dev", "x-dev"), ("heldout", "x-held"), ("heldout_new_more", "x-later")):
+        (tmp_path / f"{name}.jsonl").write_text(json.dumps(GOOD | {"id": scenario_id}) + "\n")
+    assert [(s.id, s.split) for s in load(("dev",), tmp_path)] == [("x-dev", "dev")]
+    assert [(s.id, s.split) for s in load(("heldout",), tmp_path)] == [("x-held", "heldout"), ("x-later", "heldout")]
+    (tmp_path / "heldout_new_again.jsonl").write_text(json.dumps(GOOD | {"id": "x-dev"}) + "\n")
+    with pytest.raises(ScenarioError, match="also in"):
+        load(("dev", "heldout"), tmp_path)
 
 
 def test_every_recall_has_expectations() -> None:
