@@ -1,8 +1,8 @@
 """The recall scenarios from raw turns: their schema, loading with one-line errors, and the turns to retain.
 
 A scenario is a short conversation (sessions of raw turns, dated) and recalls, each with what must and
-must not come back. The files live in `tests/data/recall_scenarios/` (`dev.jsonl`, `heldout.jsonl`,
-and `heldout_new_<name>.jsonl`: the held-out third of scenarios added later, part of the held-out split);
+must not come back. The files live in `tests/data/recall_scenarios/` (`dev.jsonl`, `heldout.jsonl`, and
+`heldout_new_<name>.jsonl`: the held-out third of scenarios added later, part of the held-out split);
 the schema is documented in the README.md there. Pure: no I/O but reading the files.
 """
 
@@ -142,19 +142,19 @@ def load(splits: tuple[str, ...] = SPLITS, data_dir: Path = DATA_DIR) -> list[Sc
         path = data_dir / f"{split}.jsonl"
         if not path.exists():
             raise ScenarioError(f"{path}: no such file")
-        for part in split_files(split, data_dir):
-            for scenario in load_file(part, split):
+        for path in split_files(split, data_dir):
+            for scenario in load_file(path, split):
                 if scenario.id in seen:
-                    raise ScenarioError(f"{part}: scenario id {scenario.id!r} also in {seen[scenario.id]}")
-                seen[scenario.id] = str(part)
+                    raise ScenarioError(f"{path}: scenario id {scenario.id!r} also in {seen[scenario.id]}")
+                seen[scenario.id] = str(path)
                 scenarios.append(scenario)
     return scenarios
 
 
 def split_files(split: str, data_dir: Path = DATA_DIR) -> list[Path]:
-    """The files of a split: `<split>.jsonl`, and for the held-out split every `heldout_new_<name>.jsonl`
-    (the held-out third of a later batch of scenarios), in name order."""
-    extra = sorted(data_dir.glob(f"{split}_new_*.jsonl")) if split == "heldout" else []
+    """The files of a split: `<split>.jsonl`, and for the held-out split every `heldout_new_*.jsonl`
+    (the held-out third of scenarios added later, kept apart so `heldout.jsonl` is never edited)."""
+    extra = sorted(data_dir.glob("heldout_new_*.jsonl")) if split == "heldout" else []
     return [data_dir / f"{split}.jsonl", *extra]
 
 

@@ -143,7 +143,8 @@ def cmd_worker(args: argparse.Namespace) -> None:
 
 def cmd_sidecar(args: argparse.Namespace) -> None:
     from launch.dev import dev_api_key
-    from launch.runtime import open_clients, run_sidecar
+    from launch.runtime import open_clients
+    from launch.sidecar_serving import run_sidecar
 
     settings = dev_api_key(_settings(args))
     url = _require_broker(settings)

@@ -14,7 +14,7 @@ from pathlib import Path
 from launch.broker_supervisor import BrokerSupervisor
 from launch.data_dir_lock import data_dir_lock
 from launch.progress import IngestProgress
-from launch.runtime import Clients, first_of, ingest_embedder, open_clients, run_sidecar, run_worker
+from launch.runtime import Clients, ingest_embedder, open_clients, run_worker
 from launch.service_record import (
     BROKER_URL_FILE,
     DEV_KEY_FILE,
@@ -24,6 +24,7 @@ from launch.service_record import (
     write_service_record,
 )
 from launch.service_record import recorded_broker_url as _recorded_broker_url
+from launch.sidecar_serving import first_of, run_sidecar
 from streams.faust_app import broker_url
 from streams.settings import Settings
 

@@ -9,7 +9,7 @@ import pytest
 from integration.harness import publish, read_topic, running_worker, wait_for
 
 from beliefs.records import JobState, MemoryState, job_id_for
-from launch.runtime import recall_service
+from launch.sidecar_serving import recall_service
 from sidecar.auth import Principal
 from sidecar.recall.models import RecallRequest
 
