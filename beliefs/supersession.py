@@ -71,13 +71,13 @@ class Statement:
     clauses: tuple[frozenset[str], ...] = ()  # the terms of each of its clauses
     slots: frozenset[tuple[str, tuple[str, ...]]] = frozenset()  # one-at-a-time slots it fills: ("employer", ("acme",))
     measures: frozenset[Measure] = frozenset()  # its typed values: a time, a weekday, a month, a number
-    session: str | None = None  # the conversation it was said in
+    denies: bool = False  # it says, without an update's cue, that something is not so ("isn't happening")
 
     @property
     def may_update(self) -> bool:
         """Worth judging against earlier statements: it has an update's shape, or says a value of a
         kind two statements of one subject cannot both hold (a typed value, a one-at-a-time slot)."""
-        return self.shape is not None or bool(self.measures) or bool(self.slots)
+        return self.shape is not None or self.denies or bool(self.measures) or bool(self.slots)
 
 
 @dataclass(frozen=True)
@@ -129,12 +129,15 @@ ONE_AT_A_TIME = frozenset({"employer"})
 AFFILIATION = "affiliation"
 #: How a link by a named value ranks among the others: above any closeness.
 NAMED_RANK = 9.0
-#: Two statements of one conversation said this close together (seconds), the later right after the
-#: earlier, continue one subject: "It's actually at 3pm" after the party's time needs no shared word.
-ADJACENT_S = 15 * 60
+#: A statement said this soon (seconds) after the speaker's previous one, with nothing of theirs in
+#: between, continues its subject: "It's actually at 3pm" after the party's time needs no shared word.
+ADJACENT_S = 60 * 60
 #: Closeness from which a statement giving another value of the same kind (a time for a time, a
 #: number of the same thing) is about the same subject: possibly superseding; firm with an explicit cue.
 SUBSTITUTION_CLOSENESS = 0.5
+#: The same, for the statement right after (`ADJACENT_S`): an elliptical correction ("Make that 8")
+#: shares little meaning with what it corrects, its place in the conversation says the subject.
+ADJACENT_CLOSENESS = 0.35
 
 
 def cosine(a: Sequence[float] | None, b: Sequence[float] | None) -> float:
@@ -216,12 +219,11 @@ def _same_unit(a: Measure, b: Measure) -> bool:
     return a.unit is None or b.unit is None or a.unit == b.unit
 
 
-def adjacent(newer: Statement, older: Statement) -> bool:
-    """`newer` was said right after `older` in the same conversation (`ADJACENT_S`)."""
-    if newer.session is None or newer.session != older.session:
-        return False
+def adjacent(newer: Statement, older: Statement, judged: Sequence[Statement]) -> bool:
+    """`older` is the speaker's statement right before `newer` (the latest of `judged`, the earlier
+    statements), said at most `ADJACENT_S` before it."""
     gap = (newer.said_at - older.said_at).total_seconds()
-    return 0 <= gap <= ADJACENT_S
+    return 0 <= gap <= ADJACENT_S and all(other.said_at <= older.said_at for other in judged)
 
 
 def judge(newer: Statement, earlier: Sequence[Statement]) -> list[Link]:
@@ -244,7 +246,7 @@ def judge(newer: Statement, earlier: Sequence[Statement]) -> list[Link]:
     for older in judged:
         link = _link(newer, older, shape, common) if shape is not None else None
         if link is None or not link.firm:
-            restated = _restated(newer, older, shape, common)
+            restated = _restated(newer, older, shape, common, adjacent(newer, older, judged))
             link = restated if restated is not None and (link is None or restated.firm) else link
         if link is not None:
             named = " names " in link.reason or ": another " in link.reason
@@ -294,12 +296,15 @@ def _link(newer: Statement, older: Statement, shape: Shape, common: frozenset[st
     return None
 
 
-def _restated(newer: Statement, older: Statement, shape: Shape | None, common: frozenset[str]) -> Link | None:
+def _restated(
+    newer: Statement, older: Statement, shape: Shape | None, common: frozenset[str], right_after: bool
+) -> Link | None:
     """A new value said of the same subject, with or without a cue: another value of a one-at-a-time
     slot ("I'm the only accountant at Oakvale" after "I'm an accountant at Pemberton"), or another value
     of the same kind (a time, a day, a count of the same thing) where the two share the subject (its
-    terms, or the conversation they were said in one after the other) and speak alike. Firm only with an
-    explicit update cue; said plainly, possible: the newer is shown first, both dated."""
+    terms, or the newer was said right after the older) and speak alike. Firm only with an
+    explicit update cue; said plainly, possible: the newer is shown first, both dated. A plain denial of
+    what the older affirmed, on the same subject, is possible too."""
     how = shape.kind.value if shape is not None else "restated"
     explicit = shape is not None and shape.explicit and shape.kind is not UpdateKind.CESSATION
     refilled = refilled_slot(newer, older)
@@ -307,11 +312,14 @@ def _restated(newer: Statement, older: Statement, shape: Shape | None, common: f
         return Link(older.id, newer.id, explicit, newer.said_at, f"{how}: another {refilled} than before")
     if refilled is not None and cosine(newer.vector, older.vector) >= NAMED_FLOOR:
         return Link(older.id, newer.id, False, newer.said_at, f"{how}: another {refilled} than before")
+    near = closeness(newer, older, common)
+    shared = bool(anchors(newer, older, common) - {m.value for m in newer.measures | older.measures})
+    if newer.denies and not older.denies and shape is None and shared and near >= POSSIBLE_CLOSENESS:
+        # "the loft conversion isn't happening" after "we're planning a loft conversion": possibly over
+        return Link(older.id, newer.id, False, newer.said_at, f"denial: says the same subject is not so ({near:.2f})")
     kind = substituted(newer, older)
     if kind is None:
         return None
-    tied = bool(anchors(newer, older, common) - {m.value for m in newer.measures | older.measures}) or adjacent(newer, older)
-    near = closeness(newer, older, common)
-    if not tied or near < SUBSTITUTION_CLOSENESS:
+    if not ((shared and near >= SUBSTITUTION_CLOSENESS) or (right_after and near >= ADJACENT_CLOSENESS)):
         return None
     return Link(older.id, newer.id, explicit, newer.said_at, f"{how}: a new {kind} for the same subject ({near:.2f})")

@@ -186,7 +186,7 @@ def statement_of(
     vector: Sequence[float] | None,
     shape: Shape | None = None,
     memory_ids: Sequence[str] = (),
-    session: str | None = None,
+    denies: bool = False,
 ) -> Statement:
     """A `Statement` of an episode or belief for `beliefs.supersession.judge`."""
     terms, values = terms_of(text)
@@ -205,5 +205,5 @@ def statement_of(
         clauses=clauses,
         slots=slots,
         measures=measures_of(text),
-        session=session,
+        denies=denies,
     )

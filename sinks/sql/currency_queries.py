@@ -46,7 +46,7 @@ async def load_currency_book(conn: AsyncConnection, outcomes: Sequence[TurnOutco
             book.episodes[episode.id] = episode
             book.remember(scope, statement_of(
                 episode.id, "episode", episode.text, episode.said_at, episode.speaker, vector,
-                memory_ids=episode.memory_ids, session=episode.session_id,
+                memory_ids=episode.memory_ids,
             ))  # fmt: skip
             memory_ids.update(dict.fromkeys(episode.memory_ids))
     for part in chunked(list(memory_ids)):

@@ -184,20 +184,20 @@ def test_a_plain_statement_without_a_new_value_of_the_same_subject_links_nothing
     assert judge(newer(after, similarity), [older(before)]) == []
 
 
-def test_a_plain_new_value_right_after_in_the_same_conversation_needs_no_shared_word() -> None:
-    """Said minutes later in the same session, "It's at 3pm" continues the party's time; a week later
-    in another conversation it shares no word with it and is left alone."""
-    party = statement_of("old", "episode", "The birthday party is at 2pm on the 9th.", T0, None, [1.0, 0.0], session="s1")
-    said = read_shape("It's at 3pm, I read the invite wrong.")
-    right_after = statement_of(
-        "new", "episode", "It's at 3pm, I read the invite wrong.", T0 + timedelta(minutes=2), None, at_cosine(0.8), said, session="s1"
-    )
-    [link] = judge(right_after, [party])
-    assert "a new time" in link.reason
-    later = statement_of(
-        "new", "episode", "It's at 3pm, I read the invite wrong.", T0 + timedelta(days=7), None, at_cosine(0.8), said, session="s2"
-    )
-    assert judge(later, [party]) == []
+def test_a_plain_new_value_right_after_the_previous_statement_needs_no_shared_word() -> None:
+    """Said minutes after, with nothing between, "It's at 3pm" continues the party's time; a week later,
+    or with another statement between, it shares no word with it and is left alone."""
+    party = statement_of("old", "episode", "The birthday party is at 2pm on the 9th.", T0, None, [1.0, 0.0])
+    text = "It's at 3pm, I read the invite wrong."
+
+    def said_after(delay: timedelta):
+        return statement_of("new", "episode", text, T0 + delay, None, at_cosine(0.4), read_shape(text))
+
+    [link] = judge(said_after(timedelta(minutes=20)), [party])
+    assert "a new time" in link.reason and not link.firm
+    assert judge(said_after(timedelta(days=7)), [party]) == []
+    between = statement_of("mid", "episode", "I love trampolines.", T0 + timedelta(minutes=5), None, [0.0, 1.0])
+    assert judge(said_after(timedelta(minutes=20)), [party, between]) == []
 
 
 def test_a_later_statement_is_never_made_stale_by_an_earlier_one() -> None:
@@ -261,3 +261,19 @@ def test_another_place_is_only_a_possible_link_and_only_where_the_two_speak_alik
     [link] = judge(newer(after, 0.35), [older(before)])
     assert not link.firm and "place" in link.reason
     assert judge(newer(after, 0.1), [older(before)]) == []  # unrelated in meaning: a place of something else
+
+
+def test_a_plain_denial_of_the_same_subject_is_a_possible_link() -> None:
+    """No cue word: "isn't happening" denies what the plan affirmed; a denial of another subject, or
+    an affirmation, links nothing."""
+    plan = older("We're planning a loft conversion this summer.")
+    denial = "The loft conversion isn't happening, the quote was double our budget."
+    denied = statement_of("new", "episode", denial, T0 + timedelta(days=30), None, at_cosine(0.6), None, denies=True)
+    [link] = judge(denied, [plan])
+    assert not link.firm and link.reason.startswith("denial")
+    other = statement_of(
+        "new", "episode", "The garden shed isn't finished.", T0 + timedelta(days=30), None, at_cosine(0.6), None, denies=True
+    )
+    assert judge(other, [plan]) == []
+    affirmed = statement_of("new", "episode", "The loft conversion is on track.", T0 + timedelta(days=30), None, at_cosine(0.6))
+    assert judge(affirmed, [plan]) == []
