@@ -76,7 +76,12 @@ def _verb_stem(verb: str) -> str:
 
 
 #: Someone else is the subject of the clause: "my sister works at X", "Tom's firm hired Dana from X".
-_OTHER = re.compile(r"(?i:\b(?:he|she|they|it|we|you|his|her|their|its|our|your|my\s+(?!new\b|current\b|first\b)\w+|\w+'s)\b)")
+#: A possessive is someone else's thing ("Tom's firm") unless a function word follows: then the "'s" ends
+#: a name ("I left St Bride's to join ...").
+_OTHER = re.compile(
+    r"(?i:\b(?:he|she|they|it|we|you|his|her|their|its|our|your|my\s+(?!new\b|current\b|first\b)\w+|"
+    r"\w+'s(?!\s+(?:to|and|or|in|at|for|from|on|with|by|is|was|then|so|but)\b))\b)"
+)
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I’m|I've|I’ve|I'd|User)\b")
 
 

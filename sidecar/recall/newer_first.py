@@ -87,7 +87,7 @@ def newer_first(
 ) -> tuple[list[RecalledMemory], int]:
     """The answer with each possibly superseded item preceded by its newer statement: moved up when
     the answer holds it, else the fetched quote (`fetched`: newer id -> its episode) inserted. Also
-    the tokens the inserted quotes cost."""
+    the tokens the inserted quotes cost (`within_budget` then keeps the answer in its budget)."""
     out = list(items)
     added = 0
     index = 0
@@ -111,6 +111,28 @@ def newer_first(
         else:
             index += 1
     return out, added
+
+
+def _cost(item: RecalledMemory) -> int:
+    return estimate_tokens(item.text) + sum(estimate_tokens(turn.text) for turn in item.context)
+
+
+def within_budget(
+    items: Sequence[RecalledMemory], tokens_used: int, budget_tokens: int, kept: Sequence[str]
+) -> tuple[list[RecalledMemory], int, list[str]]:
+    """The answer cut back under `budget_tokens` after newer statements were shown: the last items
+    go first, never those in `kept` (a newer statement and the item it may have replaced). Also the
+    tokens then used and the ids cut."""
+    out = list(items)
+    cut: list[str] = []
+    index = len(out) - 1
+    while tokens_used > budget_tokens and index >= 0:
+        if out[index].id not in kept:
+            item = out.pop(index)
+            tokens_used -= _cost(item)
+            cut.append(item.id)
+        index -= 1
+    return out, tokens_used, cut
 
 
 async def fetch_newer(

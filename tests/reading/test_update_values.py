@@ -35,6 +35,8 @@ def test_typed_values_are_read_with_the_noun_a_number_counts(text: str, expected
         ("I'm cooking at the Hotel Marlowe now.", [("employer", "Hotel Marlowe")]),
         ("I teach maths at Westbury High.", [("activity:teach", "Westbury High")]),
         ("I've been teaching at Kingsmead College since May.", [("activity:teach", "Kingsmead College")]),
+        ("I left St Bride's to join the night team at Harrowgate Trust.", [("employer", "Harrowgate Trust")]),
+        ("Tom's firm hired me at Acme Labs.", []),  # Tom's firm: someone else's
         ("I'm home at Christmas.", []),  # a time, not a place
         ("My sister teaches at Oakwood.", []),  # someone else's
         ("I'm staying late tonight.", []),
