@@ -33,10 +33,10 @@ def _newer_of(item: RecalledMemory) -> str | None:
     return item.superseded_by if item.possibly_superseded and not item.superseded else None
 
 
-def _holds(items: Sequence[RecalledMemory], newer: str) -> int | None:
-    """The index of the item that is, or quotes, `newer` (an item id, or a turn an item cites)."""
+def _holds(items: Sequence[RecalledMemory], newer: str, turn_id: str | None = None) -> int | None:
+    """The index of the item that is `newer`, or that quotes its turn (`turn_id`: a quote's context)."""
     for index, item in enumerate(items):
-        if item.id == newer or (item.type == "episode" and any(c.id == newer for c in item.context)):
+        if item.id == newer or (turn_id is not None and item.type == "episode" and turn_id in item.citations):
             return index
     return None
 
@@ -98,8 +98,8 @@ def newer_first(
             index += 1
             continue
         at = _holds(out, newer)
-        if at is None and newer in fetched:  # a newer belief, fetched as the turn it was drawn from
-            at = _holds(out, fetched[newer].id)
+        if at is None and newer in fetched:  # fetched: the turn of a newer belief, or one another quote shows
+            at = _holds(out, fetched[newer].id, fetched[newer].turn_id)
         if at is None and newer in fetched and not fetched[newer].superseded_by:
             quote = newer_quote(fetched[newer], item, now)
             out.insert(index, quote)

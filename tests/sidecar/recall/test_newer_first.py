@@ -14,9 +14,10 @@ SAID = datetime(2026, 9, 28, tzinfo=UTC)
 
 
 def item(item_id: str, text: str, **labels) -> RecalledMemory:
+    fields = {"type": "fact", "citations": ["t-" + item_id], **labels}
     return RecalledMemory(
-        id=item_id, text=text, type="fact", confidence=0.9, effective_confidence=0.9, score=0.6,
-        recall_reason="matched query", citations=["t-" + item_id], valid_from=SAID, **labels,
+        id=item_id, text=text, confidence=0.9, effective_confidence=0.9, score=0.6,
+        recall_reason="matched query", valid_from=SAID, **fields,
     )  # fmt: skip
 
 
@@ -71,3 +72,14 @@ def test_a_shown_newer_statement_keeps_the_answer_in_its_budget() -> None:
     kept, used, cut = within_budget([new, old, tail], 40, 30, ["m-old", "e-new"])
     assert [m.id for m in kept] == ["e-new", "m-old"] and cut == ["m-tail"] and used <= 30
     assert within_budget([new, old], 20, 30, [])[2] == []
+
+
+def test_a_newer_statement_another_quote_shows_as_its_context_is_not_shown_twice() -> None:
+    from sidecar.recall.models import EpisodeTurn
+
+    moved = episode("t2", "The company relocated us to the Canal Street campus.")
+    old = possibly("m-old", "User's office is in the Westgate building.", moved.id)
+    context = EpisodeTurn(turn_id="t2", speaker=None, role=Role.USER, said_at=SAID, text=moved.text)
+    quote = item("e-other", "New desks and all!", type="episode", citations=["t3", "t2"], context=[context])
+    ordered, added = newer_first([old, quote], {moved.id: moved})
+    assert [m.id for m in ordered] == ["e-other", "m-old"] and added == 0
