@@ -26,7 +26,7 @@ NEWER_REASON = "the later statement that may have replaced {older} (said on {dat
 
 #: Suppressions that only say the item was not relevant or did not fit: a newer statement so left
 #: out is still shown before the item it may have replaced. Any other reason (a gate) keeps it out.
-_ONLY_UNRANKED = ("below the similarity floor", "over the token budget", "over the limit")
+_ONLY_UNRANKED = ("below the similarity floor", "over the token budget", "over the limit", "quoted as context")
 
 
 def _newer_of(item: RecalledMemory) -> str | None:
@@ -34,9 +34,12 @@ def _newer_of(item: RecalledMemory) -> str | None:
 
 
 def _holds(items: Sequence[RecalledMemory], newer: str, turn_id: str | None = None) -> int | None:
-    """The index of the item that is `newer`, or that quotes its turn (`turn_id`: a quote's context)."""
+    """The index of the item that is `newer`, carries it as its evidence, or quotes its turn (`turn_id`:
+    a quote's context)."""
     for index, item in enumerate(items):
-        if item.id == newer or (turn_id is not None and item.type == "episode" and turn_id in item.citations):
+        if item.id == newer or any(quote.episode_id == newer for quote in item.evidence):
+            return index
+        if turn_id is not None and item.type == "episode" and turn_id in item.citations:
             return index
     return None
 
@@ -100,6 +103,13 @@ def newer_first(
         at = _holds(out, newer)
         if at is None and newer in fetched:  # fetched: the turn of a newer belief, or one another quote shows
             at = _holds(out, fetched[newer].id, fetched[newer].turn_id)
+        if at == index and newer in fetched:  # the older quotes it as context: shown as its own item instead
+            turn_id = fetched[newer].turn_id
+            context = [t for t in item.context if t.turn_id != turn_id]
+            citations = [c for c in item.citations if c != turn_id]
+            item = out[index] = item.model_copy(update={"context": context, "citations": citations})
+            added -= estimate_tokens(fetched[newer].text)
+            at = None
         if at is None and newer in fetched and not fetched[newer].superseded_by:
             quote = newer_quote(fetched[newer], item, now)
             out.insert(index, quote)
