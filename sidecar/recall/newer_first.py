@@ -34,12 +34,12 @@ def _newer_of(item: RecalledMemory) -> str | None:
 
 
 def _holds(items: Sequence[RecalledMemory], newer: str, turn_id: str | None = None) -> int | None:
-    """The index of the item that is `newer`, carries it as its evidence, or quotes its turn (`turn_id`:
-    a quote's context)."""
+    """The index of the item that is `newer`, carries it as its evidence, or cites its turn (`turn_id`:
+    a quote's context, a belief drawn from that turn)."""
     for index, item in enumerate(items):
         if item.id == newer or any(quote.episode_id == newer for quote in item.evidence):
             return index
-        if turn_id is not None and item.type == "episode" and turn_id in item.citations:
+        if turn_id is not None and turn_id in item.citations:  # a quote showing it, a belief drawn from it
             return index
     return None
 

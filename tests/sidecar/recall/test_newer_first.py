@@ -83,3 +83,11 @@ def test_a_newer_statement_another_quote_shows_as_its_context_is_not_shown_twice
     quote = item("e-other", "New desks and all!", type="episode", citations=["t3", "t2"], context=[context])
     ordered, added = newer_first([old, quote], {moved.id: moved})
     assert [m.id for m in ordered] == ["e-other", "m-old"] and added == 0
+
+
+def test_a_belief_drawn_from_the_newer_turn_is_moved_up_instead_of_quoting_the_turn_again() -> None:
+    moved = episode("t2", "The company relocated us to the Canal Street campus.")
+    old = possibly("m-old", "User's office is in the Westgate building.", moved.id)
+    belief = item("m-new", "User's office is on the Canal Street campus.", citations=["t2"])
+    ordered, added = newer_first([old, belief], {moved.id: moved})
+    assert [m.id for m in ordered] == ["m-new", "m-old"] and added == 0
