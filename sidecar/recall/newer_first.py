@@ -13,12 +13,13 @@ hold it already. The rest is pure.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from beliefs.episodes import Episode, episode_id_for
 from sidecar.recall import currency
 from sidecar.recall.budget import estimate_tokens
-from sidecar.recall.models import RecalledMemory
+from sidecar.recall.models import RecalledMemory, RecallResult, SuppressedView
 from sinks.recall import Currency, RecallScope, RecallStore
 
 #: The why of a newer statement brought in for an item it may have replaced.
@@ -163,3 +164,32 @@ async def fetch_newer(
         for episode in await store.hydrate_episodes(scope, said, list(turns)):
             found[turns[episode.id]] = episode
     return found
+
+
+@dataclass(frozen=True)
+class NewerFirst:
+    """The recall's step: fetch the newer statements the answer lacks, show each first, keep the budget."""
+
+    store: RecallStore
+    scope: RecallScope
+    said: Currency  # the filters quotes pass
+    current: Currency  # the filters beliefs pass
+    now: datetime
+
+    async def show(
+        self, result: RecallResult, suppressed: Sequence[tuple[str, str]], budget_tokens: int, diagnostics: bool
+    ) -> list[tuple[str, str]]:
+        """Reorder (and fill) `result.memories` in place; answer the suppressions without what is now
+        shown, with what the budget cut (`result.suppressed` follows when `diagnostics`)."""
+        fetched = await fetch_newer(self.store, self.scope, self.said, self.current, missing_newer(result.memories, suppressed))
+        result.memories, added = newer_first(result.memories, fetched, self.now)
+        if not added:
+            return list(suppressed)
+        pairs = {i for m in result.memories if m.possibly_superseded for i in (m.id, m.superseded_by)}
+        keep = [*pairs, *(e.id for e in fetched.values())]
+        result.memories, result.tokens_used, cut = within_budget(result.memories, result.tokens_used + added, budget_tokens, keep)
+        shown = {m.id for m in result.memories}
+        over = [(i, "over the token budget") for i in cut]
+        if diagnostics:
+            result.suppressed = [*(s for s in result.suppressed if s.id not in shown), *(SuppressedView(id=i, why=w) for i, w in over)]
+        return [*((i, w) for i, w in suppressed if i not in shown), *over]

@@ -57,7 +57,7 @@ from sidecar.recall.models import (
     SuppressedView,
     TrustPolicyView,
 )
-from sidecar.recall.newer_first import fetch_newer, missing_newer, newer_first, within_budget
+from sidecar.recall.newer_first import NewerFirst
 from sidecar.recall.people import named_speakers
 from sidecar.recall.prompt import render
 from sidecar.recall.query_dates import DateReading, Window, read_dates
@@ -281,18 +281,8 @@ class RecallService:
         if request.format == "prompt":  # the beliefs; quotes are evidence, not part of the block
             result.prompt = render(result.memories, result.conflicts, result.confirmations)
         result.memories += [episode_item(e, request.diagnostics, now) for e in merged.episodes]
-        fetched = await fetch_newer(self._store, scope, said, currency, missing_newer(result.memories, kept.suppressed))
-        result.memories, added = newer_first(result.memories, fetched, now)
-        if added:  # a newer statement shown first is in the answer, not among what was left out
-            pairs = {i for m in result.memories if m.possibly_superseded for i in (m.id, m.superseded_by)}
-            result.memories, result.tokens_used, cut = within_budget(
-                result.memories, result.tokens_used + added, request.budget_tokens, [*pairs, *(e.id for e in fetched.values())]
-            )
-            shown = {m.id for m in result.memories}
-            over = [(i, "over the token budget") for i in cut]
-            result.suppressed = [s for s in result.suppressed if s.id not in shown]
-            result.suppressed += [SuppressedView(id=i, why=w) for i, w in over] if request.diagnostics else []
-            kept = replace(kept, suppressed=[*((i, w) for i, w in kept.suppressed if i not in shown), *over])
+        newer = NewerFirst(self._store, scope, said, currency, now)
+        kept = replace(kept, suppressed=await newer.show(result, kept.suppressed, request.budget_tokens, request.diagnostics))
         result.notes = notes_of(result.memories, kept.suppressed, texts)
         if request.diagnostics:
             found = {m.id for m in hydrated}
