@@ -322,4 +322,6 @@ def _restated(
         return None
     if not ((shared and near >= SUBSTITUTION_CLOSENESS) or (right_after and near >= ADJACENT_CLOSENESS)):
         return None
-    return Link(older.id, newer.id, explicit, newer.said_at, f"{how}: a new {kind} for the same subject ({near:.2f})")
+    # possible, even with a cue: a typed value is weaker evidence of the subject than the value named as
+    # over, and a firm link hides the older quote (a conversation's numbers and days are many)
+    return Link(older.id, newer.id, False, newer.said_at, f"{how}: a new {kind} for the same subject ({near:.2f})")

@@ -19,7 +19,7 @@ from datetime import datetime
 from beliefs.episodes import Episode, episode_id_for
 from sidecar.recall import currency
 from sidecar.recall.budget import estimate_tokens
-from sidecar.recall.models import RecalledMemory, RecallResult, SuppressedView
+from sidecar.recall.models import RecalledMemory, RecallResult
 from sinks.recall import Currency, RecallScope, RecallStore
 
 #: The why of a newer statement brought in for an item it may have replaced.
@@ -87,11 +87,12 @@ def newer_quote(episode: Episode, older: RecalledMemory, now: datetime | None) -
 
 
 def newer_first(
-    items: Sequence[RecalledMemory], fetched: Mapping[str, Episode], now: datetime | None = None
+    items: Sequence[RecalledMemory], fetched: Mapping[str, Episode], now: datetime | None = None, room: int | None = None
 ) -> tuple[list[RecalledMemory], int]:
     """The answer with each possibly superseded item preceded by its newer statement: moved up when
-    the answer holds it, else the fetched quote (`fetched`: newer id -> its episode) inserted. Also
-    the tokens the inserted quotes cost (`within_budget` then keeps the answer in its budget)."""
+    the answer holds it, else the fetched quote (`fetched`: newer id -> its episode) inserted while
+    the quotes fit in `room` tokens (what the budget has left: a newer statement never displaces what
+    relevance chose). Also the tokens the inserted quotes cost."""
     out = list(items)
     added = 0
     index = 0
@@ -111,7 +112,8 @@ def newer_first(
             item = out[index] = item.model_copy(update={"context": context, "citations": citations})
             added -= estimate_tokens(fetched[newer].text)
             at = None
-        if at is None and newer in fetched and not fetched[newer].superseded_by:
+        fits = room is None or added + estimate_tokens(fetched[newer].text) <= room if newer in fetched else False
+        if at is None and fits and not fetched[newer].superseded_by:
             quote = newer_quote(fetched[newer], item, now)
             out.insert(index, quote)
             added += estimate_tokens(quote.text)
@@ -122,28 +124,6 @@ def newer_first(
         else:
             index += 1
     return out, added
-
-
-def _cost(item: RecalledMemory) -> int:
-    return estimate_tokens(item.text) + sum(estimate_tokens(turn.text) for turn in item.context)
-
-
-def within_budget(
-    items: Sequence[RecalledMemory], tokens_used: int, budget_tokens: int, kept: Sequence[str]
-) -> tuple[list[RecalledMemory], int, list[str]]:
-    """The answer cut back under `budget_tokens` after newer statements were shown: the last items
-    go first, never those in `kept` (a newer statement and the item it may have replaced). Also the
-    tokens then used and the ids cut."""
-    out = list(items)
-    cut: list[str] = []
-    index = len(out) - 1
-    while tokens_used > budget_tokens and index >= 0:
-        if out[index].id not in kept:
-            item = out.pop(index)
-            tokens_used -= _cost(item)
-            cut.append(item.id)
-        index -= 1
-    return out, tokens_used, cut
 
 
 async def fetch_newer(
@@ -179,17 +159,15 @@ class NewerFirst:
     async def show(
         self, result: RecallResult, suppressed: Sequence[tuple[str, str]], budget_tokens: int, diagnostics: bool
     ) -> list[tuple[str, str]]:
-        """Reorder (and fill) `result.memories` in place; answer the suppressions without what is now
-        shown, with what the budget cut (`result.suppressed` follows when `diagnostics`)."""
+        """Reorder (and fill, within the budget's room) `result.memories` in place; answer the
+        suppressions without what is now shown (`result.suppressed` follows when `diagnostics`)."""
         fetched = await fetch_newer(self.store, self.scope, self.said, self.current, missing_newer(result.memories, suppressed))
-        result.memories, added = newer_first(result.memories, fetched, self.now)
+        room = max(0, budget_tokens - result.tokens_used)
+        result.memories, added = newer_first(result.memories, fetched, self.now, room)
         if not added:
             return list(suppressed)
-        pairs = {i for m in result.memories if m.possibly_superseded for i in (m.id, m.superseded_by)}
-        keep = [*pairs, *(e.id for e in fetched.values())]
-        result.memories, result.tokens_used, cut = within_budget(result.memories, result.tokens_used + added, budget_tokens, keep)
+        result.tokens_used += added
         shown = {m.id for m in result.memories}
-        over = [(i, "over the token budget") for i in cut]
         if diagnostics:
-            result.suppressed = [*(s for s in result.suppressed if s.id not in shown), *(SuppressedView(id=i, why=w) for i, w in over)]
-        return [*((i, w) for i, w in suppressed if i not in shown), *over]
+            result.suppressed = [s for s in result.suppressed if s.id not in shown]
+        return [(i, w) for i, w in suppressed if i not in shown]

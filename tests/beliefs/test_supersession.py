@@ -77,14 +77,15 @@ def test_an_explicit_update_a_little_further_off_is_only_possible() -> None:
     assert not link.firm and "close subject" in link.reason
 
 
-def test_an_explicit_update_giving_another_value_of_the_same_kind_is_firm_a_little_further_off() -> None:
-    """Another weekday for the same book club, with a cue: the typed value is the evidence the
-    closeness alone lacked."""
+def test_an_explicit_update_giving_another_value_of_the_same_kind_a_little_further_off_is_possible() -> None:
+    """Another weekday for the same book club, with a cue: linked by the typed value (the closeness
+    alone would not link it firmly), and only possibly: a typed value is weaker evidence than a value
+    named as over."""
     [link] = judge(
         newer("We switched the book club to Thursdays.", POSSIBLE_CLOSENESS),
         [older("The book club meets on Mondays.")],
     )
-    assert link.firm and "a new weekday" in link.reason
+    assert not link.firm
 
 
 @pytest.mark.parametrize(

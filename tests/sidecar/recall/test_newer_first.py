@@ -62,16 +62,12 @@ def test_an_answer_without_possibly_superseded_items_is_left_as_it_is() -> None:
     assert newer_first(items, {})[0] == items and missing_newer(items, []) == []
 
 
-def test_a_shown_newer_statement_keeps_the_answer_in_its_budget() -> None:
-    """The last items give way, never the newer statement nor the item it may have replaced."""
-    from sidecar.recall.newer_first import within_budget
-
-    old = possibly("m-old", "User's office is in the Westgate building.", "e-new")
-    new = item("e-new", "The company relocated us to the Canal Street campus.")
-    tail = item("m-tail", "User likes trams and buses and bicycles very much indeed.")
-    kept, used, cut = within_budget([new, old, tail], 40, 30, ["m-old", "e-new"])
-    assert [m.id for m in kept] == ["e-new", "m-old"] and cut == ["m-tail"] and used <= 30
-    assert within_budget([new, old], 20, 30, [])[2] == []
+def test_a_newer_statement_is_shown_only_in_the_room_the_budget_has_left() -> None:
+    """It never displaces what relevance chose: without room the older stays, labelled and dated."""
+    moved = episode("t2", "The company relocated us to the Canal Street campus.")
+    old = possibly("m-old", "User's office is in the Westgate building.", "m-new")
+    assert [m.id for m in newer_first([old], {"m-new": moved}, NOW, room=100)[0]] == [moved.id, "m-old"]
+    assert newer_first([old], {"m-new": moved}, NOW, room=5) == ([old], 0)
 
 
 def test_a_newer_statement_another_quote_shows_as_its_context_is_not_shown_twice() -> None:
