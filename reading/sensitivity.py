@@ -46,6 +46,16 @@ def _words(*words: str) -> re.Pattern[str]:
     return re.compile(r"(?i:\b(?:" + "|".join(words) + r")\b)")
 
 
+def _lowered(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """A `_words` pattern without its case folding, for ASCII text lowered first: the same matches (its
+    words are lower case, and lowering ASCII keeps every position and word boundary) at a fraction of
+    the cost, since `(?i)` tries every alternative case-folded at every position. Others are kept."""
+    source = pattern.pattern
+    if not (source.startswith("(?i:\\b(?:") and source.islower()):
+        return pattern
+    return re.compile(source.replace("(?i:", "(?:", 1))
+
+
 _TEXT_SIGNALS: tuple[tuple[Sensitivity, re.Pattern[str]], ...] = (
     (
         Sensitivity.HEALTH,
@@ -99,12 +109,19 @@ _TEXT_SIGNALS: tuple[tuple[Sensitivity, re.Pattern[str]], ...] = (
 )
 
 
+#: `_TEXT_SIGNALS` for ASCII text lowered first (`_lowered`).
+_ASCII_SIGNALS = tuple((category, _lowered(pattern)) for category, pattern in _TEXT_SIGNALS)
+
+
 def sensitivity_of(attribute: str | None, value: str | None, text: str) -> Sensitivity | None:
     """The special category a fact falls in (its attribute first, then its words), else None."""
     if attribute and attribute in SENSITIVE_ATTRIBUTES:
         return SENSITIVE_ATTRIBUTES[attribute]
     said = f"{text} {value or ''}"
-    for category, pattern in _TEXT_SIGNALS:
+    signals = _TEXT_SIGNALS
+    if said.isascii():  # every quote recall gates is read here: the cheaper patterns, same answer
+        said, signals = said.lower(), _ASCII_SIGNALS
+    for category, pattern in signals:
         if pattern.search(said):
             return category
     return None

@@ -193,20 +193,28 @@ async def _gate(engine: AsyncEngine, yielding: bool) -> AsyncIterator[None]:
 
 
 @asynccontextmanager
-async def write_transaction(engine: AsyncEngine, *, yielding: bool = False) -> AsyncIterator[AsyncConnection]:
-    """A transaction that will write: on SQLite it holds the write lock from its first statement,
-    taken through the engine's `WriteGate` (`yielding`: after every writer that does not yield).
-    Its outcome goes to the engine's `WriteHealth`."""
+async def write_turn(engine: AsyncEngine, *, yielding: bool = False) -> AsyncIterator[None]:
+    """This process's turn to write to the engine's database: its `WriteGate` on SQLite (`yielding`:
+    after every writer that does not yield), the outcome of what is written meanwhile reported to its
+    `WriteHealth`. For `write_transaction`, and for a write on a connection of its own (`sqlite_writes`)."""
     health = write_health(engine)
     try:
-        async with _gate(engine, yielding), engine.connect() as conn:
-            await conn.execution_options(**{SQLITE_BEGIN: "IMMEDIATE"})
-            async with conn.begin():
-                yield conn
+        async with _gate(engine, yielding):
+            yield
     except Exception as exc:
         health.failed(exc)
         raise
     health.committed()
+
+
+@asynccontextmanager
+async def write_transaction(engine: AsyncEngine, *, yielding: bool = False) -> AsyncIterator[AsyncConnection]:
+    """A transaction that will write: on SQLite it holds the write lock from its first statement,
+    taken in the process's turn (`write_turn`)."""
+    async with write_turn(engine, yielding=yielding), engine.connect() as conn:
+        await conn.execution_options(**{SQLITE_BEGIN: "IMMEDIATE"})
+        async with conn.begin():
+            yield conn
 
 
 @asynccontextmanager

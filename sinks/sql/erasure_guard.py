@@ -45,25 +45,44 @@ async def hold_users(conn: AsyncConnection, users: Iterable[User], *, exclusive:
         await conn.execute(_SHARED, {"keys": keys})
 
 
+#: The latest erasure of each of one tenant's user digests (`tenant_id`, `digests`): one indexed lookup.
+RECEIPTS = (
+    sa.select(erasure_receipts.c.user_digest, sa.func.max(erasure_receipts.c.erased_at))
+    .where(
+        erasure_receipts.c.tenant_id == sa.bindparam("tenant_id"),
+        erasure_receipts.c.user_digest.in_(sa.bindparam("digests", expanding=True)),
+    )
+    .group_by(erasure_receipts.c.user_digest)
+)
+
+
+def receipt_lookups(users: Iterable[User]) -> list[tuple[dict[str, object], dict[str, User]]]:
+    """`RECEIPTS`' parameters that read `users`' receipts (per tenant, chunked), each with the user
+    each of its digests names; the rows of each go to `erasures_of`."""
+    by_tenant: dict[str, dict[str, User]] = {}
+    for tenant_id, user_id in users:
+        by_tenant.setdefault(tenant_id, {})[user_digest(tenant_id, user_id)] = (tenant_id, user_id)
+    return [
+        ({"tenant_id": tenant_id, "digests": list(part)}, {digest: named[digest] for digest in part})
+        for tenant_id, named in by_tenant.items()
+        for part in chunked(list(named))
+    ]
+
+
+def erasures_of(named: dict[str, User], rows: Iterable[Sequence[object]]) -> Erasures:
+    """The erasures that `RECEIPTS`' rows (digest, latest erasure) give for the users `named`."""
+    return {named[digest]: erased_at for digest, erased_at in rows}
+
+
 async def latest_erasures(conn: AsyncConnection, users: Iterable[User], *, lock: bool = True) -> Erasures:
     """When each of `users` that was ever erased was erased last (the users locked first, unless
     `lock` is off: a check outside a write, such as the dead letters')."""
     users = list(dict.fromkeys(users))
     if lock:
         await hold_users(conn, users)
-    by_tenant: dict[str, dict[str, str]] = {}  # tenant → digest → user: one indexed lookup per tenant
-    for tenant_id, user_id in users:
-        by_tenant.setdefault(tenant_id, {})[user_digest(tenant_id, user_id)] = user_id
     found: dict[User, datetime] = {}
-    for tenant_id, digests in by_tenant.items():
-        for part in chunked(list(digests)):
-            stmt = (
-                sa.select(erasure_receipts.c.user_digest, sa.func.max(erasure_receipts.c.erased_at))
-                .where(erasure_receipts.c.tenant_id == tenant_id, erasure_receipts.c.user_digest.in_(part))
-                .group_by(erasure_receipts.c.user_digest)
-            )
-            for digest, erased_at in (await conn.execute(stmt)).all():
-                found[(tenant_id, digests[digest])] = erased_at
+    for params, named in receipt_lookups(users):
+        found |= erasures_of(named, (await conn.execute(RECEIPTS, params)).all())
     return found
 
 

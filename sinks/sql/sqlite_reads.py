@@ -46,7 +46,8 @@ def padded_length(n: int) -> int:
 
 
 class CompiledRead:
-    """One statement compiled for SQLite, to run again and again on a DBAPI cursor."""
+    """One statement compiled for SQLite, to run again and again on a DBAPI cursor (recall's reads,
+    and the audit's insert: `sqlite_writes`)."""
 
     def __init__(self, statement: Any, dialect: Dialect) -> None:
         compiled = statement.compile(dialect=dialect)
@@ -61,7 +62,7 @@ class CompiledRead:
         self._sql: dict[tuple[int, ...], str] = {}
         self._columns = [
             (index, processor)
-            for index, column in enumerate(statement.selected_columns)
+            for index, column in enumerate(getattr(statement, "selected_columns", ()))  # an INSERT selects none
             if (processor := _result_processor(column.type, dialect)) is not None
         ]
 

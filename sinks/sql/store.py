@@ -43,6 +43,7 @@ from sinks.sql.convert import (
 )
 from sinks.sql.engine import (
     create_engine,
+    is_sqlite,
     read_snapshot,
     sqlite_path,
     unavailable_on_outage,
@@ -54,6 +55,7 @@ from sinks.sql.errors import InvalidRequestError
 from sinks.sql.migrate import probe_write, upgrade
 from sinks.sql.outcome import check_outcome
 from sinks.sql.reader import READERS, RecallReader
+from sinks.sql.sqlite_writes import SqliteAuditWriter
 from sinks.sql.tables import jobs, memories, outbox
 from sinks.sql.transfer_store import TransferStoreMixin
 
@@ -85,6 +87,8 @@ class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin)
         self.loop_window_days = loop_window_days
         self._engine = create_engine(url)
         self._reader = RecallReader(url, self._engine, readers=sqlite_read_threads)  # recall's reads
+        on_file = is_sqlite(url) and sqlite_path(url) is not None
+        self._audit_writer = SqliteAuditWriter(url, self._engine) if on_file else None  # recall's audit rows
 
     async def setup(self) -> None:
         """Create the database file's directory and migrate the schema to head."""
@@ -96,6 +100,8 @@ class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin)
 
     async def close(self) -> None:
         self._reader.close()
+        if self._audit_writer is not None:
+            self._audit_writer.close()
         await self._engine.dispose()
 
     async def ping(self) -> bool:
@@ -346,6 +352,8 @@ class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin)
     async def write_audit(self, records: Sequence[RecallAudit]) -> list[RecallAudit]:
         if not records:
             return []
+        if self._audit_writer is not None:  # a SQLite file: one trip to the writer's thread
+            return await self._audit_writer.write(records)
         async with unavailable_on_outage("write_audit"), write_transaction(self._engine, yielding=True) as conn:
             users = [(r.tenant_id, r.user_id) for r in records]
             kept, _ = split_audits(records, await erasure_guard.latest_erasures(conn, users))
