@@ -80,6 +80,7 @@ _TEXT_SIGNALS: tuple[tuple[Sensitivity, re.Pattern[str]], ...] = (
         _words(
             r"gay", r"lesbian", r"bisexual", r"queer", r"lgbtq?\+?", r"pansexual", r"asexual",
             r"sexual orientation", r"came out", r"coming out", r"transgender", r"non-binary",
+            r"trans (?:woman|man|person)", r"gender identity",
         ),
     ),
     (
@@ -128,14 +129,26 @@ def sensitivity_of(attribute: str | None, value: str | None, text: str) -> Sensi
 
 
 def is_safety_fact(attribute: str | None, text: str) -> bool:
-    """Allergies, medical needs, dietary restrictions, accessibility: they must reach the prompt in their domain."""
+    """Allergies, medical needs, dietary restrictions, accessibility: they must reach the prompt in their domain.
+    A mental-health condition is no safety fact, whatever its attribute: it comes back only where it bears."""
+    if _MENTAL_HEALTH.search(text):
+        return False
     if attribute in SAFETY_ATTRIBUTES:
         return True
     return bool(_SAFETY_TEXT.search(text))
+
+
+#: Mental-health conditions (issue 24: not safety facts), the clinical names and their common forms.
+_MENTAL_HEALTH = _words(
+    r"depress\w*", r"anxiety", r"adhd", r"autis\w*", r"bipolar", r"ptsd", r"ocd", r"panic attacks?",
+    r"schizo\w*", r"eating disorder", r"anorexi\w*", r"bulimi\w*", r"mental health", r"antidepressants?",
+    r"self[- ]harm\w*", r"burn-?out",
+)
 
 
 _SAFETY_TEXT = _words(
     r"allerg(?:y|ies|ic)", r"anaphyla\w*", r"epipen", r"celiac|coeliac", r"gluten[- ]free",
     r"lactose[- ]intolerant", r"intoleran(?:t|ce)", r"vegan", r"vegetarian", r"halal", r"kosher",
     r"diabet\w*", r"wheelchair", r"insulin", r"can't eat|cannot eat|can not eat", r"must avoid",
+    r"deaf", r"hard of hearing", r"blind", r"visually impaired", r"mobility (?:aid|scooter|issues?)",
 )

@@ -1,5 +1,7 @@
 """The read gate's rules, as pure functions: currency, scope, triggers, live intent, topic, conflicts.
 
+Live intent is read in `sidecar.recall.live_intent` (its names are importable from here too).
+
 The store already applies scope and currency in SQL; `currency_violation` and `out_of_scope` check
 again what came back, so a store bug degrades recall instead of leaking. Contested slots (state
 `contested`) are not current and never recalled here: `open_contests` keeps what of them may be
@@ -12,18 +14,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict
 
 from beliefs.attributes import is_single_valued
 from beliefs.reconcile import normalize_value
-from beliefs.records import Memory, MemoryState, MemoryType, Polarity, RecallSemantics, Trust, Visibility
+from beliefs.records import Memory, MemoryState, Polarity, RecallSemantics, Trust, Visibility
 from reading.domains import KNOWN_DOMAINS, action_family, action_in, canonical_domain, domains_of, widened
-from reading.extract.instruction import answer_slots
 from reading.sincerity import Sincerity, sincerity_of
-from sidecar.recall.sensitivity_gate import is_safety_memory, sensitive_outside, sensitive_words_outside
+from sidecar.recall.live_intent import LiveIntent
+from sidecar.recall.sensitivity_gate import sensitive_outside, sensitive_words_outside
 from sinks.recall import OpenContest, RecallScope
 
 
@@ -80,15 +82,22 @@ def out_of_scope(memory: Memory, scope: RecallScope) -> bool:
     return memory.visibility is Visibility.AGENT and (scope.agent_id is None or memory.agent_id != scope.agent_id)
 
 
+#: Kinship (`sidecar.recall.meaning`) at or above which a constraint's object and a request are of one kind
+#: (dev: constraints that bear 0.40 and up, that do not 0.35 and below).
+SAME_KIND = 0.37
+
 #: Marks a quote withheld for its belief's reason (`ItemGates.quote_withheld`): the belief says it once.
 OF_STATED_BELIEF = "said of the belief this turn stated"
 
 
-def fires(memory: Memory, action: RequestedAction | None, request_domains: frozenset[str] = frozenset()) -> bool:
+def fires(
+    memory: Memory, action: RequestedAction | None, request_domains: frozenset[str] = frozenset(), kin: float | None = None
+) -> bool:
     """A constraint fires on its trigger's action family ("suggest" is "recommend"), in its domain.
 
     The request's domain is its action's, else what its query is about (`request_domains`). A
-    trigger without a domain fires on every action of its family.
+    trigger without a domain fires where it is of the request's kind (`kin`, read by meaning:
+    `sidecar.recall.meaning`), or, when no kinship could be read, on every action of its family.
     """
     if action is None or memory.recall_semantics is not RecallSemantics.CONSTRAINT or not memory.trigger:
         return False
@@ -97,7 +106,7 @@ def fires(memory: Memory, action: RequestedAction | None, request_domains: froze
         return False
     own = constraint_domains(memory)
     if not own:
-        return True
+        return kin is None or kin >= SAME_KIND
     return bool(own & widened(_asked(action, request_domains)))
 
 
@@ -120,17 +129,23 @@ def constraint_domains(memory: Memory) -> frozenset[str]:
     return domains_of(said)
 
 
-def off_domain(memory: Memory, action: RequestedAction | None, request_domains: frozenset[str]) -> str | None:
+def off_domain(
+    memory: Memory, action: RequestedAction | None, request_domains: frozenset[str], kin: float | None = None
+) -> str | None:
     """Why a constraint has nothing to do with this request, else None (it may still fire or be ranked).
 
     A constraint belongs to its domains (`constraint_domains`) and to its action family. With an
     action (the caller's, or the one the query asks for), it applies where it fires: in its domain
     when it has one, else for its action family. Without an action, only a domain the request is
-    plainly in and the constraint is not rules it out; what cannot be told apart stays.
+    plainly in and the constraint is not rules it out; what cannot be told apart stays. A constraint
+    in no domain we can name is off when it is by meaning of another kind than the request (`kin`
+    below `SAME_KIND`).
     """
     if memory.recall_semantics is not RecallSemantics.CONSTRAINT or not memory.trigger:
         return None
     own = constraint_domains(memory)
+    if not own and kin is not None and kin < SAME_KIND:
+        return f"domain: by meaning, what it forbids is of another kind than this request (kinship {kin:.2f} < {SAME_KIND})"
     asked = _asked(action, request_domains) & KNOWN_DOMAINS
     if own and own & widened(asked):
         return None
@@ -179,105 +194,6 @@ def overridden_by(memory: Memory, live_intent: Mapping[str, str], query: str) ->
     if pattern.search(query.casefold()):
         return "the query"
     return None
-
-
-_STOP_TERMS = frozenset(
-    "the and for with from that this than then them they their you your yours our ours his her hers its "
-    "are was were been being have has had not but all any some one can could would should will just also very "
-    "really always usually never ever please want wants like likes prefer prefers love loves use uses user "
-    "today tonight now time thing things something give make keep get set more less much only even".split()
-)  # fmt: skip
-
-
-def terms(text: str) -> frozenset[str]:
-    """The content words of `text`, folded to a crude stem ("hotels" → "hotel", "jokey" → "joke"): how a
-    live instruction and a stored default are seen to speak of the same thing."""
-    found = set()
-    for word in _TOKEN.findall(text.casefold().replace("_", " ")):
-        if len(word) < 3 or word in _STOP_TERMS or word.isdigit():
-            continue
-        if word.endswith("ies") and len(word) > 4:
-            word = word[:-3] + "y"
-        elif word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-            word = word[:-1]
-        if word.endswith("y") and len(word) > 4:
-            word = word[:-1]
-        found.add(word)
-    return frozenset(found)
-
-
-@dataclass(frozen=True)
-class LiveIntent:
-    """What the user just asked for (`live_intent`: attribute → value), read for meaning.
-
-    A stored default yields to it when it sets the default's attribute (named, or read from its words
-    by the extractor's vocabulary: "tone: casual" sets `communication_style`), or when the two speak of the
-    same thing: a shared content word of the instruction's name or value and the default's attribute,
-    value or text ("seat: aisle" and "prefers window seats"; "hotel_location" and "likes hotels in the
-    old town"). Only defaults yield (preferences and procedures, or a value of the very attribute set):
-    a fact of the user's life, a safety fact and a constraint never do.
-    """
-
-    attributes: frozenset[str] = frozenset()
-    entries: tuple[tuple[str, str, frozenset[str]], ...] = ()
-    setters: tuple[tuple[str, tuple[str, str]], ...] = ()  # attribute → the (name, value) that sets it
-
-    @classmethod
-    def of(cls, live_intent: Mapping[str, str]) -> LiveIntent:
-        # `context` names the context a request speaks in (`named_contexts`), not a value it sets
-        setting = {name: value for name, value in live_intent.items() if normalize_value(name) != "context"}
-        entries = tuple((name, value, terms(f"{name} {value}")) for name, value in setting.items())
-        setters = {
-            normalize_value(slot): (name, value)
-            for name, value in setting.items()
-            for slot in answer_slots(f"{name} {value}")
-        }
-        setters |= {normalize_value(name): (name, value) for name, value in live_intent.items()}
-        return cls(frozenset(setters), entries, tuple(setters.items()))
-
-    def __bool__(self) -> bool:
-        return bool(self.attributes)
-
-    def overrides(self, memory: Memory) -> str | None:
-        """The live instruction that overrides stored default `memory`, described, else None."""
-        if not self.attributes or memory.recall_semantics is RecallSemantics.CONSTRAINT:
-            return None
-        if memory.polarity is Polarity.NEGATIVE or is_safety_memory(memory):
-            return None
-        if memory.attribute and normalize_value(memory.attribute) in self.attributes:
-            name, value = dict(self.setters)[normalize_value(memory.attribute)]
-            return f"live intent sets {memory.attribute}: {name}={value!r}"
-        if memory.type not in (MemoryType.PREFERENCE, MemoryType.PROCEDURE):
-            return None
-        said = terms(" ".join(filter(None, (memory.attribute, memory.value, memory.text))))
-        return self._shared(said)
-
-    def overrides_quote(self, text: str) -> str | None:
-        """A quote's words share the instruction's name ("seat", "units"): its value is not matched on a
-        quote, which may say anything else beside it ("I'm Kwame" is no stored sign-off)."""
-        said = terms(text)
-        for name, value, _ in self.entries:
-            shared = terms(name) & said
-            if shared:
-                return f"live_intent: {name}={value!r} speaks of {', '.join(sorted(shared))}"
-        return None
-
-    def _shared(self, said: frozenset[str]) -> str | None:
-        for name, value, wanted in self.entries:
-            shared = wanted & said
-            if shared:
-                return f"live_intent: {name}={value!r} speaks of {', '.join(sorted(shared))}"
-        return None
-
-
-def live_intent_attributes(live_intent: Mapping[str, str]) -> LiveIntent:
-    """The live instruction as `yields_to_live_intent` reads it."""
-    return LiveIntent.of(live_intent)
-
-
-def yields_to_live_intent(memory: Memory, live: LiveIntent) -> bool:
-    """A stored default the live instruction overrides (`LiveIntent.overrides`); constraints never yield silently."""
-    return live.overrides(memory) is not None
 
 
 _TOKEN = re.compile(r"[a-z0-9]+")
@@ -440,12 +356,15 @@ class ItemGates:
     live: LiveIntent = LiveIntent()
     include_sensitive: tuple[str, ...] = ()
     confidence_floor: float = 0.0
+    kinship: Mapping[str, float] = field(default_factory=dict)  # read by meaning (`sidecar.recall.meaning`)
+    overridden: Mapping[str, str] = field(default_factory=dict)  # default id → the live instruction, by meaning
 
     def belief_withheld(self, memory: Memory) -> str | None:
         return (
             sensitive_outside(memory, self.domains, self.include_sensitive)
-            or off_domain(memory, self.action, self.domains)
+            or off_domain(memory, self.action, self.domains, self.kinship.get(memory.id))
             or self.live.overrides(memory)
+            or self.overridden.get(memory.id)
         )
 
     def quote_withheld(self, text: str, linked: Sequence[Memory]) -> str | None:
@@ -454,7 +373,7 @@ class ItemGates:
             why = self.belief_withheld(memory)
             if why is not None:
                 return f"{why} ({OF_STATED_BELIEF}, {memory.id})"
-        if not any(m.sensitivity or m.profile for m in linked):  # else its beliefs' verdict holds
+        if not any(m.sensitivity for m in linked):  # else its beliefs' verdict holds
             why = sensitive_words_outside(text, self.domains, self.include_sensitive)
             if why is not None:
                 return why

@@ -26,6 +26,8 @@ from sidecar.recall.floor import similarity_floor
 from sidecar.recall.freshness import certainty, needs_confirmation
 from sidecar.recall.fusion import Signals
 from sidecar.recall.linked import entity_link_relevance
+from sidecar.recall.live_intent import LiveIntent
+from sidecar.recall.meaning import Meaning
 from sidecar.recall.metadata_match import entity_matches, metadata_matches, query_subject_terms
 from sidecar.recall.models import (
     CandidateSources,
@@ -103,9 +105,12 @@ def select(
     contests: Sequence[OpenContest] = (),
     *,
     domains: frozenset[str] | None = None,
+    meaning: Meaning | None = None,
 ) -> Selection:
     """The recalled block for `request`, one named gate after another (the module docstring's order).
-    `domains`: the request's (`sensitivity.request_domains`) when the caller has them already."""
+    `domains`: the request's (`sensitivity.request_domains`) when the caller has them already;
+    `meaning`: what the recall read by meaning (`sidecar.recall.meaning`), else the rules read words."""
+    meaning = meaning or Meaning()
     pool, stale = _current_pool([*hydrated, *pinned], scope, now, config)
     action = policy.requested_action(request.action.requested() if request.action else None, request.query)
     if domains is None:
@@ -114,9 +119,9 @@ def select(
         )
     verdicts = Verdicts()
     _suppress_sensitive(pool, domains, request.include_sensitive, verdicts)
-    _withhold(pool, lambda m: policy.off_domain(m, action, domains), verdicts)
-    matched = _admit_eligible(pool, action, domains, request, signals, config, verdicts)
-    yielded = _yield_to_live_intent(pool, request.live_intent, verdicts)
+    _withhold(pool, lambda m: policy.off_domain(m, action, domains, meaning.kinship.get(m.id)), verdicts)
+    matched = _admit_eligible(pool, action, domains, request, signals, config, verdicts, meaning.kinship)
+    yielded = _yield_to_live_intent(pool, request.live_intent, verdicts, meaning.overridden)
     named = policy.named_contexts(request.topic, request.live_intent, request.query)
     mismatched = _suppress_other_contexts(pool, named, yielded, verdicts)
     _narrow_to_topic(request.topic, named, matched, verdicts)
@@ -183,13 +188,14 @@ def _admit_eligible(
     signals: dict[str, Signals],
     config: RecallConfig,
     verdicts: Verdicts,
+    kinship: Mapping[str, float],
 ) -> list[Memory]:
     """Admit what fires as a constraint, the profile block and what matched the query past its
     similarity floor; the memories that matched."""
     matched: list[Memory] = []
     terms = query_subject_terms(request.query)
     for memory in pool.values():
-        tier, reasons = _tier(memory, action, domains, request)
+        tier, reasons = _tier(memory, action, domains, request, kinship.get(memory.id))
         found = signals.get(memory.id)
         relevance = 0.0
         if found is not None:
@@ -213,10 +219,14 @@ def _admit_eligible(
 
 
 def _tier(
-    memory: Memory, action: policy.RequestedAction | None, domains: frozenset[str], request: RecallRequest
+    memory: Memory,
+    action: policy.RequestedAction | None,
+    domains: frozenset[str],
+    request: RecallRequest,
+    kin: float | None = None,
 ) -> tuple[int, list[str]]:
     """The memory's tier regardless of the query match, with the reason it holds it (none when RANKED)."""
-    if action is not None and policy.fires(memory, action, domains):
+    if action is not None and policy.fires(memory, action, domains, kin):
         return CONSTRAINT, [f"constraint triggered by {action.describe()}"]
     if policy.overridden_by(memory, request.live_intent, request.query) is not None:
         return CONSTRAINT, ["constraint on what the live instruction asks for"]
@@ -227,12 +237,15 @@ def _tier(
     return RANKED, []  # a sensitive or safety profile fact ("User is deaf.") passes without relevance only in its domain
 
 
-def _yield_to_live_intent(pool: dict[str, Memory], live_intent: Mapping[str, str], verdicts: Verdicts) -> set[str]:
-    """Suppress the memories whose attribute the live instruction sets; their ids."""
+def _yield_to_live_intent(
+    pool: dict[str, Memory], live_intent: Mapping[str, str], verdicts: Verdicts, by_meaning: Mapping[str, str]
+) -> set[str]:
+    """Suppress the memories whose attribute the live instruction sets, or that it speaks of by meaning
+    (`by_meaning`: id → why); their ids."""
     if not live_intent:  # nothing to yield to
         return set()
-    live = policy.live_intent_attributes(live_intent)
-    overridden = {m.id: why for m in pool.values() if (why := live.overrides(m)) is not None}
+    live = LiveIntent.of(live_intent)
+    overridden = {m.id: why for m in pool.values() if (why := live.overrides(m) or by_meaning.get(m.id)) is not None}
     for memory_id, why in overridden.items():
         verdicts.suppress(memory_id, why)
     return set(overridden)

@@ -2,7 +2,9 @@
 
 A special-category memory (`Memory.sensitivity`, set at write time by `reading.sensitivity`) is
 recalled only when the request is in its domain (read from the query, the action's domain and the
-topic) or the caller names its category in `include_sensitive`; a profile fact is always eligible.
+topic), or when the caller names its category in `include_sensitive`; a profile fact is no
+exception (a diagnosis is part of who the user is, and still not for every answer) unless it is a
+safety fact.
 A safety fact (an allergy, a medical need, a dietary restriction, accessibility) is the opposite
 case: for a request in a safety domain (food, medication, travel, activities) it surfaces whatever
 its similarity, the way a constraint fires on its trigger.
@@ -69,8 +71,8 @@ def safety_fires(memory: Memory, domains: frozenset[str]) -> bool:
 
 def sensitive_outside(memory: Memory, domains: frozenset[str], include: Iterable[str] = ()) -> str | None:
     """Why a sensitive memory stays out of this request, or None when it may be recalled."""
-    if memory.sensitivity is None or memory.profile:
-        return None
+    if memory.sensitivity is None or (memory.profile and is_safety_memory(memory)):
+        return None  # a safety fact of the profile (deafness) is matched on relevance as any profile fact
     return _outside(memory.sensitivity, memory.text, domains, include, lambda: safety_fires(memory, domains))
 
 

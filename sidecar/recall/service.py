@@ -47,6 +47,8 @@ from sidecar.recall.exclusions import exclusion_counts, live_intent_notes, unacc
 from sidecar.recall.fusion import Signals, fuse, grounded, stated_relevance
 from sidecar.recall.keywords import query_terms
 from sidecar.recall.linked import query_links, with_linked
+from sidecar.recall.live_intent import LiveIntent
+from sidecar.recall.meaning import Meaning, MeaningReader
 from sidecar.recall.metrics import measured, recall_metrics
 from sidecar.recall.models import (
     NoteView,
@@ -108,16 +110,22 @@ class Quotes:
         return replace(self, verdicts=verdicts)
 
 
-def item_gates(request: RecallRequest, config: RecallConfig, domains: frozenset[str]) -> policy.ItemGates:
+def item_gates(
+    request: RecallRequest, config: RecallConfig, domains: frozenset[str], meaning: Meaning | None = None
+) -> policy.ItemGates:
     """The request's policy for every item (`policy.ItemGates`), as `select` applies it to beliefs;
-    `domains`: the request's, as the recall read them once (`request_domains`)."""
+    `domains`: the request's, as the recall read them once (`request_domains`); `meaning`: what it read
+    by meaning (`sidecar.recall.meaning`)."""
+    meaning = meaning or Meaning()
     action = policy.requested_action(request.action.requested() if request.action else None, request.query)
     return policy.ItemGates(
         action=action,
         domains=domains,
-        live=policy.LiveIntent.of(request.live_intent),
+        live=LiveIntent.of(request.live_intent),
         include_sensitive=tuple(request.include_sensitive),
         confidence_floor=config.confidence_floor,
+        kinship=meaning.kinship,
+        overridden=meaning.overridden,
     )
 
 
@@ -191,6 +199,7 @@ class RecallService:
         self._store = store
         self._vectors = vectors
         self._queries = QueryEmbedder(embedder)  # concurrent recalls share model calls
+        self._meaning = MeaningReader(self._queries)
         recall_metrics()  # registered now: /metrics shows recall's families before the first recall
         self.config = config
         self._audit = audit
@@ -262,9 +271,11 @@ class RecallService:
         current = {m.id: m for m in (*hydrated, *pinned, *safety)}  # current at a stricter floor than quotes ask
         hydrated, pinned = filters.narrowed(request, hydrated, [*pinned, *safety])
         filtered = current.keys() - {m.id for m in (*hydrated, *pinned)}
-        selection = select(request, config, now, scope, signals, hydrated, pinned, contests, domains=domains)
+        domain = request.action.domain if request.action else None
+        meaning = await self._meaning.read_or_none(embedding, request.live_intent, current.values(), domain, degraded)
+        selection = select(request, config, now, scope, signals, hydrated, pinned, contests, domains=domains, meaning=meaning)
         quotes = await self._quotes(
-            request, config, now, scope, said, episode_signals, said_episodes, current, dates, domains
+            request, config, now, scope, said, episode_signals, said_episodes, current, dates, domains, meaning
         )
         quotes = quotes.without_sensitive(selection.suppressed)
         alone, carried = carry_quotes(selection.chosen, quotes.entries)
@@ -329,6 +340,7 @@ class RecallService:
         known: Mapping[str, Memory],
         dates: DateReading,
         domains: frozenset[str],
+        meaning: Meaning | None = None,
     ) -> Quotes:
         """Score the hydrated episodes against the beliefs they produced; add their neighbours.
         `known`: memories this recall already read as current (at its confidence floor)."""
@@ -347,7 +359,7 @@ class RecallService:
             window=window,
             include_untrusted=request.include_untrusted_evidence,
             suppress_superseded=request.superseded_episodes == "suppress",
-            gates=item_gates(request, config, domains),
+            gates=item_gates(request, config, domains, meaning),
         )
         if request.context_turns and verdicts.entries:
             best = sorted(verdicts.entries, key=lambda e: -e.score.value)[: request.limit]

@@ -156,7 +156,9 @@ def test_a_sensitive_memory_is_recalled_only_in_its_domain_or_when_asked() -> No
     assert sensitive_outside(salary, request_domains("recommend a movie"), ["finances"]) is None
     assert sensitive_outside(salary, request_domains("recommend a movie"), ["all"]) is None
     assert sensitive_outside(salary, request_domains("anything", topic="finance")) is None
-    assert sensitive_outside(salary.model_copy(update={"profile": True}), frozenset()) is None
+    assert sensitive_outside(salary.model_copy(update={"profile": True}), frozenset()) is not None, (
+        "a profile fact of a special category is no exception"
+    )
     assert sensitive_outside(mem("t", "u", "The user likes jazz."), frozenset()) is None
 
 

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from beliefs.age import days_since_confirmed, half_life_days, recency
 from beliefs.confidence import effective_confidence
 from beliefs.records import MemoryState, MemoryType, RecallSemantics, Trust, Visibility
-from sidecar.recall import policy
+from sidecar.recall import live_intent, policy
 from sidecar.recall.budget import edge_order, edges_last, estimate_tokens, trim
 from sidecar.recall.config import BALANCED, PRECISE, PRESETS, RECENT, RecallConfig, preset
 from sidecar.recall.errors import UnknownPresetError
@@ -207,12 +207,12 @@ def test_constraint_trigger_matching(trigger, action, fires) -> None:
 
 
 def test_live_intent_suppresses_defaults_never_constraints() -> None:
-    live = policy.live_intent_attributes({"Preferred_Meeting_Time ": "15:00"})
+    live = live_intent.live_intent_attributes({"Preferred_Meeting_Time ": "15:00"})
     default = mem("t", "u", "x", attribute="preferred_meeting_time")
     constraint = default.model_copy(update={"recall_semantics": RecallSemantics.CONSTRAINT})
-    assert policy.yields_to_live_intent(default, live)
-    assert not policy.yields_to_live_intent(constraint, live)
-    assert not policy.yields_to_live_intent(mem("t", "u", "x", attribute="timezone"), live)
+    assert live_intent.yields_to_live_intent(default, live)
+    assert not live_intent.yields_to_live_intent(constraint, live)
+    assert not live_intent.yields_to_live_intent(mem("t", "u", "x", attribute="timezone"), live)
 
 
 def test_conflicts_keep_the_stronger_by_confidence_then_recency() -> None:
