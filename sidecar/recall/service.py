@@ -59,6 +59,7 @@ from sidecar.recall.models import (
     SuppressedView,
     TrustPolicyView,
 )
+from sidecar.recall.newer_first import NewerFirst
 from sidecar.recall.people import named_speakers
 from sidecar.recall.prompt import render
 from sidecar.recall.query_dates import DateReading, Window, read_dates
@@ -291,6 +292,8 @@ class RecallService:
         if request.format == "prompt":  # the beliefs; quotes are evidence, not part of the block
             result.prompt = render(result.memories, result.conflicts, result.confirmations)
         result.memories += [episode_item(e, request.diagnostics, now) for e in merged.episodes]
+        newer = NewerFirst(self._store, scope, said, currency, now)
+        kept = replace(kept, suppressed=await newer.show(result, kept.suppressed, request.budget_tokens, request.diagnostics))
         result.notes = notes_of(result.memories, kept.suppressed, texts)
         if request.diagnostics:
             found = {m.id for m in hydrated}
