@@ -33,7 +33,7 @@ from beliefs.attributes import ATTRIBUTES, is_single_valued
 from beliefs.confidence import HYPOTHETICAL_CONFIDENCE_CAP
 from beliefs.episodes import Episode
 from beliefs.errors import BeliefstreamError
-from beliefs.records import AuditedRead, Memory, RecallAudit, WithheldRead, utcnow
+from beliefs.records import Memory, RecallAudit, utcnow
 from embedding.embedder import Embedder
 from sidecar.auth import Principal
 from sidecar.recall import filters, policy, reference
@@ -481,33 +481,32 @@ class RecallService:
         ids = [m.id for m in items if m.type != "episode"]
         if self._access is not None and ids:
             self._access.record(ids)
-        if self._audit is not None:
-            await self._audit.write(
-                RecallAudit(
-                    id=uuid.uuid4().hex,
-                    tenant_id=scope.tenant_id,
-                    user_id=scope.user_id,
-                    agent_id=scope.agent_id,
-                    key_id=principal.key_id,
-                    at=now,
-                    query_digest=query_digest(request.query),
-                    memory_ids=ids,
-                    episode_ids=[
-                        *(m.id for m in items if m.type == "episode"),
-                        *(e.episode_id for m in items for e in m.evidence),
-                    ],
-                    returned=[
-                        AuditedRead(
-                            id=m.id,
-                            kind="episode" if m.type == "episode" else "memory",
-                            score=m.score,
-                            reason=m.recall_reason,
-                        )
-                        for m in items
-                    ],
-                    withheld=[WithheldRead(id=i, why=why) for i, why in withheld],
-                )
-            )
+        if self._audit is not None:  # validated in one call: a model per item costs the loop more
+            record = {
+                "id": uuid.uuid4().hex,
+                "tenant_id": scope.tenant_id,
+                "user_id": scope.user_id,
+                "agent_id": scope.agent_id,
+                "key_id": principal.key_id,
+                "at": now,
+                "query_digest": query_digest(request.query),
+                "memory_ids": ids,
+                "episode_ids": [
+                    *(m.id for m in items if m.type == "episode"),
+                    *(e.episode_id for m in items for e in m.evidence),
+                ],
+                "returned": [
+                    {
+                        "id": m.id,
+                        "kind": "episode" if m.type == "episode" else "memory",
+                        "score": m.score,
+                        "reason": m.recall_reason,
+                    }
+                    for m in items
+                ],
+                "withheld": [{"id": i, "why": why} for i, why in withheld],
+            }
+            await self._audit.write(RecallAudit.model_validate(record))
 
 
 def _linked(episodes: Sequence[Episode]) -> list[str]:
