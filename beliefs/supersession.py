@@ -70,6 +70,25 @@ class Statement:
     memory_ids: tuple[str, ...] = field(default=())  # an episode's beliefs
     clauses: tuple[frozenset[str], ...] = ()  # the terms of each of its clauses
     slots: frozenset[tuple[str, tuple[str, ...]]] = frozenset()  # one-at-a-time slots it fills: ("employer", ("acme",))
+    measures: frozenset[Measure] = frozenset()  # its typed values: a time, a weekday, a month, a number
+    denies: bool = False  # it says, without an update's cue, that something is not so ("isn't happening")
+
+    @property
+    def may_update(self) -> bool:
+        """Worth judging against earlier statements: it has an update's shape, or says a value of a
+        kind two statements of one subject cannot both hold (a typed value, a one-at-a-time slot)."""
+        return self.shape is not None or self.denies or bool(self.measures) or bool(self.slots)
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A typed value a statement gives (`reading.subject` reads it): its `kind` (``time``, ``weekday``,
+    ``month``, ``number``), the value normalised, and for a number the noun it counts ("6 people"),
+    if said."""
+
+    kind: str
+    value: str
+    unit: str | None = None
 
 
 @dataclass(frozen=True)
@@ -106,8 +125,19 @@ MAX_LINKS = 3
 #: Slots held one value at a time (`reading.held_slots`): another value of one is the subject itself.
 #: Any other slot (a place) links only possibly, and only from `NAMED_FLOOR`.
 ONE_AT_A_TIME = frozenset({"employer"})
+#: The family of the employer and activity slots, when a statement fills one and the other the other.
+AFFILIATION = "affiliation"
 #: How a link by a named value ranks among the others: above any closeness.
 NAMED_RANK = 9.0
+#: A statement said this soon (seconds) after the speaker's previous one, with nothing of theirs in
+#: between, continues its subject: "It's actually at 3pm" after the party's time needs no shared word.
+ADJACENT_S = 60 * 60
+#: Closeness from which a statement giving another value of the same kind (a time for a time, a
+#: number of the same thing) is about the same subject: possibly superseding; firm with an explicit cue.
+SUBSTITUTION_CLOSENESS = 0.5
+#: The same, for the statement right after (`ADJACENT_S`): an elliptical correction ("Make that 8")
+#: shares little meaning with what it corrects, its place in the conversation says the subject.
+ADJACENT_CLOSENESS = 0.35
 
 
 def cosine(a: Sequence[float] | None, b: Sequence[float] | None) -> float:
@@ -150,11 +180,21 @@ def names_replaced(shape: Shape, older: Statement) -> tuple[str, ...] | None:
     return None
 
 
+def _family(slot: str) -> str:
+    """Slots of one family: where the user works (`employer`) and what they do at a named place
+    (`activity:<verb>`: "I run a sales team at X") both say where the user is affiliated."""
+    return AFFILIATION if slot == "employer" or slot.startswith("activity:") else slot
+
+
 def refilled_slot(newer: Statement, older: Statement) -> str | None:
     """The slot `newer` fills with another value than `older` did (`older` never naming the new value,
-    `newer` not naming the old one in that slot), or None."""
+    `newer` not naming the old one in that slot), or None. Of two slots of one family but not one kind
+    (an employer after an activity), the older's kind names it, as `AFFILIATION` when they differ."""
     for slot, old in older.slots:
         news = [value for kind, value in newer.slots if kind == slot]
+        if not news:
+            news = [value for kind, value in newer.slots if _family(kind) == _family(slot) != slot]
+            slot = AFFILIATION if news else slot
         if not news or old in news:
             continue
         if any(all(term in older.terms for term in value) for value in news):
@@ -163,14 +203,38 @@ def refilled_slot(newer: Statement, older: Statement) -> str | None:
     return None
 
 
+def substituted(newer: Statement, older: Statement) -> str | None:
+    """The kind of value `newer` gives another value of than `older` did (a time for a time, a number
+    of the same thing for another), or None. The newer may repeat the old value beside the new one
+    ("his size is 36. 34 was his old trainers"); it must bring one `older` never said."""
+    for kind in sorted({m.kind for m in newer.measures}):
+        old = [m for m in older.measures if m.kind == kind]
+        new = [m for m in newer.measures if m.kind == kind and m.value not in {o.value for o in old}]
+        if old and new and any(_same_unit(a, b) for a in old for b in new):
+            return kind
+    return None
+
+
+def _same_unit(a: Measure, b: Measure) -> bool:
+    return a.unit is None or b.unit is None or a.unit == b.unit
+
+
+def adjacent(newer: Statement, older: Statement, judged: Sequence[Statement]) -> bool:
+    """`older` is the speaker's statement right before `newer` (the latest of `judged`, the earlier
+    statements), said at most `ADJACENT_S` before it."""
+    gap = (newer.said_at - older.said_at).total_seconds()
+    return 0 <= gap <= ADJACENT_S and all(other.said_at <= older.said_at for other in judged)
+
+
 def judge(newer: Statement, earlier: Sequence[Statement]) -> list[Link]:
     """The earlier statements `newer` makes stale (firm) or may make stale (possible), oldest first.
 
-    Only statements said before `newer` by the same speaker are judged; `newer` without a shape
-    links nothing.
+    Only statements said before `newer` by the same speaker are judged; `newer` without a shape links
+    only possibly, and only by the kind of value it gives (another value of a one-at-a-time slot,
+    another time, day or number of the same subject).
     """
     shape = newer.shape
-    if shape is None:
+    if not newer.may_update:
         return []
     judged = [
         older
@@ -180,9 +244,12 @@ def judge(newer: Statement, earlier: Sequence[Statement]) -> list[Link]:
     common = common_terms(judged)
     found: list[tuple[float, Link]] = []
     for older in judged:
-        link = _link(newer, older, shape, common)
+        link = _link(newer, older, shape, common) if shape is not None else None
+        if link is None or not link.firm:
+            restated = _restated(newer, older, shape, common, adjacent(newer, older, judged))
+            link = restated if restated is not None and (link is None or restated.firm) else link
         if link is not None:
-            named = link.reason.startswith((f"{shape.kind.value}: names", f"{shape.kind.value}: another "))
+            named = " names " in link.reason or ": another " in link.reason
             found.append((NAMED_RANK if named else closeness(newer, older, common), link))
     if not found:
         return []
@@ -227,3 +294,34 @@ def _link(newer: Statement, older: Statement, shape: Shape, common: frozenset[st
         how = "explicit" if explicit else "a new start:" if shape.starts else "implied"
         return Link(older.id, newer.id, False, newer.said_at, f"{how} {shape.kind.value}, close subject ({near:.2f})")
     return None
+
+
+def _restated(
+    newer: Statement, older: Statement, shape: Shape | None, common: frozenset[str], right_after: bool
+) -> Link | None:
+    """A new value said of the same subject, with or without a cue: another value of a one-at-a-time
+    slot ("I'm the only accountant at Oakvale" after "I'm an accountant at Pemberton"), or another value
+    of the same kind (a time, a day, a count of the same thing) where the two share the subject (its
+    terms, or the newer was said right after the older) and speak alike. Firm only with an
+    explicit update cue; said plainly, possible: the newer is shown first, both dated. A plain denial of
+    what the older affirmed, on the same subject, is possible too."""
+    how = shape.kind.value if shape is not None else "restated"
+    explicit = shape is not None and shape.explicit and shape.kind is not UpdateKind.CESSATION
+    refilled = refilled_slot(newer, older)
+    if refilled in ONE_AT_A_TIME:
+        return Link(older.id, newer.id, explicit, newer.said_at, f"{how}: another {refilled} than before")
+    if refilled is not None and cosine(newer.vector, older.vector) >= NAMED_FLOOR:
+        return Link(older.id, newer.id, False, newer.said_at, f"{how}: another {refilled} than before")
+    near = closeness(newer, older, common)
+    shared = bool(anchors(newer, older, common) - {m.value for m in newer.measures | older.measures})
+    if newer.denies and not older.denies and shape is None and shared and near >= POSSIBLE_CLOSENESS:
+        # "the loft conversion isn't happening" after "we're planning a loft conversion": possibly over
+        return Link(older.id, newer.id, False, newer.said_at, f"denial: says the same subject is not so ({near:.2f})")
+    kind = substituted(newer, older)
+    if kind is None:
+        return None
+    if not ((shared and near >= SUBSTITUTION_CLOSENESS) or (right_after and near >= ADJACENT_CLOSENESS)):
+        return None
+    # possible, even with a cue: a typed value is weaker evidence of the subject than the value named as
+    # over, and a firm link hides the older quote (a conversation's numbers and days are many)
+    return Link(older.id, newer.id, False, newer.said_at, f"{how}: a new {kind} for the same subject ({near:.2f})")

@@ -180,7 +180,7 @@ def _link_statements(
     if newer is None:
         return
     scope = currency_plan.scope_of(episode)
-    if newer.shape is not None:
+    if newer.may_update:
 
         def current(memory_id: str) -> Memory | None:
             try:

@@ -11,6 +11,10 @@ Pairs, each embedded with the model recall uses (`embedding.embedder`), raw turn
 For each floor on a grid: the share of answering pairs kept (cosine ≥ floor) and of unneeded pairs
 cut. The floor recall uses (`RecallConfig.min_similarity`) is chosen from this table; the figures
 and the choice are in docs/benchmarks.md ("Similarity floor").
+
+The same table over the pairs whose question speaks of no one of the user's
+(`sidecar.recall.reference.speaks_of_user`: no first-person word, no name of the user's turns or
+speakers) gives the higher floor of such questions (`RecallConfig.impersonal_min_similarity`).
 """
 
 from __future__ import annotations
@@ -24,8 +28,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.recall_scenario_data import DATA_DIR, ScenarioError, load  # noqa: E402
+from sidecar.recall.reference import names_in, speaks_of_user  # noqa: E402
 
 GRID = tuple(round(0.05 * i, 2) for i in range(0, 11))
+
+#: (query, turn text, whether the query speaks of the user)
+Pair = tuple[str, str, bool]
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -45,42 +53,51 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def scenario_pairs(split: str, data: Path) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-    """(answering, unneeded) (query, turn text) pairs of the recall scenarios."""
-    answering: list[tuple[str, str]] = []
-    unneeded: list[tuple[str, str]] = []
+def scenario_pairs(split: str, data: Path) -> tuple[list[Pair], list[Pair]]:
+    """(answering, unneeded) (query, turn text, speaks of the user) triples of the recall scenarios."""
+    answering: list[Pair] = []
+    unneeded: list[Pair] = []
     for scenario in load((split,), data):
         said = [t["text"] for t in scenario.turns() if t["role"] == "user"]
+        names = names_in(said, (t.get("metadata", {}).get("speaker") for t in scenario.turns()))
         for recall in scenario.recalls:
+            personal = speaks_of_user(recall.query, names) or recall.action is not None
             if not recall.needs_memory:
-                unneeded += [(recall.query, text) for text in said]
+                unneeded += [(recall.query, text, personal) for text in said]
                 continue
             for fact in recall.must:
-                answering += [(recall.query, text) for text in said if fact.found_in(text)]
+                answering += [(recall.query, text, personal) for text in said if fact.found_in(text)]
     return answering, unneeded
 
 
-def locomo_pairs(path: Path, conversations: str) -> list[tuple[str, str]]:
-    """(question, evidence turn text) pairs of the chosen LoCoMo conversations."""
+def locomo_pairs(path: Path, conversations: str) -> list[Pair]:
+    """(question, evidence turn text, speaks of the user) triples of the chosen LoCoMo conversations."""
     from bench.locomo import _samples, sample_questions, sample_turns
     from bench.locomo_score import local_turn_id
 
     samples = _samples(path)
     wanted = [int(c) for c in conversations.split(",") if c.strip()]
-    pairs: list[tuple[str, str]] = []
+    pairs: list[Pair] = []
     for sample in (samples[i] for i in wanted):
-        texts = {local_turn_id(t["turn_id"]): t["text"] for t in sample_turns(sample)}
+        turns = list(sample_turns(sample))
+        texts = {local_turn_id(t["turn_id"]): t["text"] for t in turns}
+        names = names_in(texts.values(), (t.get("metadata", {}).get("speaker") for t in turns))
         for q in sample_questions(sample):
-            pairs += [(q["question"], texts[e]) for e in q["evidence"] if e in texts]
+            personal = speaks_of_user(q["question"], names)
+            pairs += [(q["question"], texts[e], personal) for e in q["evidence"] if e in texts]
     return pairs
 
 
-def cosines(embedder, pairs: list[tuple[str, str]]) -> np.ndarray:
+def cosines(embedder, pairs: list[Pair]) -> np.ndarray:
     if not pairs:
         return np.zeros(0)
-    queries = embedder.embed([q for q, _ in pairs])
-    texts = embedder.embed([t for _, t in pairs])
+    queries = embedder.embed([q for q, _, _ in pairs])
+    texts = embedder.embed([t for _, t, _ in pairs])
     return np.sum(queries * texts, axis=1)  # the model's vectors are normalised
+
+
+def impersonal(pairs: list[Pair]) -> list[Pair]:
+    return [pair for pair in pairs if not pair[2]]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -98,6 +115,19 @@ def main(argv: list[str] | None = None) -> int:
         f"answering, LoCoMo {args.conversations}": cosines(embedder, locomo),
         f"unneeded, scenarios {args.split}": cosines(embedder, unneeded),
     }
+    table(sets)
+    print("\nquestions that speak of no one of the user's (no first-person word, no name of theirs):")
+    table({
+        f"answering, scenarios {args.split}": cosines(embedder, impersonal(answering)),
+        f"answering, LoCoMo {args.conversations}": cosines(embedder, impersonal(locomo)),
+        f"unneeded, scenarios {args.split}": cosines(embedder, impersonal(unneeded)),
+    })  # fmt: skip
+    embedder.close()
+    return 0
+
+
+def table(sets: dict[str, np.ndarray]) -> None:
+    """Percentiles of each set, then the share kept (answering) or cut (unneeded) per floor."""
     for name, values in sets.items():
         q = np.percentile(values, [5, 10, 25, 50, 75, 90, 95]) if len(values) else []
         print(f"{name}: {len(values)} pairs; percentiles 5/10/25/50/75/90/95: " + " ".join(f"{v:.3f}" for v in q))
@@ -109,8 +139,6 @@ def main(argv: list[str] | None = None) -> int:
             cells.append(f"{100 * (1 - kept if name.startswith('unneeded') else kept):>30.1f} %")
         print(f"{floor:>6.2f}" + "".join(cells))
     print("(answering: % kept; unneeded: % cut)")
-    embedder.close()
-    return 0
 
 
 if __name__ == "__main__":

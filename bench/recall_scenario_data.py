@@ -23,7 +23,7 @@ SPLITS = ("dev", "heldout")
 CATEGORIES = (
     "update", "retraction", "correction", "employer",
     "hypothetical", "rhetorical", "sarcastic", "third_party", "pasted", "quoted", "assistant_said",
-    "live_intent", "constraint_domain", "sensitive", "safety", "scope", "no_memory", "stable",
+    "live_intent", "constraint_domain", "sensitive", "safety", "scope", "no_memory", "one_item", "stable",
 )  # fmt: skip
 
 #: What an item wrongly presented as current does to the answer.
@@ -65,6 +65,7 @@ class Recall:
     must: tuple[Fact, ...]
     must_not: tuple[Fact, ...]
     needs_memory: bool = True
+    max_items: int | None = None  # the most items a right answer has (a fact told by a belief and its turn: 1)
     live_intent: dict[str, str] | None = None
     action: dict[str, str] | None = None
     dates_relative_to: str | None = None
@@ -244,7 +245,7 @@ def _session(raw: dict[str, Any]) -> dict[str, Any]:
 def _recall(raw: dict[str, Any]) -> Recall:
     _known(
         raw,
-        {"query", "live_intent", "action", "dates_relative_to", "needs_memory", "must", "must_not"},
+        {"query", "live_intent", "action", "dates_relative_to", "needs_memory", "max_items", "must", "must_not"},
         "recall",
     )
     if not isinstance(raw["query"], str) or not raw["query"].strip():
@@ -258,6 +259,9 @@ def _recall(raw: dict[str, Any]) -> Recall:
         raise ValueError(f"recall {raw['query']!r} has no expectation (must or must_not)")
     if not needs_memory and must:
         raise ValueError(f"recall {raw['query']!r} needs no memory but lists facts that must come back")
+    max_items = raw.get("max_items")
+    if max_items is not None and (isinstance(max_items, bool) or not isinstance(max_items, int) or max_items < 1):
+        raise TypeError("max_items is a whole number of at least 1")
     if raw.get("dates_relative_to") is not None:
         _timestamp(raw["dates_relative_to"])
     action = raw.get("action")
@@ -273,6 +277,7 @@ def _recall(raw: dict[str, Any]) -> Recall:
         must=must,
         must_not=must_not,
         needs_memory=needs_memory,
+        max_items=max_items,
         live_intent=live,
         action=action,
         dates_relative_to=raw.get("dates_relative_to"),

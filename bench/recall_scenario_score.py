@@ -105,10 +105,16 @@ class Verdict:
     items: int
     tokens: int
     duplicate_tokens: int
+    max_items: int | None = None  # the recall's: a right answer has at most this many items
+
+    @property
+    def too_many(self) -> bool:
+        """More items than the recall's `max_items` (one fact said twice, or beside what does not bear on it)."""
+        return self.max_items is not None and self.items > self.max_items
 
     @property
     def passed(self) -> bool:
-        return not self.missing and not self.harms and (self.needs_memory or self.items == 0)
+        return not self.missing and not self.harms and (self.needs_memory or self.items == 0) and not self.too_many
 
 
 def judge(scenario: Scenario, recall: Recall, answer: Mapping[str, Any]) -> Verdict:
@@ -128,6 +134,7 @@ def judge(scenario: Scenario, recall: Recall, answer: Mapping[str, Any]) -> Verd
         items=len(items),
         tokens=int(answer.get("tokens_used", 0)),
         duplicate_tokens=duplicate_tokens(items),
+        max_items=recall.max_items,
     )
 
 

@@ -170,6 +170,8 @@ def failure_lines(
     lines += [f"  harmful ({h.kind}): {h.fact}  <- {h.item_text!r}" for h in verdict.harms]
     if not verdict.needs_memory and verdict.items:
         lines.append(f"  needs no memory, got {verdict.items} item(s)")
+    if verdict.too_many:
+        lines.append(f"  at most {verdict.max_items} item(s) answer it, got {verdict.items}")
     lines.append(
         f"  returned ({verdict.items} items, {verdict.tokens} tokens, "
         f"{verdict.duplicate_tokens} on duplicates):"

@@ -19,6 +19,8 @@ import re
 
 EMPLOYER = "employer"
 PLACE = "place"
+#: What the user does at a named place, by its verb: ("activity:teach", "Westbury High").
+ACTIVITY = "activity"
 
 _NAME = r"(?P<name>(?:[A-Z][\w'’.-]*|&)(?:\s+(?:(?!I\b)[A-Z][\w'’.-]*|&|of|and)(?=\s+(?!I\b)[A-Z&]|\b))*(?:\s+(?!I\b)[A-Z][\w'’.-]*)?)"
 _SELF = r"(?:I(?:'m|’m| am| was|'ve been|’ve been| have been)|User (?:is|was|has been))"
@@ -30,14 +32,18 @@ _EMPLOYER_PATTERNS = (
     ),
     # a role the speaker holds there: "I'm a paralegal at X", "User is a project manager at X"
     re.compile(rf"\b{_SELF}\s+(?:(?i:now|currently|still|officially)\s+)?(?i:an?|the)\s+[a-zA-Z][\w\s-]{{0,30}}?\s+(?i:at|for|with)\s+(?:the\s+)?{_NAME}"),
+    # a role said without an article, at a named place: "I'm head of sales at X" (not "I'm staying at X")
+    re.compile(rf"\b{_SELF}\s+(?:(?i:now|currently|still|officially)\s+)?(?![\w-]*(?:ing|ed)\b)[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}}\s+at\s+(?:the\s+)?{_NAME}"),
     # a start there: "joined X", "onboarding at X", "first week at X", "poached by X", "an offer from X"
     re.compile(
         rf"\b(?i:joined|joining|onboard(?:ed|ing)?\s+(?:at|with)|hired\s+by|poached\s+by|headhunted\s+by|recruited\s+by|"
         rf"offer\s+from|first\s+(?:day|week|month|shift)\s+(?:at|with)|started\s+(?:at|with)|starting\s+(?:at|with))\s+"
         rf"(?:the\s+)?{_NAME}"
     ),
+    # joining a team there: "to join the community nursing team at X"
+    re.compile(rf"\b(?i:join(?:ed|ing)?)\s+(?i:the|a|an|their)\s+[a-z][\w\s-]{{0,30}}?\s+(?i:at|with)\s+(?:the\s+)?{_NAME}"),
     # "I'm with X now", "I'm at X these days": a present affiliation
-    re.compile(rf"\b(?:I(?:'m|’m| am)|User is)\s+(?i:now\s+)?(?i:with|at)\s+{_NAME}(?=[^.!?]{{0,20}}?\b(?i:now|these days|nowadays)\b)"),
+    re.compile(rf"\b(?:I(?:'m|’m| am)|User is)\s+(?i:now\s+)?(?:[a-z]+ing\s+)?(?i:with|at|for)\s+(?:the\s+)?{_NAME}(?=[^.!?]{{0,20}}?\b(?i:now|these days|nowadays)\b)"),
 )
 
 
@@ -50,8 +56,32 @@ _PLACE_PATTERNS = (
     # where it went: "relocated us to X", "we moved to X", "transferred me to X"
     re.compile(rf"\b(?i:moved|moving|relocat(?:ed|ing)|transferr?(?:ed|ing))\b[^.!?;]{{0,25}}?\b(?i:to|into)\s+(?:the\s+)?{_NAME}"),
 )
+#: What the user habitually does at a named place: "I teach maths at X", "I've been teaching at Y".
+_ACTIVITY_PATTERN = re.compile(
+    rf"\b(?:I(?:'ve been|’ve been| have been|'m|’m| am)?|User(?: is| has been)?)\s+(?:(?i:now|currently|still|usually|mostly|also)\s+)?"
+    rf"(?P<verb>[a-z]{{3,}})\b[^.!?;,]{{0,25}}?\s+at\s+(?:the\s+)?{_NAME}"
+)
+#: Verbs that say no activity of their own (auxiliaries, copulas, work: that is the employer slot).
+_NO_ACTIVITY = frozenset(
+    "was were been have has had does did will would can could should also just not never always really going "
+    "get got the and but work works worked working".split()
+)
+
+
+def _verb_stem(verb: str) -> str:
+    for ending in ("ing", "es", "ed", "s"):
+        if verb.endswith(ending) and len(verb) - len(ending) >= 3:
+            return verb[: -len(ending)]
+    return verb
+
+
 #: Someone else is the subject of the clause: "my sister works at X", "Tom's firm hired Dana from X".
-_OTHER = re.compile(r"(?i:\b(?:he|she|they|it|we|you|his|her|their|its|our|your|my\s+(?!new\b|current\b|first\b)\w+|\w+'s)\b)")
+#: A possessive is someone else's thing ("Tom's firm") unless a function word follows: then the "'s" ends
+#: a name ("I left St Bride's to join ...").
+_OTHER = re.compile(
+    r"(?i:\b(?:he|she|they|it|we|you|his|her|their|its|our|your|my\s+(?!new\b|current\b|first\b)\w+|"
+    r"\w+'s(?!\s+(?:to|and|or|in|at|for|from|on|with|by|is|was|then|so|but)\b))\b)"
+)
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I’m|I've|I’ve|I'd|User)\b")
 
 
@@ -76,15 +106,29 @@ def _own(before: str, places: re.Pattern[str] | None = None) -> bool:
     return all(word.casefold() in _OPENERS or word.casefold().endswith("ly") for word in clause.split())
 
 
+#: A name of a time, not of a place one works or does something at: "I'm home at Christmas".
+_TIME_NAME = re.compile(
+    r"(?i)^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|"
+    r"august|september|october|november|december|christmas|easter|new year|weekends?|night|noon)\b"
+)
+
+
 def held_slots(text: str) -> list[tuple[str, str]]:
     """(slot, value as said) the text gives: ("employer", "Hartwell Legal") for "I'm with Hartwell Legal now"."""
     found: list[tuple[str, str]] = []
     for pattern in _EMPLOYER_PATTERNS:
         for match in pattern.finditer(text):
-            if not _own(text[: match.start()]):
+            if not _own(text[: match.start()]) or _TIME_NAME.match(match.group("name")):
                 continue
             if (EMPLOYER, match.group("name")) not in found:
                 found.append((EMPLOYER, match.group("name")))
+    for match in _ACTIVITY_PATTERN.finditer(text):
+        verb = match.group("verb")
+        if verb in _NO_ACTIVITY or _TIME_NAME.match(match.group("name")) or not _own(text[: match.start("verb")]):
+            continue
+        slot = (f"{ACTIVITY}:{_verb_stem(verb)}", match.group("name"))
+        if slot not in found and (EMPLOYER, match.group("name")) not in found:
+            found.append(slot)
     for i, pattern in enumerate(_PLACE_PATTERNS):
         for match in pattern.finditer(text):
             # "my office is in X" is the user's own thing; "lives in X", "moved to X" need the user as subject

@@ -13,7 +13,7 @@ from beliefs.episodes import Episode
 from beliefs.records import Memory, Role, Trust
 from beliefs.supersession import Statement
 from reading.prepare import PreparedTurn
-from reading.statement_shape import read_shape
+from reading.statement_shape import denies, read_shape
 from reading.subject import statement_of
 
 
@@ -27,9 +27,11 @@ def statements_of(
     """The episode's statement (None unless a trusted user turn) and its memories' statements."""
     if episode is None or episode.role is not Role.USER or episode.trust is not Trust.TRUSTED:
         return None, []
+    shape = read_shape(prepared.text)
     statement = statement_of(
-        episode.id, "episode", prepared.text, episode.said_at, episode.speaker, vector, read_shape(prepared.text)
-    )
+        episode.id, "episode", prepared.text, episode.said_at, episode.speaker, vector, shape,
+        denies=shape is None and denies(prepared.text),
+    )  # fmt: skip
     vectors = list(embeddings) if len(embeddings) else [None] * len(memories)
     beliefs = [
         statement_of(m.id, "memory", m.text, m.valid_from, None, v)

@@ -208,6 +208,30 @@ def read_shape(text: str) -> Shape | None:
     )  # fmt: skip
 
 
+#: A negated predicate: "the loft conversion isn't happening", "we never went", "I don't drive".
+_NEGATION = re.compile(
+    r"(?i:\b(?:is|are|was|were|do|does|did|have|has|had|wo|ca|could|would)n[’']t\b|\b(?:not|never|cannot)\b)"
+)
+#: Negations that deny nothing said: a hedge, a figure of speech, an order to the assistant.
+_NOT_A_DENIAL = re.compile(
+    r"(?i:\b(?:not (?:sure|only|just|bad|yet|that|too|quite|really|much|always)|never mind|not to|whether or not)\b|"
+    r"n[’']t (?:know|think|wait|believe|mind|care)\b|^\s*(?:please\s+)?(?:do not|don[’']t|never)\b)"
+)
+
+
+def denies(text: str) -> bool:
+    """The user asserts, in so many words, that something is not so ("the loft conversion isn't
+    happening", "we never went"), and says no update in other words (`read_shape` is None). It may
+    deny what an earlier statement of the same subject affirmed (`beliefs.supersession`)."""
+    for start, end in sentence_spans(text):
+        sentence = text[start:end]
+        if not _asserted(sentence) or _NOT_A_DENIAL.search(sentence):
+            continue
+        if any(not _theirs(sentence, m.start()) for m in _NEGATION.finditer(sentence)):
+            return True
+    return False
+
+
 def contrasted_values(text: str) -> list[tuple[str, str]]:
     """(old, new) as said in the user's own contrasts ("it's 120, not 90" -> ("90", "120")), in order."""
     if "not" not in text and "from" not in text and not any(w in text for w in ("wapp", "witch", "raded", "eplace")):

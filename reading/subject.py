@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
-from beliefs.supersession import Shape, Statement
+from beliefs.supersession import Measure, Shape, Statement
 from reading.held_slots import held_slots
 
 _WORD = re.compile(r"\d+(?:[,.]\d+)*[a-zA-Z]*|[^\W_][\w'’&-]*")
@@ -108,6 +108,65 @@ def terms_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(terms), frozenset(values)
 
 
+_TIME = re.compile(r"(?i)\b(\d{1,2})(?::(\d{2}))?\s?([ap]\.?m\.?)(?![\w])|\b(\d{1,2}):(\d{2})\b")
+_WEEKDAY = re.compile(r"(?i)\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b")
+_MONTH = re.compile(r"(?i)\b(january|february|march|april|may|june|july|august|september|october|november|december)\b")
+_DIGITS = re.compile(r"(?<![\w.,:])(\d[\d,]*(?:\.\d+)?)(?:st|nd|rd|th)?(?:-?([a-z]{1,5})\b)?")
+_SPOKEN = re.compile(r"(?i)\b(" + "|".join(sorted(NUMBER_WORDS - {"once", "twice", "half", "dozen"})) + r"|one)\b")
+_NEXT_WORD = re.compile(r"^\s+([A-Za-z][\w'-]*)")
+#: Words between a number and the noun it counts ("six and a half hours", "39 a month").
+_COUNT_FILLER = frozenset("a an and per half quarter of".split())
+#: Words after a number that are no noun it counts ("34 was his size", "85 this year").
+_NOT_UNIT = STOPWORDS - frozenset("day days week weeks month months year years time times".split())
+
+
+def _unit(after: str, attached: str | None) -> str | None:
+    """The noun a number counts: its attached unit ("5km"), else the next lowercase content word,
+    past fillers ("six and a half hours" -> hour); None when a function word, a name or punctuation
+    comes first."""
+    if attached:
+        return attached.lower()
+    rest = after
+    for _ in range(4):
+        found = _NEXT_WORD.match(rest)
+        if found is None:
+            return None
+        word = found.group(1)
+        lowered = word.lower()
+        if lowered in _COUNT_FILLER or lowered in NUMBER_WORDS:
+            rest = rest[found.end() :]
+            continue
+        if word[0].isupper() or lowered in _NOT_UNIT:
+            return None
+        return lowered[:-1] if len(lowered) > 3 and lowered.endswith("s") and not lowered.endswith("ss") else lowered
+    return None
+
+
+def measures_of(text: str) -> frozenset[Measure]:
+    """The typed values of a text: times ("3pm", "12:30"), weekdays, months, and numbers with the noun
+    they count ("6 people", "six and a half hours"); a spoken number only with its noun."""
+    found: set[Measure] = set()
+    taken: list[tuple[int, int]] = []
+    for match in _TIME.finditer(text):
+        if match.group(4):
+            found.add(Measure("time", f"{int(match.group(4))}:{match.group(5)}"))
+        else:
+            minutes = f":{match.group(2)}" if match.group(2) else ""
+            found.add(Measure("time", f"{int(match.group(1))}{minutes}{match.group(3).replace('.', '').lower()}"))
+        taken.append(match.span())
+    found |= {Measure("weekday", m.group(1).lower()) for m in _WEEKDAY.finditer(text)}
+    found |= {Measure("month", m.group(1).lower()) for m in _MONTH.finditer(text) if m.group(1) != "may" or m.group(0)[0] == "M"}
+    for match in _DIGITS.finditer(text):
+        if any(start <= match.start() < end for start, end in taken):
+            continue
+        found.add(Measure("number", _number(match.group(1)), _unit(text[match.end() :], match.group(2))))
+    for match in _SPOKEN.finditer(text):
+        unit = _unit(text[match.end() :], None)
+        if unit is not None:
+            found.add(Measure("number", match.group(1).lower(), unit))
+    return frozenset(found)
+
+
 def value_terms(phrase: str) -> tuple[str, ...]:
     """The normalised terms of a value phrase ("9 km" -> ("9", "km")), function words left out."""
     found: list[str] = []
@@ -127,6 +186,7 @@ def statement_of(
     vector: Sequence[float] | None,
     shape: Shape | None = None,
     memory_ids: Sequence[str] = (),
+    denies: bool = False,
 ) -> Statement:
     """A `Statement` of an episode or belief for `beliefs.supersession.judge`."""
     terms, values = terms_of(text)
@@ -144,4 +204,6 @@ def statement_of(
         memory_ids=tuple(memory_ids),
         clauses=clauses,
         slots=slots,
+        measures=measures_of(text),
+        denies=denies,
     )

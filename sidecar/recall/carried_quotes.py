@@ -3,20 +3,33 @@
 A belief and the turn it came from say one thing; returned side by side they cost the budget twice.
 So a scored quote whose turn produced (`Episode.memory_ids`) or is cited by (`source_turn_ids`) a
 belief `select` kept becomes that belief's evidence: its words, when and by whom they were said,
-shown on the belief item, not a second entry in the ranking or the budget. A quote stays an item of
-its own when no kept belief came from its turn; when it is labelled (superseded or possibly so); and
-when it says more than the kept beliefs drawn from it: a content word, name or number of the turn
-(`reading.subject.terms_of`) that none of them has ("I quit squash and took up swimming" against a
-belief that lost the swimming) is a second fact, not a duplicate. Every carried quote is named in the
-diagnostics.
+shown on the belief item, not a second entry in the ranking or the budget (the turns around it that
+the request asks for, `context_turns`, come with the belief and are paid for, as with a quote; the
+belief ranks at least where its quote would have). It is carried even when the
+turn says more than the belief ("I'm a sous chef at a tapas place in Leith, mostly the prep" against
+"User is a sous chef"): the evidence keeps every word of it. A quote stays an item of its own when no
+kept belief came from its turn; when it is labelled (superseded or possibly so); and when what it says
+beyond the kept beliefs drawn from it (content words, names, numbers: `reading.subject.terms_of`) is
+itself needed:
+- it holds one of the query's terms;
+- the turn says in words that it corrects, changes or ends something (`reading.statement_shape`, an
+  explicit cue), or a belief drawn from it states what ended (negative polarity): the rest of the
+  turn is what replaced it ("I'm no longer treasurer; I took over as secretary" against "User is no
+  longer treasurer");
+- it names what the beliefs leave unnamed: a name or number of the turn while the beliefs hold none
+  ("I work at a small nonprofit, the Green Streets Trust" against "User works at a small nonprofit").
+Every carried quote is named in the diagnostics.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from beliefs.records import Polarity
+from reading.statement_shape import read_shape
 from reading.subject import STOPWORDS, terms_of
 from sidecar.recall.episodes import EpisodeEntry
+from sidecar.recall.metadata_match import query_subject_terms
 from sidecar.recall.select import Entry
 
 CARRIED_WHY = "carried as the evidence of belief {belief}"
@@ -26,11 +39,14 @@ _FILLER = frozenset().union(*(terms_of(word)[0] for word in STOPWORDS))
 
 
 def carry_quotes(
-    beliefs: Sequence[Entry], quotes: Sequence[EpisodeEntry]
+    beliefs: Sequence[Entry], quotes: Sequence[EpisodeEntry], query: str = "", saying_more: bool = True
 ) -> tuple[list[EpisodeEntry], list[tuple[str, str]]]:
     """Attach each quote of a kept belief's turn to that belief (`Entry.evidence`, the best-ranked
-    belief when the turn gave several); the quotes left to rank as items, and (episode id, why) of the
-    carried ones."""
+    belief when the turn gave several) unless what it says beyond them is needed for `query`; the
+    quotes left to rank as items, and (episode id, why) of the carried ones. Not `saying_more`
+    (`RecallConfig.carry_quotes_saying_more`): only a quote that says nothing more is carried, and
+    its neighbouring turns are not offered with the belief (the behaviour before this rule)."""
+    asked = query_subject_terms(query)
     ranked = sorted(beliefs, key=Entry.rank_key)
     by_memory = {entry.memory.id: entry for entry in ranked}
     by_turn: dict[str, Entry] = {}
@@ -38,18 +54,25 @@ def carry_quotes(
         for turn_id in entry.memory.source_turn_ids:
             by_turn.setdefault(turn_id, entry)
     left: list[EpisodeEntry] = []
-    carried: list[tuple[str, str]] = []
+    taken: list[tuple[str, str]] = []
     for quote in quotes:
         owners = [] if _labelled(quote) else _owners(quote, by_memory, by_turn)
-        owner = min(owners, key=Entry.rank_key) if owners and _covered(quote, owners) else None
+        carried = bool(owners) and (not _more_needed(quote, owners, asked) if saying_more else _covered(quote, owners))
+        owner = min(owners, key=Entry.rank_key) if carried else None
         if owner is None:
             left.append(quote)
             continue
         owner.evidence.append(quote.episode)
-        carried.append((quote.episode.id, CARRIED_WHY.format(belief=owner.memory.id)))
+        if saying_more:
+            if quote.score.value > owner.score.value:  # it ranks where its quote would have
+                owner.score = owner.score._replace(value=quote.score.value)
+            owner.neighbours += [m for m in quote.neighbours if m.turn_id not in owner.memory.source_turn_ids]
+        taken.append((quote.episode.id, CARRIED_WHY.format(belief=owner.memory.id)))
     for entry in beliefs:
         entry.evidence.sort(key=lambda e: (e.said_at, e.turn_id))
-    return left, carried
+        carried_ids = {e.id for e in entry.evidence}
+        entry.neighbours = list({m.id: m for m in entry.neighbours if m.id not in carried_ids}.values())
+    return left, taken
 
 
 def _owners(quote: EpisodeEntry, by_memory: dict[str, Entry], by_turn: dict[str, Entry]) -> list[Entry]:
@@ -65,6 +88,42 @@ def _covered(quote: EpisodeEntry, owners: Sequence[Entry]) -> bool:
     """Every term of the quote is in one of the beliefs drawn from it: the quote says nothing more."""
     said = set().union(*(_terms(entry.memory.text) for entry in owners))
     return _terms(quote.episode.text) <= said
+
+
+def _more_needed(quote: EpisodeEntry, owners: Sequence[Entry], asked: frozenset[str]) -> bool:
+    """The quote says something none of the beliefs drawn from it says, and that is needed (the
+    module docstring's three cases)."""
+    said = set().union(*(_terms(entry.memory.text) for entry in owners))
+    more = _terms(quote.episode.text) - said
+    if not more:
+        return False
+    if _asks_for(more, said, asked) or any(entry.memory.polarity is Polarity.NEGATIVE for entry in owners):
+        return True
+    shape = read_shape(quote.episode.text)
+    if shape is not None and shape.explicit:
+        return True
+    named = set().union(*(terms_of(entry.memory.text)[1] for entry in owners))
+    return not named and not more.isdisjoint(terms_of(quote.episode.text)[1])
+
+
+def _asks_for(more: set[str], said: set[str], asked: frozenset[str]) -> bool:
+    """A query term the quote holds beyond the beliefs, spelt in no near way by them ("favourite"
+    against a belief's "favorite" is the same word)."""
+    return any(
+        any(_near(term, word) for word in more) and not any(_near(term, word) for word in said) for term in asked
+    )
+
+
+def _near(a: str, b: str) -> bool:
+    """The same word: equal, or both long and one letter apart (added, dropped or changed)."""
+    if a == b:
+        return True
+    if min(len(a), len(b)) < 5 or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) > len(b):
+        a, b = b, a
+    i = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(a))
+    return a[i + (len(a) == len(b)) :] == b[i + 1 :]
 
 
 def _terms(text: str) -> frozenset[str]:

@@ -47,6 +47,19 @@ class RecallConfig(BaseModel):
         description="the floor of a candidate the keyword search found: shared words, but a cosine below "
         "this, are not relevance (measured: bench/recall_floor.py)",
     )
+    impersonal_min_similarity: float = Field(
+        default=0.30, ge=-1.0, le=1.0,
+        description="the floor of every candidate of a query that speaks of no one of the user's (no first-person "
+        "word, no name the user's memories hold: `reference.speaks_of_user`) whose cosine is known; a shared word "
+        "or a link does not lower it (measured: bench/recall_floor.py)",
+    )
+    carry_quotes_saying_more: bool = Field(
+        default=False,
+        description="carry a quote on the belief drawn from its turn even when the turn says more, unless what it "
+        "says more is needed (`carried_quotes`); off: only a quote that says nothing more is carried (on, the dev "
+        "recall scenarios spend 42 % fewer tokens on duplicates but LoCoMo's multi-hop evidence drops: "
+        "docs/benchmarks.md)",
+    )
     metadata_weight: float = Field(
         default=0.02, ge=0.0, le=0.5,
         description="relevance added per query term a belief's entity, attribute or topic names (at most two)",

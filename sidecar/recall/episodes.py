@@ -122,12 +122,14 @@ def judge_episodes(
     include_untrusted: bool = False,
     suppress_superseded: bool = False,
     gates: ItemGates | None = None,
+    impersonal: bool = False,
 ) -> EpisodeVerdicts:
     """Score every hydrated episode; drop what trust forbids; label (or drop) superseded ones.
 
     `current_beliefs`: the episodes' linked memories that are still current, by id. `gates`: the
     request's policy for every item (`policy.ItemGates`); a quote whose frame caps its confidence
-    under the floor, or that a belief's gate withholds, is suppressed with the reason.
+    under the floor, or that a belief's gate withholds, is suppressed with the reason. `impersonal`:
+    the query speaks of no one of the user's (`reference.speaks_of_user`): the higher floor applies.
     """
     gates = gates or ItemGates(confidence_floor=config.confidence_floor)
     entries: list[EpisodeEntry] = []
@@ -156,7 +158,7 @@ def judge_episodes(
             labelled.append((episode.id, f"suppressed: {labels.note}"))
             continue
         found = signals.get(episode.id)
-        floor = None if found is None else similarity_floor(found, config)  # importance never lifts a turn over it
+        floor = None if found is None else similarity_floor(found, config, impersonal=impersonal)  # importance never lifts a turn over it
         if floor is not None and not floor.passes:
             suppressed.append((episode.id, floor.why or ""))
             continue

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from beliefs.episodes import Episode
-from sidecar.recall.budget import Filler, Trimmed, estimate_tokens
+from sidecar.recall.budget import Filler, Trimmed
 from sidecar.recall.episodes import EpisodeEntry
 from sidecar.recall.models import CandidateSources, EpisodeTurn, RecalledMemory
 from sidecar.recall.select import RANKED, Entry, Selection, prompt_order
@@ -33,13 +33,9 @@ def _key(item: Item) -> tuple:
     return (item.tier, -item.score.value, 0, item.memory.id)
 
 
-def _cost(item: Item) -> int:
-    return item.tokens() if isinstance(item, EpisodeEntry) else estimate_tokens(item.memory.text)
-
-
 def merge(selection: Selection, episodes: Sequence[EpisodeEntry], budget_tokens: int, limit: int) -> Merged:
     """Trim beliefs and episodes together; what loses is suppressed with the reason."""
-    if not episodes:
+    if not episodes and not any(entry.neighbours for entry in selection.chosen):
         return Merged(selection, [])
     ranked = sorted([*selection.chosen, *episodes], key=_key)
     trimmed, repeated = _fill(ranked, budget_tokens, limit)
@@ -67,24 +63,23 @@ def _fill(ranked: Sequence[Item], budget_tokens: int, limit: int) -> tuple[Trimm
     quoted: dict[str, str] = {}  # episode id -> the kept quote showing it
     relevance = {item.episode.id: item.score.value for item in ranked if isinstance(item, EpisodeEntry)}
     for item in ranked:
-        if not isinstance(item, EpisodeEntry):
-            filler.offer(item, _cost(item))
-            continue
-        if item.episode.id in quoted:
+        if isinstance(item, EpisodeEntry) and item.episode.id in quoted:
             repeated.append((item, quoted[item.episode.id]))
             continue
         if _offer_quote(filler, item, [m for m in item.neighbours if m.id not in quoted], relevance):
-            for turn in item.turns():
-                quoted.setdefault(turn.id, item.episode.id)
+            shown = item.turns() if isinstance(item, EpisodeEntry) else item.context
+            for turn in shown:
+                quoted.setdefault(turn.id, _id(item))
     return filler.trimmed(), repeated
 
 
 def _offer_quote(
-    filler: Filler[Item], entry: EpisodeEntry, fresh: Sequence[Episode], relevance: Mapping[str, float]
+    filler: Filler[Item], entry: Item, fresh: Sequence[Episode], relevance: Mapping[str, float]
 ) -> bool:
-    """Offer `entry` with those of its `fresh` neighbours that fit, taken in order of relevance (a
-    neighbour that is itself a candidate by its score, the others after it in conversation order).
-    `entry.context` keeps that order: the quote cites its own turn, then them."""
+    """Offer `entry` (a quote, or a belief carrying quotes) with those of its `fresh` neighbours that
+    fit, taken in order of relevance (a neighbour that is itself a candidate by its score, the others
+    after it in conversation order). `entry.context` keeps that order: the item cites its own turn(s),
+    then them."""
     entry.context = []
     if filler.fits(entry.tokens()):
         for neighbour in sorted(fresh, key=lambda m: -relevance.get(m.id, 0.0)):

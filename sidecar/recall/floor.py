@@ -9,6 +9,11 @@ a candidate over the floor: what must reach the prompt without relevance (a fire
 safety fact in its domain, the profile block) is admitted by its tier in `select`, not here. The
 floors are measured (`bench/recall_floor.py`, figures in docs/benchmarks.md) and shown in the
 diagnostics; a dropped candidate is listed there with its cosine and the floor it missed.
+
+A query that speaks of no one of the user's (`reference.speaks_of_user`: "what's the capital of
+Australia?") asks more: its cosine must reach `impersonal_min_similarity`, whatever words or links
+the candidate shares with it (one whose cosine is unknown, outside the dense hits or with the dense
+search down, is judged as any other).
 """
 
 from __future__ import annotations
@@ -28,11 +33,21 @@ class FloorVerdict(NamedTuple):
 #: The verdict of every candidate that passes (most of them): one shared value.
 PASSES = FloorVerdict(True)
 
+IMPERSONAL_WHY = "below the similarity floor of a query that speaks of no one of the user's"
 
-def similarity_floor(signals: Signals, config: RecallConfig, named: bool = False) -> FloorVerdict:
+
+def similarity_floor(
+    signals: Signals, config: RecallConfig, named: bool = False, impersonal: bool = False
+) -> FloorVerdict:
     """Pass, or drop (with the measured cosine and the floor in `why`). `named`: the query names the
-    memory's entity, attribute or topic (`metadata_match`), evidence like a keyword match."""
+    memory's entity, attribute or topic (`metadata_match`), evidence like a keyword match.
+    `impersonal`: the query speaks of no one of the user's (`reference.speaks_of_user`)."""
     cosine = signals.dense_score
+    if impersonal and cosine is not None:
+        floor = max(config.impersonal_min_similarity, config.min_similarity)
+        if cosine >= floor:
+            return PASSES
+        return FloorVerdict(False, f"{IMPERSONAL_WHY} (cosine {cosine:.2f} < {floor})")
     if signals.keyword_rank is not None or named or signals.linked:
         if cosine is None or cosine >= config.keyword_min_similarity:  # unknown: not among the dense hits
             return PASSES

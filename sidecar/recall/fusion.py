@@ -42,6 +42,14 @@ class Signals(NamedTuple):
         return found
 
 
+def without_keyword(found: Signals) -> Signals:
+    """`found` as if the keyword search had not: for a candidate whose own words hold none of the
+    query's terms (a stemmer's accident: "one" is indexed as "on"), a keyword hit is no evidence."""
+    if found.keyword_rank is None:
+        return found
+    return found._replace(keyword_rank=None, keyword_score=None)
+
+
 def keyword_similarity(keyword: Sequence[KeywordHit]) -> dict[str, float]:
     """{id: score / best score of this answer}: keyword scores only compare within one query."""
     best = max((hit.score for hit in keyword), default=0.0)

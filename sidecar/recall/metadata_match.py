@@ -43,6 +43,21 @@ def _meet(a: str, b: str) -> bool:
     return len(a) >= PREFIX and len(b) >= PREFIX and a[:PREFIX] == b[:PREFIX]
 
 
+@functools.lru_cache(maxsize=8192)
+def _text_terms(text: str) -> frozenset[str]:
+    return terms_of(text)[0]
+
+
+def says_a_term(text: str, query_terms: frozenset[str]) -> bool:
+    """Whether `text` holds one of `query_terms` as a content word of its own (normalised as they
+    are): what makes a keyword hit evidence. The full-text index stems more boldly ("one" and "on"
+    meet there) and reads words `terms_of` leaves out as carrying no subject."""
+    if not query_terms:
+        return False
+    said = _text_terms(text)
+    return any(_meet(term, word) for term in query_terms for word in said)
+
+
 def entity_matches(memory: Memory, query_terms: frozenset[str]) -> bool:
     """Whether the memory's entity names one of `query_terms`."""
     named = _field_terms(memory.entity, None, None)

@@ -141,13 +141,17 @@ class CandidateSources(BaseModel):
 
 
 class EpisodeTurn(BaseModel):
-    """A neighbouring turn quoted with an episode (`context_turns`)."""
+    """A neighbouring turn quoted with an episode, or with the quote a belief carries (`context_turns`)."""
 
     turn_id: str
     speaker: str | None = None
     role: Role
     said_at: datetime
     text: str
+
+    @classmethod
+    def of(cls, episode: Episode) -> EpisodeTurn:
+        return cls(**episode.model_dump(include={"turn_id", "speaker", "role", "said_at", "text"}))
 
 
 class QuoteEvidence(EpisodeTurn):
@@ -196,7 +200,7 @@ class RecalledMemory(BaseModel):
     speaker: str | None = Field(default=None, description="episodes: who said it (metadata.speaker)")
     role: Role | None = Field(default=None, description="episodes: user, or assistant/tool (never a claim about the user)")
     session_id: str | None = None
-    context: list[EpisodeTurn] = Field(default_factory=list, description="episodes: neighbouring turns included")
+    context: list[EpisodeTurn] = Field(default_factory=list, description="neighbouring turns included: of an episode, or of the quote a belief carries as its evidence")
     evidence: list[QuoteEvidence] = Field(
         default_factory=list,
         description="beliefs: the turns it was drawn from that this recall also found, quoted as said (oldest "
@@ -344,6 +348,16 @@ class TrustPolicyView(BaseModel):
         default=None,
         description="the same floor for a candidate the keyword search found or whose entity, attribute or "
         "topic the query names",
+    )
+    speaks_of_user: bool | None = Field(
+        default=None,
+        description="whether the query speaks of its user (a first-person word, a name the user's memories hold, "
+        "or an action the caller names); when not, `impersonal_similarity_floor` applies to every candidate",
+    )
+    impersonal_similarity_floor: float | None = Field(
+        default=None,
+        description="the floor of every candidate of a query that speaks of no one of the user's, whatever words "
+        "or links it shares with the query (measured: bench/recall_floor.py)",
     )
     floor_bypass_importance: float | None = Field(
         default=None, description="always null: no importance lifts a memory over the similarity floor any more"

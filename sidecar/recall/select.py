@@ -24,15 +24,16 @@ from sidecar.recall.budget import Trimmed, edges_last, estimate_tokens, trim
 from sidecar.recall.config import RecallConfig
 from sidecar.recall.floor import similarity_floor
 from sidecar.recall.freshness import certainty, needs_confirmation
-from sidecar.recall.fusion import Signals
+from sidecar.recall.fusion import Signals, without_keyword
 from sidecar.recall.linked import entity_link_relevance
 from sidecar.recall.live_intent import LiveIntent
 from sidecar.recall.meaning import Meaning
-from sidecar.recall.metadata_match import entity_matches, metadata_matches, query_subject_terms
+from sidecar.recall.metadata_match import entity_matches, metadata_matches, query_subject_terms, says_a_term
 from sidecar.recall.models import (
     CandidateSources,
     ConfirmationView,
     ConflictView,
+    EpisodeTurn,
     QuoteEvidence,
     RecalledMemory,
     RecallRequest,
@@ -53,9 +54,15 @@ class Entry:
     relevance: float = 0.0
     score: Score = Score(0.0, 0.0, 0.0, 0.0, 0.0)
     evidence: list[Episode] = field(default_factory=list)  # quotes of its turns (`carried_quotes`), oldest first
+    neighbours: list[Episode] = field(default_factory=list)  # the turns around those quotes it may quote
+    context: list[Episode] = field(default_factory=list)  # those quoted with it, within the budget (`evidence.merge`)
 
     def rank_key(self) -> tuple:
         return (self.tier, -self.score.value, self.memory.id)
+
+    def tokens(self) -> int:
+        """Of its text and the neighbouring turns quoted with it; its carried quotes cost nothing."""
+        return estimate_tokens(self.memory.text) + sum(estimate_tokens(e.text) for e in self.context)
 
 
 @dataclass(frozen=True)
@@ -106,10 +113,12 @@ def select(
     *,
     domains: frozenset[str] | None = None,
     meaning: Meaning | None = None,
+    impersonal: bool = False,
 ) -> Selection:
     """The recalled block for `request`, one named gate after another (the module docstring's order).
     `domains`: the request's (`sensitivity.request_domains`) when the caller has them already;
-    `meaning`: what the recall read by meaning (`sidecar.recall.meaning`), else the rules read words."""
+    `meaning`: what the recall read by meaning (`sidecar.recall.meaning`), else the rules read words;
+    `impersonal`: the query speaks of no one of the user's (`reference.speaks_of_user`)."""
     meaning = meaning or Meaning()
     pool, stale = _current_pool([*hydrated, *pinned], scope, now, config)
     action = policy.requested_action(request.action.requested() if request.action else None, request.query)
@@ -120,7 +129,7 @@ def select(
     verdicts = Verdicts()
     _suppress_sensitive(pool, domains, request.include_sensitive, verdicts)
     _withhold(pool, lambda m: policy.off_domain(m, action, domains, meaning.kinship.get(m.id)), verdicts)
-    matched = _admit_eligible(pool, action, domains, request, signals, config, verdicts, meaning.kinship)
+    matched = _admit_eligible(pool, action, domains, request, signals, config, verdicts, meaning.kinship, impersonal)
     yielded = _yield_to_live_intent(pool, request.live_intent, verdicts, meaning.overridden)
     named = policy.named_contexts(request.topic, request.live_intent, request.query)
     mismatched = _suppress_other_contexts(pool, named, yielded, verdicts)
@@ -189,6 +198,7 @@ def _admit_eligible(
     config: RecallConfig,
     verdicts: Verdicts,
     kinship: Mapping[str, float],
+    impersonal: bool = False,
 ) -> list[Memory]:
     """Admit what fires as a constraint, the profile block and what matched the query past its
     similarity floor; the memories that matched."""
@@ -200,7 +210,12 @@ def _admit_eligible(
         relevance = 0.0
         if found is not None:
             named = metadata_matches(memory, terms)
-            floor = similarity_floor(found, config, named=named > 0)
+            floor = similarity_floor(
+                found if says_a_term(memory.text, terms) else without_keyword(found),
+                config,
+                named=named > 0,
+                impersonal=impersonal,
+            )
             if not floor.passes:
                 if tier == RANKED:
                     verdicts.suppress(memory.id, floor.why or "")
@@ -390,7 +405,7 @@ def to_result(selection: Selection, signals: dict[str, Signals], diagnostics: bo
                 effective_confidence=round(score.effective_confidence, 4),
                 score=round(score.value, 4),
                 recall_reason="; ".join(entry.reasons),
-                citations=list(memory.source_turn_ids),
+                citations=[*memory.source_turn_ids, *(t.turn_id for t in entry.context if t.turn_id not in memory.source_turn_ids)],
                 valid_from=memory.valid_from,
                 trust=memory.trust.value,
                 source_role=memory.source_role,
@@ -403,6 +418,7 @@ def to_result(selection: Selection, signals: dict[str, Signals], diagnostics: bo
                 sources=sources,
                 said_at=entry.evidence[0].said_at if entry.evidence else None,
                 evidence=[QuoteEvidence.of(e) for e in entry.evidence],
+                context=[EpisodeTurn.of(t) for t in sorted(entry.context, key=lambda t: (t.said_at, t.turn_id))],
                 **currency.labels(currency.of_memory(memory)),
             )
         )

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -33,10 +33,10 @@ from beliefs.attributes import ATTRIBUTES, is_single_valued
 from beliefs.confidence import HYPOTHETICAL_CONFIDENCE_CAP
 from beliefs.episodes import Episode
 from beliefs.errors import BeliefstreamError
-from beliefs.records import AuditedRead, Memory, RecallAudit, WithheldRead, utcnow
+from beliefs.records import Memory, RecallAudit, utcnow
 from embedding.embedder import Embedder
 from sidecar.auth import Principal
-from sidecar.recall import filters, policy
+from sidecar.recall import filters, policy, reference
 from sidecar.recall.access import AccessRecorder
 from sidecar.recall.audit import AuditSink, query_digest
 from sidecar.recall.carried_quotes import carry_quotes
@@ -59,6 +59,7 @@ from sidecar.recall.models import (
     SuppressedView,
     TrustPolicyView,
 )
+from sidecar.recall.newer_first import NewerFirst
 from sidecar.recall.people import named_speakers
 from sidecar.recall.prompt import render
 from sidecar.recall.query_dates import DateReading, Window, read_dates
@@ -151,14 +152,33 @@ def notes_of(
     return notes
 
 
+def speaks_of_user(request: RecallRequest, memories: Iterable[Memory], episodes: Iterable[Episode]) -> bool:
+    """Whether the request speaks of its user (`reference.speaks_of_user`): a first-person word, a
+    name the candidates hold (their text, entity or speaker), or an action the caller names for them."""
+    if request.action is not None:
+        return True
+    memories, episodes = list(memories), list(episodes)
+    names = reference.names_in(
+        [*(m.text for m in memories), *(e.text for e in episodes)],
+        [*(m.entity for m in memories), *(e.speaker for e in episodes)],
+    )
+    return reference.speaks_of_user(request.query, names)
+
+
 def trust_policy(
-    request: RecallRequest, config: RecallConfig, domains: frozenset[str], suppressed: Sequence[tuple[str, str]]
+    request: RecallRequest,
+    config: RecallConfig,
+    domains: frozenset[str],
+    suppressed: Sequence[tuple[str, str]],
+    impersonal: bool = False,
 ) -> TrustPolicyView:
     """The trust policy this recall applied, as diagnostics state it."""
     quotes = ["trusted", "caution", "untrusted"] if request.include_untrusted_evidence else ["trusted"]
     return TrustPolicyView(
         similarity_floor=config.min_similarity,
         keyword_similarity_floor=config.keyword_min_similarity,
+        speaks_of_user=not impersonal,
+        impersonal_similarity_floor=max(config.impersonal_min_similarity, config.min_similarity),
         confidence_floor=config.confidence_floor,
         framing_cap=HYPOTHETICAL_CONFIDENCE_CAP,
         beliefs_admitted=["trusted", "caution"],
@@ -269,20 +289,26 @@ class RecallService:
         signals = grounded(signals, stated_relevance(stated))
         hydrated += await self._invented_slot_mates(scope, currency, hydrated)
         current = {m.id: m for m in (*hydrated, *pinned, *safety)}  # current at a stricter floor than quotes ask
+        impersonal = not speaks_of_user(request, current.values(), said_episodes)
         hydrated, pinned = filters.narrowed(request, hydrated, [*pinned, *safety])
         filtered = current.keys() - {m.id for m in (*hydrated, *pinned)}
         domain = request.action.domain if request.action else None
         meaning = await self._meaning.read_or_none(embedding, request.live_intent, current.values(), domain, degraded)
-        selection = select(request, config, now, scope, signals, hydrated, pinned, contests, domains=domains, meaning=meaning)
+        selection = select(
+            request, config, now, scope, signals, hydrated, pinned, contests, domains=domains, meaning=meaning,
+            impersonal=impersonal,
+        )  # fmt: skip
         quotes = await self._quotes(
-            request, config, now, scope, said, episode_signals, said_episodes, current, dates, domains, meaning
+            request, config, now, scope, said, episode_signals, said_episodes, current, dates, domains, meaning,
+            impersonal,
         )
         quotes = quotes.without_sensitive(selection.suppressed)
-        alone, carried = carry_quotes(selection.chosen, quotes.entries)
+        alone, carried = carry_quotes(selection.chosen, quotes.entries, request.query, config.carry_quotes_saying_more)
         merged = merge(selection, alone, request.budget_tokens, request.limit)
         listed = [*merged.selection.suppressed, *carried, *quotes.suppressed]
         answered = [e.memory.id for e in merged.selection.chosen]
         answered += [t.id for e in merged.episodes for t in (e.episode, *e.context)]
+        answered += [t.id for e in merged.selection.chosen for t in e.context]
         left_out = [*filtered, *(said_all.keys() - {e.id for e in said_episodes})]
         swept = unaccounted([*current, *said_all], answered, (i for i, _ in listed), left_out)
         kept = replace(merged.selection, suppressed=[*listed, *swept])
@@ -291,6 +317,8 @@ class RecallService:
         if request.format == "prompt":  # the beliefs; quotes are evidence, not part of the block
             result.prompt = render(result.memories, result.conflicts, result.confirmations)
         result.memories += [episode_item(e, request.diagnostics, now) for e in merged.episodes]
+        newer = NewerFirst(self._store, scope, said, currency, now)
+        kept = replace(kept, suppressed=await newer.show(result, kept.suppressed, request.budget_tokens, request.diagnostics))
         result.notes = notes_of(result.memories, kept.suppressed, texts)
         if request.diagnostics:
             found = {m.id for m in hydrated}
@@ -308,7 +336,7 @@ class RecallService:
                 time_window=None if window is None else [window.start, window.end],
                 ignored_dates=list(dates.ignored),
                 superseded_episodes=[SuppressedView(id=i, why=w) for i, w in quotes.labelled],
-                trust_policy=trust_policy(request, config, domains, kept.suppressed),
+                trust_policy=trust_policy(request, config, domains, kept.suppressed, impersonal),
             )
         await self._record(principal, scope, request, now, result.memories, kept.suppressed)
         recall_metrics().observe_result(len(result.memories), result.tokens_used, kept.suppressed)
@@ -341,6 +369,7 @@ class RecallService:
         dates: DateReading,
         domains: frozenset[str],
         meaning: Meaning | None = None,
+        impersonal: bool = False,
     ) -> Quotes:
         """Score the hydrated episodes against the beliefs they produced; add their neighbours.
         `known`: memories this recall already read as current (at its confidence floor)."""
@@ -360,6 +389,7 @@ class RecallService:
             include_untrusted=request.include_untrusted_evidence,
             suppress_superseded=request.superseded_episodes == "suppress",
             gates=item_gates(request, config, domains, meaning),
+            impersonal=impersonal,
         )
         if request.context_turns and verdicts.entries:
             best = sorted(verdicts.entries, key=lambda e: -e.score.value)[: request.limit]
@@ -451,33 +481,32 @@ class RecallService:
         ids = [m.id for m in items if m.type != "episode"]
         if self._access is not None and ids:
             self._access.record(ids)
-        if self._audit is not None:
-            await self._audit.write(
-                RecallAudit(
-                    id=uuid.uuid4().hex,
-                    tenant_id=scope.tenant_id,
-                    user_id=scope.user_id,
-                    agent_id=scope.agent_id,
-                    key_id=principal.key_id,
-                    at=now,
-                    query_digest=query_digest(request.query),
-                    memory_ids=ids,
-                    episode_ids=[
-                        *(m.id for m in items if m.type == "episode"),
-                        *(e.episode_id for m in items for e in m.evidence),
-                    ],
-                    returned=[
-                        AuditedRead(
-                            id=m.id,
-                            kind="episode" if m.type == "episode" else "memory",
-                            score=m.score,
-                            reason=m.recall_reason,
-                        )
-                        for m in items
-                    ],
-                    withheld=[WithheldRead(id=i, why=why) for i, why in withheld],
-                )
-            )
+        if self._audit is not None:  # validated in one call: a model per item costs the loop more
+            record = {
+                "id": uuid.uuid4().hex,
+                "tenant_id": scope.tenant_id,
+                "user_id": scope.user_id,
+                "agent_id": scope.agent_id,
+                "key_id": principal.key_id,
+                "at": now,
+                "query_digest": query_digest(request.query),
+                "memory_ids": ids,
+                "episode_ids": [
+                    *(m.id for m in items if m.type == "episode"),
+                    *(e.episode_id for m in items for e in m.evidence),
+                ],
+                "returned": [
+                    {
+                        "id": m.id,
+                        "kind": "episode" if m.type == "episode" else "memory",
+                        "score": m.score,
+                        "reason": m.recall_reason,
+                    }
+                    for m in items
+                ],
+                "withheld": [{"id": i, "why": why} for i, why in withheld],
+            }
+            await self._audit.write(RecallAudit.model_validate(record))
 
 
 def _linked(episodes: Sequence[Episode]) -> list[str]:

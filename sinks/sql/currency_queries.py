@@ -1,7 +1,7 @@
 """What a write needs to judge updates by subject, read in the write's own transaction.
 
-For each scope (tenant, user, private agent) with a turn whose statement corrects, changes or ends
-something, the user's own latest trusted episodes said before it (at most `EARLIER_EPISODES`, not
+For each scope (tenant, user, private agent) with a turn whose statement may update an earlier one
+(it corrects, changes or ends something, or gives a typed value or a one-at-a-time slot: `Statement.may_update`), the user's own latest trusted episodes said before it (at most `EARLIER_EPISODES`, not
 already superseded) with their embeddings, and their current beliefs with theirs, become the
 `Statement`s `beliefs.currency_plan` judges against. Only those turns pay for the read. Also the
 statement that writes the links an earlier episode got (`superseded_by`, `possibly_superseded_by`,
@@ -34,7 +34,7 @@ async def load_currency_book(conn: AsyncConnection, outcomes: Sequence[TurnOutco
     join `view` (so the plan can change them)."""
     latest: dict[Scope, TurnOutcome] = {}
     for outcome in outcomes:
-        if outcome.episode is None or outcome.statement is None or outcome.statement.shape is None:
+        if outcome.episode is None or outcome.statement is None or not outcome.statement.may_update:
             continue
         scope = scope_of(outcome.episode)
         if scope not in latest or outcome.episode.said_at > latest[scope].episode.said_at:

@@ -71,10 +71,21 @@ def test_an_explicit_update_close_in_meaning_is_firm(before: str, after: str) ->
 
 def test_an_explicit_update_a_little_further_off_is_only_possible() -> None:
     [link] = judge(
+        newer("We switched the book club to the library.", POSSIBLE_CLOSENESS),
+        [older("The book club meets at the café.")],
+    )
+    assert not link.firm and "close subject" in link.reason
+
+
+def test_an_explicit_update_giving_another_value_of_the_same_kind_a_little_further_off_is_possible() -> None:
+    """Another weekday for the same book club, with a cue: linked by the typed value (the closeness
+    alone would not link it firmly), and only possibly: a typed value is weaker evidence than a value
+    named as over."""
+    [link] = judge(
         newer("We switched the book club to Thursdays.", POSSIBLE_CLOSENESS),
         [older("The book club meets on Mondays.")],
     )
-    assert not link.firm and "close subject" in link.reason
+    assert not link.firm
 
 
 @pytest.mark.parametrize(
@@ -151,9 +162,43 @@ def test_only_the_same_speakers_earlier_statements_are_judged() -> None:
     assert judge(newer("Sorry, it's 120, not 90.", 0.9, speaker="Caroline"), [before])
 
 
-def test_a_statement_without_a_shape_links_nothing() -> None:
+def test_a_plain_new_value_of_the_same_subject_is_only_a_possible_link() -> None:
+    """No cue: another number of the same thing (a month's price), said of the same subject, may have
+    replaced the old one; the rules cannot decide, so the two are linked possibly, never firmly."""
     assert read_shape("My rail pass is 120 a month.") is None
-    assert judge(newer("My rail pass is 120 a month.", 0.95), [older("My rail pass is 90 a month.")]) == []
+    [link] = judge(newer("My rail pass is 120 a month.", 0.95), [older("My rail pass is 90 a month.")])
+    assert not link.firm and "a new number" in link.reason
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "similarity"),
+    [
+        ("I ran with Tom this morning.", "Tom and I had lunch by the river.", 0.9),  # no typed value, no slot
+        ("My rail pass is 90 a month.", "My gym is 45 a month.", 0.4),  # far in meaning, nothing shared
+        ("I have 2 cats.", "I drank 3 coffees today.", 0.9),  # numbers of different things
+        ("Our flat has 3 bedrooms.", "The flat has 3 bedrooms and a garden.", 0.95),  # the same value again
+    ],
+)
+def test_a_plain_statement_without_a_new_value_of_the_same_subject_links_nothing(
+    before: str, after: str, similarity: float
+) -> None:
+    assert judge(newer(after, similarity), [older(before)]) == []
+
+
+def test_a_plain_new_value_right_after_the_previous_statement_needs_no_shared_word() -> None:
+    """Said minutes after, with nothing between, "It's at 3pm" continues the party's time; a week later,
+    or with another statement between, it shares no word with it and is left alone."""
+    party = statement_of("old", "episode", "The birthday party is at 2pm on the 9th.", T0, None, [1.0, 0.0])
+    text = "It's at 3pm, I read the invite wrong."
+
+    def said_after(delay: timedelta):
+        return statement_of("new", "episode", text, T0 + delay, None, at_cosine(0.4), read_shape(text))
+
+    [link] = judge(said_after(timedelta(minutes=20)), [party])
+    assert "a new time" in link.reason and not link.firm
+    assert judge(said_after(timedelta(days=7)), [party]) == []
+    between = statement_of("mid", "episode", "I love trampolines.", T0 + timedelta(minutes=5), None, [0.0, 1.0])
+    assert judge(said_after(timedelta(minutes=20)), [party, between]) == []
 
 
 def test_a_later_statement_is_never_made_stale_by_an_earlier_one() -> None:
@@ -217,3 +262,19 @@ def test_another_place_is_only_a_possible_link_and_only_where_the_two_speak_alik
     [link] = judge(newer(after, 0.35), [older(before)])
     assert not link.firm and "place" in link.reason
     assert judge(newer(after, 0.1), [older(before)]) == []  # unrelated in meaning: a place of something else
+
+
+def test_a_plain_denial_of_the_same_subject_is_a_possible_link() -> None:
+    """No cue word: "isn't happening" denies what the plan affirmed; a denial of another subject, or
+    an affirmation, links nothing."""
+    plan = older("We're planning a loft conversion this summer.")
+    denial = "The loft conversion isn't happening, the quote was double our budget."
+    denied = statement_of("new", "episode", denial, T0 + timedelta(days=30), None, at_cosine(0.6), None, denies=True)
+    [link] = judge(denied, [plan])
+    assert not link.firm and link.reason.startswith("denial")
+    other = statement_of(
+        "new", "episode", "The garden shed isn't finished.", T0 + timedelta(days=30), None, at_cosine(0.6), None, denies=True
+    )
+    assert judge(other, [plan]) == []
+    affirmed = statement_of("new", "episode", "The loft conversion is on track.", T0 + timedelta(days=30), None, at_cosine(0.6))
+    assert judge(affirmed, [plan]) == []

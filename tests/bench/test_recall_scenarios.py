@@ -140,6 +140,7 @@ GOOD = {
             "role",
         ),
         ({"surprise": 1}, "unknown scenario field"),
+        ({"recalls": [{"query": "q", "max_items": 0, "must": [{"fact": "f", "match": ["a"]}]}]}, "max_items"),
     ],
 )
 def test_a_bad_scenario_is_refused_in_one_line(tmp_path: Path, change: dict, message: str) -> None:
@@ -241,6 +242,18 @@ def test_a_question_that_needs_no_memory_fails_on_any_item_and_is_counted() -> N
     figures = tally([empty, chatty])["dev"]["all"].figures()
     assert figures["no_memory_mean_items"] == 1.0 and figures["harmful_recall_rate"] == 0.0
     assert figures["duplicate_tokens"] == 3 and figures["mean_tokens"] == 3.0
+
+
+def test_a_recall_with_max_items_fails_on_more_items_even_when_the_fact_is_found() -> None:
+    scenario = parse(
+        GOOD | {"recalls": [{"query": "do I sing?", "max_items": 1, "must": [{"fact": "sings", "match": ["sing"]}]}]},
+        "dev",
+    )
+    recall = scenario.recalls[0]
+    one = judge(scenario, recall, {"memories": [item("User sings.", evidence=[{"text": "I sing in a choir."}])]})
+    two = judge(scenario, recall, {"memories": [item("User sings."), item("I sing in a choir.", type="episode")]})
+    assert one.passed and not one.too_many
+    assert two.found == (True,) and two.too_many and not two.passed
 
 
 def test_the_json_report_keeps_held_out_verdicts_in_aggregate() -> None:

@@ -80,7 +80,8 @@ def test_a_single_context_or_other_attributes_are_untouched():
 
 
 def _select(query: str, matched, memories=GROUP, contests=(), **request):
-    signals = {m.id: Signals(keyword_rank=1, relevance=1.0) for m in matched}
+    # matched by meaning and words (a keyword hit alone is evidence only when the text holds a query term)
+    signals = {m.id: Signals(relevance=1.0, dense_rank=1, dense_score=0.5, keyword_rank=1) for m in matched}
     return select(
         RecallRequest(user_id="u", query=query, **request),
         BALANCED,

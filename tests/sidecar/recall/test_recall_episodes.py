@@ -43,7 +43,8 @@ async def test_episodes_come_back_as_dated_attributed_quotes_counted_in_the_budg
 
 
 async def test_beliefs_come_first_then_the_quotes(world, tenant) -> None:
-    turn = said(tenant, "u1", "I'm allergic to peanuts, so please keep that in mind.", days_ago=3)
+    # the turn names someone its belief leaves unnamed: a quote of its own (`carried_quotes`)
+    turn = said(tenant, "u1", "I'm allergic to peanuts, so please tell Marco in the kitchen.", days_ago=3)
     allergy = mem(tenant, "u1", "User is allergic to peanuts.", importance=0.9, type=MemoryType.FACT,
                   entity="user", attribute="allergy", value="peanuts")
     await seed_said(world, turn, with_memories(turn, allergy))
@@ -64,7 +65,8 @@ async def test_a_belief_is_ranked_as_relevant_as_the_turn_it_was_drawn_from(worl
 
 
 async def test_a_quoted_turn_whose_belief_this_recall_read_does_not_read_it_again(world, tenant, monkeypatch) -> None:
-    turn = said(tenant, "u1", "I'm allergic to peanuts, so please keep that in mind.", days_ago=3)
+    # the turn names someone its belief leaves unnamed: a quote of its own (`carried_quotes`)
+    turn = said(tenant, "u1", "I'm allergic to peanuts, so please tell Marco in the kitchen.", days_ago=3)
     allergy = mem(tenant, "u1", "User is allergic to peanuts.", importance=0.9, type=MemoryType.FACT,
                   entity="user", attribute="allergy", value="peanuts")
     await seed_said(world, turn, with_memories(turn, allergy))
@@ -217,7 +219,10 @@ async def test_the_audit_names_the_quotes_returned_beside_the_beliefs(world, ten
     turn = said(tenant, "u1", "I adopted a grey kitten called Pixel from the shelter.", speaker="Mira")
     kitten = mem(tenant, "u1", "Mira has a kitten called Pixel.", type=MemoryType.FACT)
     await seed_said(world, turn, with_memories(turn, kitten))
-    result = await service.recall(Principal(tenant, None, key_id="k"), RecallRequest(user_id="u1", query="kitten"))
+    # the question asks for what only the turn says (the shelter): a quote of its own (`carried_quotes`)
+    result = await service.recall(
+        Principal(tenant, None, key_id="k"), RecallRequest(user_id="u1", query="kitten from the shelter")
+    )
     await service.flush()
     assert {m.type for m in result.memories} == {"fact", "episode"}
     [published] = [json.loads(r.value) for r in producer.records]

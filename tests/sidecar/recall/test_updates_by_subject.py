@@ -167,3 +167,24 @@ async def test_a_replayed_update_changes_nothing(world, tenant, tmp_path) -> Non
     assert [(m.id, m.state, m.superseded_by) for m in after] == [(m.id, m.state, m.superseded_by) for m in before]
     assert await world.store.get_episode(tenant, episode_id_for(tenant, "t1")) == old
     assert isinstance(old.superseded_at, datetime)
+
+
+async def test_a_plain_new_count_right_after_is_possibly_superseding_and_comes_first(world, tenant, tmp_path) -> None:
+    """No update cue ("Make it 9 for the dinner"): the count of the same thing, said right after, may
+    replace the earlier one; the earlier is never presented as current, and the newer comes first."""
+    await retain(
+        world, tmp_path,
+        [
+            turn(tenant, "t1", "The dinner at Lupa is a table for 7 people.", 2, session="s1"),
+            turn(tenant, "t2", "Make it 9 people, the neighbours are joining.", 2 - 1 / 1440, session="s1"),
+        ],
+    )  # fmt: skip
+    old = await world.store.get_episode(tenant, episode_id_for(tenant, "t1"))
+    assert old.possibly_superseded_by == episode_id_for(tenant, "t2") and old.superseded_by is None
+
+    result = await recall(world, tenant, "How many people is the dinner at Lupa for?")
+    assert presented_as_current(result, "9 people")
+    assert presented_as_current(result, "7 people") == []
+    texts = [m.text for m in result.memories]
+    newer = next(i for i, t in enumerate(texts) if "9 people" in t)
+    assert all(newer < i for i, t in enumerate(texts) if "7 people" in t), texts

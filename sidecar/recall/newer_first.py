@@ -1,0 +1,173 @@
+"""A possibly superseded item never comes alone: the newer statement comes first, both dated (pure).
+
+When the rules could not decide whether a later statement replaced an earlier one
+(`beliefs.supersession`: a possible link), the earlier item is labelled `possibly_superseded` and
+names the newer one (`superseded_by`, `superseded_at`). The answer then shows the newer statement
+right before it, whether or not the query found the newer one relevant enough by itself: a
+question about the office asked as "book me a taxi to the office" may sit closer to the old address
+than to the sentence that moved it. The newer one is quoted as said (an episode: the user's words
+and their date), fetched (`fetch_newer`, the one step that reads the store) when the answer does not
+hold it already. The rest is pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from beliefs.episodes import Episode, episode_id_for
+from sidecar.recall import currency
+from sidecar.recall.budget import estimate_tokens
+from sidecar.recall.models import RecalledMemory, RecallResult
+from sinks.recall import Currency, RecallScope, RecallStore
+
+#: The why of a newer statement brought in for an item it may have replaced.
+NEWER_REASON = "the later statement that may have replaced {older} (said on {date}): shown first"
+
+#: Suppressions that only say the item was not relevant or did not fit: a newer statement so left
+#: out is still shown before the item it may have replaced. Any other reason (a gate) keeps it out.
+_ONLY_UNRANKED = ("below the similarity floor", "over the token budget", "over the limit", "quoted as context")
+
+
+def _newer_of(item: RecalledMemory) -> str | None:
+    return item.superseded_by if item.possibly_superseded and not item.superseded else None
+
+
+def _holds(items: Sequence[RecalledMemory], newer: str, turn_id: str | None = None) -> int | None:
+    """The index of the item that is `newer`, carries it as its evidence, or cites its turn (`turn_id`:
+    a quote's context, a belief drawn from that turn)."""
+    for index, item in enumerate(items):
+        if item.id == newer or any(quote.episode_id == newer for quote in item.evidence):
+            return index
+        if turn_id is not None and turn_id in item.citations:  # a quote showing it, a belief drawn from it
+            return index
+    return None
+
+
+def missing_newer(items: Sequence[RecalledMemory], suppressed: Sequence[tuple[str, str]]) -> list[str]:
+    """The newer ids of the answer's possibly superseded items that the answer does not hold and no
+    gate withheld (left out only as irrelevant or over the budget), in answer order."""
+    gated = {i for i, why in suppressed if not why.startswith(_ONLY_UNRANKED)}
+    out: list[str] = []
+    for item in items:
+        newer = _newer_of(item)
+        if newer is not None and newer not in gated and newer not in out and _holds(items, newer) is None:
+            out.append(newer)
+    return out
+
+
+def newer_quote(episode: Episode, older: RecalledMemory, now: datetime | None) -> RecalledMemory:
+    """The quote of a newer statement brought in for `older`, dated, ranked just above it."""
+    labels = currency.of_episode(episode, beliefs_gone=False)
+    when = episode.said_at.date().isoformat()
+    return RecalledMemory(
+        id=episode.id,
+        text=episode.text,
+        type="episode",
+        confidence=older.confidence,
+        effective_confidence=older.effective_confidence,
+        score=older.score,
+        recall_reason=NEWER_REASON.format(older=older.id, date=when),
+        citations=[episode.turn_id],
+        valid_from=episode.said_at,
+        trust=episode.trust.value,
+        source_role=episode.role,
+        recalled_at=now,
+        said_at=episode.said_at,
+        speaker=episode.speaker,
+        role=episode.role,
+        session_id=episode.session_id,
+        superseded=labels.superseded,
+        possibly_superseded=labels.possibly_superseded,
+        superseded_by=labels.superseded_by,
+        superseded_at=labels.superseded_at,
+        note=labels.note,
+    )
+
+
+def newer_first(
+    items: Sequence[RecalledMemory], fetched: Mapping[str, Episode], now: datetime | None = None, room: int | None = None
+) -> tuple[list[RecalledMemory], int]:
+    """The answer with each possibly superseded item preceded by its newer statement: moved up when
+    the answer holds it, else the fetched quote (`fetched`: newer id -> its episode) inserted while
+    the quotes fit in `room` tokens (what the budget has left: a newer statement never displaces what
+    relevance chose). Also the tokens the inserted quotes cost."""
+    out = list(items)
+    added = 0
+    index = 0
+    while index < len(out):
+        item = out[index]
+        newer = _newer_of(item)
+        if newer is None:
+            index += 1
+            continue
+        at = _holds(out, newer)
+        if at is None and newer in fetched:  # fetched: the turn of a newer belief, or one another quote shows
+            at = _holds(out, fetched[newer].id, fetched[newer].turn_id)
+        if at == index and newer in fetched:  # the older quotes it as context: shown as its own item instead
+            turn_id = fetched[newer].turn_id
+            context = [t for t in item.context if t.turn_id != turn_id]
+            citations = [c for c in item.citations if c != turn_id]
+            item = out[index] = item.model_copy(update={"context": context, "citations": citations})
+            added -= estimate_tokens(fetched[newer].text)
+            at = None
+        fits = room is None or added + estimate_tokens(fetched[newer].text) <= room if newer in fetched else False
+        if at is None and fits and not fetched[newer].superseded_by:
+            quote = newer_quote(fetched[newer], item, now)
+            out.insert(index, quote)
+            added += estimate_tokens(quote.text)
+            index += 2
+        elif at is not None and at > index:
+            out.insert(index, out.pop(at))
+            index += 2
+        else:
+            index += 1
+    return out, added
+
+
+async def fetch_newer(
+    store: RecallStore, scope: RecallScope, said: Currency, current: Currency, ids: Sequence[str]
+) -> dict[str, Episode]:
+    """Newer id -> the episode to quote for it: the episode itself, or for a newer belief the turn it
+    was drawn from (its first source turn), as this recall's hard filters allow (`said` for quotes,
+    `current` for beliefs)."""
+    if not ids:
+        return {}
+    found = {e.id: e for e in await store.hydrate_episodes(scope, said, list(ids))}
+    rest = [i for i in ids if i not in found]
+    if rest:
+        memories = await store.hydrate(scope, current, rest, ())
+        turns = {
+            episode_id_for(scope.tenant_id, m.source_turn_ids[0]): m.id for m in memories if m.source_turn_ids
+        }
+        for episode in await store.hydrate_episodes(scope, said, list(turns)):
+            found[turns[episode.id]] = episode
+    return found
+
+
+@dataclass(frozen=True)
+class NewerFirst:
+    """The recall's step: fetch the newer statements the answer lacks, show each first, keep the budget."""
+
+    store: RecallStore
+    scope: RecallScope
+    said: Currency  # the filters quotes pass
+    current: Currency  # the filters beliefs pass
+    now: datetime
+
+    async def show(
+        self, result: RecallResult, suppressed: Sequence[tuple[str, str]], budget_tokens: int, diagnostics: bool
+    ) -> list[tuple[str, str]]:
+        """Reorder (and fill, within the budget's room) `result.memories` in place; answer the
+        suppressions without what is now shown (`result.suppressed` follows when `diagnostics`)."""
+        fetched = await fetch_newer(self.store, self.scope, self.said, self.current, missing_newer(result.memories, suppressed))
+        room = max(0, budget_tokens - result.tokens_used)
+        result.memories, added = newer_first(result.memories, fetched, self.now, room)
+        if not added:
+            return list(suppressed)
+        result.tokens_used += added
+        shown = {m.id for m in result.memories}
+        if diagnostics:
+            result.suppressed = [s for s in result.suppressed if s.id not in shown]
+        return [(i, w) for i, w in suppressed if i not in shown]
