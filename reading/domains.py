@@ -60,6 +60,9 @@ DOMAIN_WORDS: dict[str, tuple[str, ...]] = {
         "health", "doctor", "doctors", "symptom", "symptoms", "diagnosis", "therapy", "therapist",
         "medical", "hospital", "sick", "illness", "condition", "treatment", "clinic", "appointment",
         "mental health", "allergy", "allergies", "diet", "nutrition",
+        # how the user feels, said without a medical word ("I'm exhausted all the time")
+        "tired", "exhausted", "exhaustion", "fatigue", "fatigued", "no energy", "low energy", "insomnia",
+        "can't sleep", "trouble sleeping", "hormone", "hormones", "wellbeing", "well-being",
     ),
     "religion": (
         "religion", "religious", "church", "mosque", "synagogue", "temple", "pray", "prayer", "faith",
@@ -77,11 +80,23 @@ DOMAIN_WORDS: dict[str, tuple[str, ...]] = {
         "money", "finance", "finances", "financial", "budget", "budgeting", "invest", "investing",
         "investment", "loan", "loans", "mortgage", "tax", "taxes", "salary", "bank", "savings", "debt",
         "spend", "spending", "afford", "price", "cost", "expensive", "cheap", "retirement",
+        "pay review", "pay rise", "pay raise", "pay cut", "paycheck", "payslip", "wage", "wages", "bonus",
+        "compensation",
     ),
     "location": (
         "address", "deliver", "delivered", "delivery", "ship", "shipped", "shipping", "directions", "nearby", "near me",
         "where do i live", "home address", "pick me up", "route", "commute",
     ),
+    # where a condition or an observance bears though no medical or religious word is said
+    "study": (
+        "study", "studying", "studies", "exam", "exams", "revision", "revising", "homework", "coursework",
+        "lecture", "lectures", "thesis", "dissertation", "tutoring",
+    ),
+    "social": (
+        "party", "parties", "wedding", "weddings", "networking", "gathering", "get-together", "reunion",
+        "meetup", "crowd", "crowds", "small talk", "mingle", "mingling", "socialising", "socializing",
+    ),
+    "schedule": ("schedule", "scheduling", "calendar", "timetable", "agenda", "routine"),
     "restaurant": ("restaurant", "restaurants", "dinner", "lunch", "brunch", "place to eat", "cafe", "bistro"),
     "hotel": ("hotel", "hotels", "motel", "hostel", "airbnb", "accommodation", "stay"),
     "flight": ("flight", "flights", "airline", "airlines", "fly", "flying", "airport"),
@@ -108,6 +123,8 @@ DOMAIN_ALIASES: dict[str, str] = {
     "books": "book", "songs": "music", "medicine": "medication", "medications": "medication",
     "drugs": "medication", "activity": "activities", "sport": "activities", "sports": "activities",
     "money": "finances", "finance": "finances", "financial": "finances", "meetings": "meeting",
+    "fitness": "activities", "exercise": "activities", "studying": "study", "education": "study",
+    "calendar": "schedule", "party": "social", "parties": "social",
 }  # fmt: skip
 
 

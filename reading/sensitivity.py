@@ -146,6 +146,23 @@ _MENTAL_HEALTH = _words(
 )
 
 
+def is_mental_health(text: str) -> bool:
+    """A mental-health condition: it bears on study, social occasions and how the user feels, not on food."""
+    return bool(_MENTAL_HEALTH.search(text))
+
+
+#: Gender identity (filed as sexuality): it bears on health care (a transition's hormones, doctors).
+_GENDER_IDENTITY = _words(
+    r"transgender", r"trans (?:woman|man|person|guy|girl)", r"i'?m trans", r"non-binary", r"nonbinary",
+    r"transition(?:ed|ing)?", r"gender identity", r"gender dysphoria",
+)
+
+
+def is_gender_identity(text: str) -> bool:
+    """Gender identity, as opposed to orientation: it bears on health care."""
+    return bool(_GENDER_IDENTITY.search(text))
+
+
 _SAFETY_TEXT = _words(
     r"allerg(?:y|ies|ic)", r"anaphyla\w*", r"epipen", r"celiac|coeliac", r"gluten[- ]free",
     r"lactose[- ]intolerant", r"intoleran(?:t|ce)", r"vegan", r"vegetarian", r"halal", r"kosher",

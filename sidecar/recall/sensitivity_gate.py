@@ -17,17 +17,45 @@ from collections.abc import Callable, Iterable
 
 from beliefs.records import Memory, Polarity, RecallSemantics, Sensitivity
 from reading.domains import canonical_domain, domains_of, widened
-from reading.sensitivity import SAFETY_ATTRIBUTES, SAFETY_DOMAINS, is_safety_fact, sensitivity_of
+from reading.sensitivity import (
+    SAFETY_ATTRIBUTES,
+    SAFETY_DOMAINS,
+    is_gender_identity,
+    is_mental_health,
+    is_safety_fact,
+    sensitivity_of,
+)
 
-#: The request domains in which a category of sensitive memory belongs.
+#: The request domains in which a category of sensitive memory belongs. An observance keeps times
+#: (Mass on Sunday, a fast), so religion bears on planning the user's time.
 SENSITIVE_DOMAINS: dict[str, frozenset[str]] = {
     Sensitivity.HEALTH.value: frozenset({"health", "medication"}),
-    Sensitivity.RELIGION.value: frozenset({"religion"}),
+    Sensitivity.RELIGION.value: frozenset({"religion", "schedule"}),
     Sensitivity.SEXUALITY.value: frozenset({"sexuality"}),
     Sensitivity.POLITICS.value: frozenset({"politics"}),
     Sensitivity.FINANCES.value: frozenset({"finances"}),
     Sensitivity.LOCATION.value: frozenset({"location", "travel"}),
 }
+
+#: Where some conditions bear beyond their category's domains: a mental-health condition on study and
+#: social occasions (ADHD for a revision plan, social anxiety for a party), gender identity on health care.
+MENTAL_HEALTH_DOMAINS = frozenset({"study", "social"})
+GENDER_IDENTITY_DOMAINS = frozenset({"health", "medication"})
+
+
+def bearing_domains(category: str, text: str) -> frozenset[str]:
+    """The request domains where a fact of `category` saying `text` bears (its category's, widened by
+    what the condition is: `MENTAL_HEALTH_DOMAINS`, `GENDER_IDENTITY_DOMAINS`)."""
+    domains = SENSITIVE_DOMAINS.get(category, frozenset({category}))
+    if category == Sensitivity.HEALTH.value and _mental_health(text):
+        domains |= MENTAL_HEALTH_DOMAINS
+    if category == Sensitivity.SEXUALITY.value and _gender_identity(text):
+        domains |= GENDER_IDENTITY_DOMAINS
+    return domains
+
+
+_mental_health = functools.lru_cache(maxsize=4096)(is_mental_health)
+_gender_identity = functools.lru_cache(maxsize=4096)(is_gender_identity)
 
 #: `include_sensitive` value that admits every category.
 ALL_CATEGORIES = "all"
@@ -90,12 +118,12 @@ def sensitive_words_outside(text: str, domains: frozenset[str], include: Iterabl
 def _outside(
     category: str, text: str, domains: frozenset[str], include: Iterable[str], safety: Callable[[], bool]
 ) -> str | None:
-    """Outside unless asked for, in its category's domains, in a domain its own words are about ("in
+    """Outside unless asked for, in its category's domains (`bearing_domains`), in a domain its own words are about ("in
     recovery from an eating disorder, never mention calories" belongs to food), or a safety fact."""
     asked = {c.casefold() for c in include}
     if ALL_CATEGORIES in asked or category in asked:
         return None
-    if domains & SENSITIVE_DOMAINS.get(category, frozenset({category})):
+    if domains & bearing_domains(category, text):
         return None
     if domains & _about(text):
         return None
