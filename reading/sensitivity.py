@@ -168,4 +168,5 @@ _SAFETY_TEXT = _words(
     r"lactose[- ]intolerant", r"intoleran(?:t|ce)", r"vegan", r"vegetarian", r"halal", r"kosher",
     r"diabet\w*", r"wheelchair", r"insulin", r"can't eat|cannot eat|can not eat", r"must avoid",
     r"deaf", r"hard of hearing", r"blind", r"visually impaired", r"mobility (?:aid|scooter|issues?)",
+    r"crutch(?:es)?", r"walking (?:stick|frame)", r"step-free", r"hearing aids?", r"prosthe\w*",
 )

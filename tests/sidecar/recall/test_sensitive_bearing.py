@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from reading.domains import domains_of
-from sidecar.recall.sensitivity_gate import request_domains, sensitive_outside
+from reading.sensitivity import is_safety_fact
+from sidecar.recall.sensitivity_gate import request_domains, safety_fires, sensitive_outside
 from tests.sidecar.recall.seeding import mem
 
 
@@ -73,3 +74,14 @@ def test_how_the_user_feels_places_a_request_in_health() -> None:
 def test_a_party_is_a_social_occasion_and_fitness_is_an_activity() -> None:
     assert "social" in domains_of("What should I wear to the leaving party?")
     assert "activities" in request_domains("Plan my week.", "fitness")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I'm on crutches for six weeks.", "I walk with a walking stick.", "I wear hearing aids.", "I need step-free access."],
+)
+def test_mobility_and_hearing_aids_are_safety_facts_for_travel(text) -> None:
+    assert is_safety_fact(None, text)
+    fact = mem("t", "u", text)
+    assert safety_fires(fact, request_domains("Book a hotel in Porto.", "hotel"))
+    assert not safety_fires(fact, request_domains("How do I write a SQL join?"))
