@@ -73,8 +73,9 @@ DOMAIN_WORDS: dict[str, tuple[str, ...]] = {
         "pride", "coming out",
     ),
     "politics": (
-        "politics", "political", "election", "elections", "vote", "voting", "party", "campaign",
-        "policy", "government", "candidate", "protest",
+        "politics", "political", "election", "elections", "vote", "voting", "campaign",
+        "policy", "government", "candidate", "protest", "political party", "party member", "party conference",
+        "canvass", "canvassing", "manifesto", "parliament", "referendum",
     ),
     "finances": (
         "money", "finance", "finances", "financial", "budget", "budgeting", "invest", "investing",
@@ -156,10 +157,27 @@ def widened(domains: set[str] | frozenset[str]) -> frozenset[str]:
 
 
 def domains_of(text: str) -> frozenset[str]:
-    """Every domain whose words appear in `text`, widened to the domains containing them."""
+    """Every domain whose words appear in `text`, widened to the domains containing them. A word read
+    inside a longer phrase of an unrelated domain belongs to that phrase: a party member is no party."""
     if not text:
         return frozenset()
-    return widened({name for name, pattern in _DOMAIN_PATTERNS.items() if pattern.search(text)})
+    spans = {name: [m.span() for m in pattern.finditer(text)] for name, pattern in _DOMAIN_PATTERNS.items()}
+    spans = {name: found for name, found in spans.items() if found}
+    if len(spans) < 2:
+        return widened(set(spans))
+    return widened({name for name, found in spans.items() if any(not _inside(span, name, spans) for span in found)})
+
+
+def _inside(span: tuple[int, int], name: str, spans: dict[str, list[tuple[int, int]]]) -> bool:
+    """`span` of domain `name` lies within a longer match of a domain unrelated to it."""
+    start, end = span
+    return any(
+        other != name
+        and not (widened({other}) & widened({name}))
+        and s <= start and end <= e and e - s > end - start
+        for other, found in spans.items()
+        for s, e in found
+    )  # fmt: skip
 
 
 def action_family(verb: str) -> str:

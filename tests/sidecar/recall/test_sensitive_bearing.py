@@ -85,3 +85,10 @@ def test_mobility_and_hearing_aids_are_safety_facts_for_travel(text) -> None:
     fact = mem("t", "u", text)
     assert safety_fires(fact, request_domains("Book a hotel in Porto.", "hotel"))
     assert not safety_fires(fact, request_domains("How do I write a SQL join?"))
+
+
+def test_a_party_to_go_to_is_no_political_party() -> None:
+    member = "The user is a Green Party member and leafleting most Saturdays."
+    assert _outside(member, "politics", "Help me survive my sister's engagement party.")
+    assert not _outside(member, "politics", "Plan my canvassing before the referendum.")
+    assert not _outside(member, "politics", "What's on at the party conference this year?")
