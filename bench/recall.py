@@ -43,7 +43,8 @@ from sidecar.recall.audit import AuditLog  # noqa: E402
 from sidecar.recall.config import BALANCED  # noqa: E402
 from sidecar.recall.models import RecallRequest  # noqa: E402
 from sidecar.recall.query_embed import QueryEmbedder  # noqa: E402
-from sidecar.recall.service import RecallService, resolve_scope  # noqa: E402
+from sidecar.recall.scope import resolve_scope  # noqa: E402
+from sidecar.recall.service import RecallService  # noqa: E402
 from sinks.sql.manage_store import MaintenanceStore  # noqa: E402
 from sinks.sql.store import SqlMemoryStore  # noqa: E402
 from sinks.vectors.edge import EdgeVectorIndex  # noqa: E402

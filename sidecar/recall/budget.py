@@ -81,6 +81,6 @@ def edge_order(items: Sequence[T]) -> list[T]:
 
 def edges_last(items: Sequence[T]) -> list[T]:
     """`edge_order` read backwards: the most important last, the second first, 2 4 6 … 5 3 1. For a
-    block that follows a head of its own (`select.prompt_order`), its best item takes the block's
+    block that follows a head of its own (`prompt_order.prompt_order`), its best item takes the block's
     end, the strongest position after the beginning."""
     return edge_order(items)[::-1]

@@ -30,7 +30,7 @@ from reading.statement_shape import read_shape
 from reading.subject import STOPWORDS, terms_of
 from sidecar.recall.episodes import EpisodeEntry
 from sidecar.recall.metadata_match import query_subject_terms
-from sidecar.recall.select import Entry
+from sidecar.recall.selection import Entry
 
 CARRIED_WHY = "carried as the evidence of belief {belief}"
 

@@ -16,7 +16,8 @@ from beliefs.episodes import Episode
 from sidecar.recall.budget import Filler, Trimmed
 from sidecar.recall.episodes import EpisodeEntry
 from sidecar.recall.models import CandidateSources, EpisodeTurn, RecalledMemory
-from sidecar.recall.select import RANKED, Entry, Selection, prompt_order
+from sidecar.recall.prompt_order import prompt_order
+from sidecar.recall.selection import RANKED, Entry, Selection
 
 Item = Entry | EpisodeEntry
 

@@ -4,101 +4,34 @@ Order of the gates: defensive currency/scope re-check, similarity gate, eligibil
 profile block, fired constraint), live intent, contexts, topic, conflicts, scoring, budget,
 edge-weighted order. Open contested slots are reported beside the conflicts, never recalled.
 Selection priority: fired constraints, then the profile block, then the rest by `recall_score`.
-Prompt order (`prompt_order`, Lost in the Middle: the start and the end of a block are read best):
-fired constraints and the profile block open it, the best-scoring memory closes it, the second best
-follows the opening, the weakest sit in the middle.
+Prompt order (`sidecar.recall.prompt_order`, Lost in the Middle: the start and the end of a block are
+read best): fired constraints and the profile block open it, the best-scoring memory closes it, the
+second best follows the opening, the weakest sit in the middle. The entries and the `Selection`
+returned: `sidecar.recall.selection`; the response body made of it: `sidecar.recall.result`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 
 from beliefs.attributes import is_single_valued
-from beliefs.episodes import Episode
 from beliefs.reconcile import normalize_value
 from beliefs.records import Memory
-from sidecar.recall import currency, policy, sensitivity_gate
-from sidecar.recall.budget import Trimmed, edges_last, estimate_tokens, trim
+from sidecar.recall import policy, sensitivity_gate
+from sidecar.recall.budget import Trimmed, estimate_tokens, trim
 from sidecar.recall.config import RecallConfig
 from sidecar.recall.floor import similarity_floor
-from sidecar.recall.freshness import certainty, needs_confirmation
 from sidecar.recall.fusion import Signals, without_keyword
 from sidecar.recall.linked import entity_link_relevance
 from sidecar.recall.live_intent import LiveIntent
 from sidecar.recall.meaning import Meaning
 from sidecar.recall.metadata_match import entity_matches, metadata_matches, query_subject_terms, says_a_term
-from sidecar.recall.models import (
-    CandidateSources,
-    ConfirmationView,
-    ConflictView,
-    EpisodeTurn,
-    QuoteEvidence,
-    RecalledMemory,
-    RecallRequest,
-    RecallResult,
-    SuppressedView,
-)
-from sidecar.recall.scoring import Score, recall_score
+from sidecar.recall.models import RecallRequest
+from sidecar.recall.prompt_order import prompt_order
+from sidecar.recall.scoring import recall_score
+from sidecar.recall.selection import CONSTRAINT, PROFILE, RANKED, Entry, Selection, Verdicts
 from sinks.recall import OpenContest, RecallScope
-
-CONSTRAINT, PROFILE, RANKED = 0, 1, 2
-
-
-@dataclass(slots=True)
-class Entry:
-    memory: Memory
-    tier: int
-    reasons: list[str]
-    relevance: float = 0.0
-    score: Score = Score(0.0, 0.0, 0.0, 0.0, 0.0)
-    evidence: list[Episode] = field(default_factory=list)  # quotes of its turns (`carried_quotes`), oldest first
-    neighbours: list[Episode] = field(default_factory=list)  # the turns around those quotes it may quote
-    context: list[Episode] = field(default_factory=list)  # those quoted with it, within the budget (`evidence.merge`)
-
-    def rank_key(self) -> tuple:
-        return (self.tier, -self.score.value, self.memory.id)
-
-    def tokens(self) -> int:
-        """Of its text and the neighbouring turns quoted with it; its carried quotes cost nothing."""
-        return estimate_tokens(self.memory.text) + sum(estimate_tokens(e.text) for e in self.context)
-
-
-@dataclass(frozen=True)
-class Selection:
-    chosen: list[Entry]  # prompt order
-    conflicts: list[policy.Conflict]
-    contests: list[OpenContest] = field(default_factory=list)
-    suppressed: list[tuple[str, str]] = field(default_factory=list)  # (id, why)
-    tokens_used: int = 0
-    dropped_stale: int = 0  # hydrated rows that failed the re-check (never listed: maybe not the caller's)
-    confirmations: list[tuple[Memory, str]] = field(default_factory=list)  # (constraint, live instruction)
-    now: datetime | None = None
-
-
-@dataclass
-class Verdicts:
-    """Each memory's standing while `select` runs: admitted as an entry, or suppressed with a reason.
-
-    A memory is in at most one of the two maps; admitting one clears its suppression and suppressing
-    one drops its entry. `suppressed` keeps the order of suppression (the diagnostics list it so).
-    """
-
-    entries: dict[str, Entry] = field(default_factory=dict)
-    suppressed: dict[str, str] = field(default_factory=dict)
-
-    def admit(self, entry: Entry) -> None:
-        self.suppressed.pop(entry.memory.id, None)
-        self.entries[entry.memory.id] = entry
-
-    def suppress(self, memory_id: str, why: str) -> Entry | None:
-        """Suppress `memory_id`; its entry, if it had one."""
-        self.suppressed[memory_id] = why
-        return self.entries.pop(memory_id, None)
-
-    def ranked(self) -> list[Entry]:
-        return sorted(self.entries.values(), key=Entry.rank_key)
 
 
 def select(
@@ -347,15 +280,6 @@ def _fit_budget(verdicts: Verdicts, request: RecallRequest) -> Trimmed[Entry]:
     return trimmed
 
 
-def prompt_order(kept: Sequence[Entry]) -> list[Entry]:
-    """Fired constraints (safety facts among them), then the profile block, each by score: the
-    beginning; then the ranked memories with the best one last and the second best first
-    (`budget.edges_last`): the end."""
-    head = sorted((e for e in kept if e.tier != RANKED), key=lambda e: (e.tier, -e.score.value, e.memory.id))
-    ranked = sorted((e for e in kept if e.tier == RANKED), key=lambda e: (-e.score.value, e.memory.id))
-    return head + edges_last(ranked)
-
-
 def _confirmations(prominence: Sequence[Entry], request: RecallRequest) -> list[tuple[Memory, str]]:
     """The recalled constraints the live instruction overrides, with that instruction: to confirm."""
     return [
@@ -375,62 +299,3 @@ def _slot(memory: Memory) -> tuple[str, str] | None:
 def _touches(conflict: policy.Conflict, entries: dict[str, Entry]) -> bool:
     """Only conflicts involving something recall would return matter; the rest are not this query's."""
     return conflict.kept_id in entries or conflict.dropped_id in entries
-
-
-def to_result(selection: Selection, signals: dict[str, Signals], diagnostics: bool) -> RecallResult:
-    """The response body; sources and suppressed entries only with diagnostics."""
-    memories = []
-    now = selection.now
-    for entry in selection.chosen:
-        memory, score = entry.memory, entry.score
-        found = signals.get(memory.id)
-        sources = None
-        if diagnostics:
-            sources = CandidateSources(relevance=round(entry.relevance, 4))
-            if found is not None:
-                sources = CandidateSources(
-                    dense_rank=found.dense_rank,
-                    dense_score=found.dense_score,
-                    keyword_rank=found.keyword_rank,
-                    keyword_score=None if found.keyword_score is None else round(found.keyword_score, 4),
-                    relevance=round(entry.relevance, 4),
-                    linked=found.linked,
-                )
-        memories.append(
-            RecalledMemory(
-                id=memory.id,
-                text=memory.text,
-                type=memory.type,
-                confidence=memory.confidence,
-                effective_confidence=round(score.effective_confidence, 4),
-                score=round(score.value, 4),
-                recall_reason="; ".join(entry.reasons),
-                citations=[*memory.source_turn_ids, *(t.turn_id for t in entry.context if t.turn_id not in memory.source_turn_ids)],
-                valid_from=memory.valid_from,
-                trust=memory.trust.value,
-                source_role=memory.source_role,
-                recalled_at=now,
-                last_confirmed=memory.last_confirmed,
-                needs_confirmation=now is not None and needs_confirmation(memory, now),
-                certainty=certainty(memory, now) if now is not None else "firm",
-                polarity=memory.polarity,
-                sensitivity=memory.sensitivity,
-                sources=sources,
-                said_at=entry.evidence[0].said_at if entry.evidence else None,
-                evidence=[QuoteEvidence.of(e) for e in entry.evidence],
-                context=[EpisodeTurn.of(t) for t in sorted(entry.context, key=lambda t: (t.said_at, t.turn_id))],
-                **currency.labels(currency.of_memory(memory)),
-            )
-        )
-    return RecallResult(
-        memories=memories,
-        conflicts=[
-            *(ConflictView.of_contradiction(c) for c in selection.conflicts),
-            *(ConflictView.of_contest(c) for c in selection.contests),
-        ],
-        confirmations=[
-            ConfirmationView(memory_id=m.id, text=m.text, instruction=i) for m, i in selection.confirmations
-        ],
-        suppressed=[SuppressedView(id=i, why=w) for i, w in selection.suppressed] if diagnostics else [],
-        tokens_used=selection.tokens_used,
-    )

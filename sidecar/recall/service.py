@@ -23,49 +23,52 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 
 import numpy as np
 
 from beliefs.attributes import ATTRIBUTES, is_single_valued
-from beliefs.confidence import HYPOTHETICAL_CONFIDENCE_CAP
 from beliefs.episodes import Episode
 from beliefs.errors import BeliefstreamError
 from beliefs.records import Memory, RecallAudit, utcnow
 from embedding.embedder import Embedder
 from sidecar.auth import Principal
-from sidecar.recall import filters, policy, reference
+from sidecar.recall import filters
 from sidecar.recall.access import AccessRecorder
 from sidecar.recall.audit import AuditSink, query_digest
 from sidecar.recall.carried_quotes import carry_quotes
+from sidecar.recall.concurrency import gather_all
 from sidecar.recall.config import BALANCED, RecallConfig, episode_fusion, preset
 from sidecar.recall.episodes import EpisodeVerdicts, judge_episodes, offer_context
 from sidecar.recall.evidence import episode_item, merge
-from sidecar.recall.exclusions import exclusion_counts, live_intent_notes, unaccounted
+from sidecar.recall.exclusions import unaccounted
 from sidecar.recall.fusion import Signals, fuse, grounded, stated_relevance
 from sidecar.recall.keywords import query_terms
 from sidecar.recall.linked import query_links, with_linked
-from sidecar.recall.live_intent import LiveIntent
 from sidecar.recall.meaning import Meaning, MeaningReader
 from sidecar.recall.metrics import measured, recall_metrics
 from sidecar.recall.models import (
-    NoteView,
     RecallDiagnostics,
     RecalledMemory,
     RecallRequest,
     RecallResult,
     SuppressedView,
-    TrustPolicyView,
 )
 from sidecar.recall.newer_first import NewerFirst
+from sidecar.recall.notes import notes_of
 from sidecar.recall.people import named_speakers
 from sidecar.recall.prompt import render
-from sidecar.recall.query_dates import DateReading, Window, read_dates
+from sidecar.recall.query_dates import DateReading, read_dates
 from sidecar.recall.query_embed import QueryEmbedder, vector_of
-from sidecar.recall.select import select, to_result
+from sidecar.recall.request_gates import item_gates, speaks_of_user
+from sidecar.recall.result import to_result
+from sidecar.recall.scope import resolve_scope
+from sidecar.recall.scored_quotes import Quotes
+from sidecar.recall.select import select
 from sidecar.recall.sensitivity_gate import request_domains, safety_needed
+from sidecar.recall.trust_policy import trust_policy
 from sinks.base import EPISODE_KIND, VectorHit, VectorIndex
 from sinks.recall import Currency, KeywordHit, QueryLinks, RecallScope, RecallStore
 
@@ -73,135 +76,6 @@ logger = logging.getLogger(__name__)
 
 #: Attributes whose current values contradict each other: hydration also fetches their slot-mates.
 SINGLE_VALUED = tuple(sorted(name for name, spec in ATTRIBUTES.items() if spec.single_valued))
-
-
-@dataclass(frozen=True)
-class Quotes:
-    """The scored episodes of one recall, and what the query named (a speaker, dates)."""
-
-    verdicts: EpisodeVerdicts
-    named: frozenset[str]
-    window: Window | None
-
-    @property
-    def entries(self):
-        return self.verdicts.entries
-
-    @property
-    def suppressed(self) -> list[tuple[str, str]]:
-        return self.verdicts.suppressed
-
-    @property
-    def labelled(self) -> list[tuple[str, str]]:
-        return self.verdicts.labelled
-
-    def without_sensitive(self, suppressed: Sequence[tuple[str, str]]) -> Quotes:
-        """A quote never shows what policy withheld: an episode whose belief was suppressed as
-        sensitive outside the request's domain is suppressed with it."""
-        withheld = {memory_id for memory_id, why in suppressed if why.startswith("sensitive")}
-        if not withheld:
-            return self
-        kept, dropped = [], []
-        for entry in self.verdicts.entries:
-            if withheld.intersection(entry.episode.memory_ids):
-                dropped.append((entry.episode.id, "its belief is sensitive outside this request's domain"))
-            else:
-                kept.append(entry)
-        verdicts = EpisodeVerdicts(kept, [*self.verdicts.suppressed, *dropped], self.verdicts.labelled)
-        return replace(self, verdicts=verdicts)
-
-
-def item_gates(
-    request: RecallRequest, config: RecallConfig, domains: frozenset[str], meaning: Meaning | None = None
-) -> policy.ItemGates:
-    """The request's policy for every item (`policy.ItemGates`), as `select` applies it to beliefs;
-    `domains`: the request's, as the recall read them once (`request_domains`); `meaning`: what it read
-    by meaning (`sidecar.recall.meaning`)."""
-    meaning = meaning or Meaning()
-    action = policy.requested_action(request.action.requested() if request.action else None, request.query)
-    return policy.ItemGates(
-        action=action,
-        domains=domains,
-        live=LiveIntent.of(request.live_intent),
-        include_sensitive=tuple(request.include_sensitive),
-        confidence_floor=config.confidence_floor,
-        kinship=meaning.kinship,
-        overridden=meaning.overridden,
-    )
-
-
-def notes_of(
-    items: Sequence[RecalledMemory], suppressed: Sequence[tuple[str, str]], texts: Mapping[str, str]
-) -> list[NoteView]:
-    """The discrepancies to say or confirm (`exclusions`): each stored default a live instruction
-    overrode (once: not again for the quote of that belief), each returned item possibly replaced or
-    labelled superseded, each important belief unconfirmed for long."""
-    confirm = "the stored default is left out this time; confirm whether this is a one-off or the new default"
-    notes = [
-        NoteView(kind="live_intent_override", memory_id=i, text=text, note=f"{why}: {confirm}")
-        for i, text, why in live_intent_notes(suppressed, texts)
-        if policy.OF_STATED_BELIEF not in why
-    ]
-    for item in items:
-        if item.superseded or item.possibly_superseded:
-            kind = "superseded" if item.superseded else "possibly_superseded"
-            notes.append(NoteView(kind=kind, memory_id=item.id, text=item.text, note=item.note or kind))
-        elif item.needs_confirmation:
-            note = "an important belief not confirmed for half its half-life: worth asking again"
-            notes.append(NoteView(kind="needs_confirmation", memory_id=item.id, text=item.text, note=note))
-    return notes
-
-
-def speaks_of_user(request: RecallRequest, memories: Iterable[Memory], episodes: Iterable[Episode]) -> bool:
-    """Whether the request speaks of its user (`reference.speaks_of_user`): a first-person word, a
-    name the candidates hold (their text, entity or speaker), or an action the caller names for them."""
-    if request.action is not None:
-        return True
-    memories, episodes = list(memories), list(episodes)
-    names = reference.names_in(
-        [*(m.text for m in memories), *(e.text for e in episodes)],
-        [*(m.entity for m in memories), *(e.speaker for e in episodes)],
-    )
-    return reference.speaks_of_user(request.query, names)
-
-
-def trust_policy(
-    request: RecallRequest,
-    config: RecallConfig,
-    domains: frozenset[str],
-    suppressed: Sequence[tuple[str, str]],
-    impersonal: bool = False,
-) -> TrustPolicyView:
-    """The trust policy this recall applied, as diagnostics state it."""
-    quotes = ["trusted", "caution", "untrusted"] if request.include_untrusted_evidence else ["trusted"]
-    return TrustPolicyView(
-        similarity_floor=config.min_similarity,
-        keyword_similarity_floor=config.keyword_min_similarity,
-        speaks_of_user=not impersonal,
-        impersonal_similarity_floor=max(config.impersonal_min_similarity, config.min_similarity),
-        confidence_floor=config.confidence_floor,
-        framing_cap=HYPOTHETICAL_CONFIDENCE_CAP,
-        beliefs_admitted=["trusted", "caution"],
-        quotes_admitted=quotes,
-        sensitive_admitted=list(request.include_sensitive),
-        request_domains=sorted(domains),
-        superseded_episodes=request.superseded_episodes,
-        exclusions=exclusion_counts(suppressed),
-    )
-
-
-def resolve_scope(principal: Principal, request: RecallRequest) -> RecallScope:
-    """Tenant from the key; an agent-bound key forces its agent, a body agent may only repeat it.
-
-    `request.topic` is not pushed into the candidate queries: it narrows in `select`
-    (`policy.outside_topic`), where a value of a context the topic names is still seen.
-    """
-    return RecallScope(
-        tenant_id=principal.tenant_id,
-        user_id=request.user_id,
-        agent_id=principal.acting_agent(request.agent_id),
-        workspace_id=request.workspace_id,
-    )
 
 
 class RecallService:
@@ -268,7 +142,7 @@ class RecallService:
         domains = request_domains(request.query, request.action.domain if request.action else None, request.topic)
         dates = read_dates(request.query, request.dates_relative_to or now)
         links = query_links(request.query, dates.window)
-        (dense, episode_dense), keyword, linked, episode_keyword, pinned, contests, safety = await _all(
+        (dense, episode_dense), keyword, linked, episode_keyword, pinned, contests, safety = await gather_all(
             self._dense(embedding, scope, fetch, degraded, quoting),
             self._keyword(scope, currency, terms, fetch),
             self._linked(scope, currency, links, fetch),
@@ -279,7 +153,7 @@ class RecallService:
         )
         signals = with_linked(fuse(dense, keyword, config), linked)
         episode_signals = fuse(episode_dense, episode_keyword, episode_fusion(config))
-        hydrated, said_episodes = await _all(
+        hydrated, said_episodes = await gather_all(
             self._store.hydrate(scope, currency, list(signals), SINGLE_VALUED),
             self._hydrate_episodes(scope, said, list(episode_signals)),
         )
@@ -435,7 +309,7 @@ class RecallService:
             searches = [self._vectors.search(vector, scope.vector_filter(), limit)]
             if quoting:
                 searches.append(self._vectors.search(vector, scope.vector_filter(kinds=(EPISODE_KIND,)), limit))
-            found = await _all(*searches)
+            found = await gather_all(*searches)
             return found[0], (found[1] if quoting else [])
         except BeliefstreamError as exc:  # SinkError of the index, EmbedderUnavailableError
             logger.warning("recall without dense candidates: %s", exc)
@@ -511,12 +385,3 @@ class RecallService:
 
 def _linked(episodes: Sequence[Episode]) -> list[str]:
     return list(dict.fromkeys(i for e in episodes for i in e.memory_ids))
-
-
-async def _all(*steps):
-    """Run `steps` concurrently; every one finishes before the first failure is raised."""
-    results = await asyncio.gather(*steps, return_exceptions=True)
-    for result in results:
-        if isinstance(result, BaseException):
-            raise result
-    return results

@@ -96,7 +96,7 @@ async def test_the_imported_store_recalls_after_a_reindex(pipeline, second_store
         assert built.written == built.expected == len(lines) - 2
         assert (await verify(second_store, index, heal=False)).problems == 0
         service = RecallService(second_store, index, embedder, clock=lambda: T0 + timedelta(days=30))
-        result = await service.recall(Principal(tenant), RecallRequest(user_id=USER, query="which city does Ada live in?"))
+        result = await service.recall(Principal(tenant), RecallRequest(user_id=USER, query="which city do I live in?"))
     finally:
         await index.close()
     assert any("Lisbon" in m.text for m in result.memories)

@@ -12,7 +12,8 @@ from sidecar.recall import policy
 from sidecar.recall.config import BALANCED
 from sidecar.recall.fusion import Signals
 from sidecar.recall.models import RecallRequest
-from sidecar.recall.select import select, to_result
+from sidecar.recall.result import to_result
+from sidecar.recall.select import select
 from sinks.recall import OpenContest, RecallScope
 from tests.sidecar.recall.seeding import NOW, mem, sync_vectors
 

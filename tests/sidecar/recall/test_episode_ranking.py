@@ -10,7 +10,7 @@ from sidecar.recall.episodes import EpisodeEntry, judge_episodes
 from sidecar.recall.evidence import episode_item, merge
 from sidecar.recall.fusion import Signals
 from sidecar.recall.scoring import Score
-from sidecar.recall.select import Selection
+from sidecar.recall.selection import Selection
 from tests.sidecar.recall.episode_seeding import said, with_memories
 from tests.sidecar.recall.seeding import NOW, mem
 

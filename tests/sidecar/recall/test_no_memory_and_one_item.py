@@ -16,7 +16,8 @@ from sidecar.recall.metadata_match import query_subject_terms, says_a_term
 from sidecar.recall.models import RecallRequest
 from sidecar.recall.reference import first_person, names_in, query_names, speaks_of_user
 from sidecar.recall.scoring import Score
-from sidecar.recall.select import RANKED, Entry, select
+from sidecar.recall.select import select
+from sidecar.recall.selection import RANKED, Entry
 from sinks.recall import RecallScope
 from tests.sidecar.recall.episode_seeding import said
 from tests.sidecar.recall.seeding import NOW, mem
@@ -161,7 +162,8 @@ def test_a_belief_quotes_the_turns_around_its_carried_quote_within_the_budget() 
     come with the belief, paid for and cited, as they came with the quote (no evidence turn is lost)."""
     from sidecar.recall.budget import estimate_tokens
     from sidecar.recall.evidence import merge
-    from sidecar.recall.select import Selection, to_result
+    from sidecar.recall.result import to_result
+    from sidecar.recall.selection import Selection
 
     entry, quote = _pair("User is a sous chef.", "I'm a sous chef at a tapas place, mostly doing the prep.")
     before = said("t", "u", "What do you do for a living, Ana?", speaker="Bo")

@@ -108,8 +108,8 @@ def test_a_keyword_match_passes_at_its_own_lower_floor_not_whatever_its_meaning(
 
 def test_a_quote_of_a_belief_withheld_as_sensitive_is_withheld_with_it() -> None:
     from sidecar.recall.episodes import EpisodeEntry, EpisodeVerdicts
+    from sidecar.recall.scored_quotes import Quotes
     from sidecar.recall.scoring import Score
-    from sidecar.recall.service import Quotes
     from tests.sidecar.recall.episode_seeding import said
 
     linked = said("t", "u", "I take insulin every morning.").model_copy(update={"memory_ids": ["m-health"]})
