@@ -215,6 +215,15 @@ def substituted(newer: Statement, older: Statement) -> str | None:
     return None
 
 
+def _typed_alike(newer: Statement, older: Statement, kind: str) -> bool:
+    """The two give values of one type by the type itself: a time, a weekday, a month, or numbers of the
+    same named unit (not a bare number: "6" of what?)."""
+    if kind != "number":
+        return True
+    units = {m.unit for m in older.measures if m.kind == kind and m.unit}
+    return any(m.unit in units for m in newer.measures if m.kind == kind)
+
+
 def _same_unit(a: Measure, b: Measure) -> bool:
     return a.unit is None or b.unit is None or a.unit == b.unit
 
@@ -320,7 +329,10 @@ def _restated(
     kind = substituted(newer, older)
     if kind is None:
         return None
-    if not ((shared and near >= SUBSTITUTION_CLOSENESS) or (right_after and near >= ADJACENT_CLOSENESS)):
+    # a statement that says it is an update ("nowadays I train at 6am" after "I work out at 12:30") needs
+    # no shared word: its cue and a value of the same type, close in meaning, say the subject
+    contrasted = shape is not None and near >= POSSIBLE_CLOSENESS and _typed_alike(newer, older, kind)
+    if not ((shared and near >= SUBSTITUTION_CLOSENESS) or (right_after and near >= ADJACENT_CLOSENESS) or contrasted):
         return None
     # possible, even with a cue: a typed value is weaker evidence of the subject than the value named as
     # over, and a firm link hides the older quote (a conversation's numbers and days are many)

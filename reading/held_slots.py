@@ -10,12 +10,15 @@ statements that give the slot different values speak of one subject even when th
 A *place* is a named location the user's own thing is at ("my office is in the Westgate building",
 "I live in Phoenix") or is moved to ("the company relocated us to the Canal Street campus"). Many
 things have places, so another place is a subject only where the two also speak alike (the caller's
-cosine floor) and never more than a possible link.
+cosine floor) and never more than a possible link. A street address is a place too, where the sentence
+says in the first person that it is the user's home ("my address is ...", "that's where I live").
 """
 
 from __future__ import annotations
 
 import re
+
+from reading.extract.text import sentence_spans
 
 EMPLOYER = "employer"
 PLACE = "place"
@@ -55,6 +58,13 @@ _PLACE_PATTERNS = (
     re.compile(rf"\b(?i:live[sd]?|living|based|located)\s+(?i:in|at)\s+(?:the\s+)?{_NAME}"),
     # where it went: "relocated us to X", "we moved to X", "transferred me to X"
     re.compile(rf"\b(?i:moved|moving|relocat(?:ed|ing)|transferr?(?:ed|ing))\b[^.!?;]{{0,25}}?\b(?i:to|into)\s+(?:the\s+)?{_NAME}"),
+)
+#: A street address ("61 Quarry Road", "8 Rowan Court"), the user's home when a sentence says so in the
+#: first person: "my address is ...", "... that's where I live", "we live at ...", "I moved to ...".
+_STREET = re.compile(r"(?<![\w.,])(?P<name>\d+[A-Za-z]?\s+[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3})")
+_HOME = re.compile(
+    r"(?i:\b(?:my|our)\s+(?:home\s+|new\s+|current\s+)?address\b|\b(?:where|now)\s+(?:I|we)\s+live\b|"
+    r"\b(?:I|we)\s+(?:now\s+)?live\s+at\b|\b(?:I|we)(?:'ve|’ve| have)?\s+moved\s+(?:in)?to\b)|\bUser(?:'s|’s) (?:home )?address\b"
 )
 #: What the user habitually does at a named place: "I teach maths at X", "I've been teaching at Y".
 _ACTIVITY_PATTERN = re.compile(
@@ -134,4 +144,8 @@ def held_slots(text: str) -> list[tuple[str, str]]:
             # "my office is in X" is the user's own thing; "lives in X", "moved to X" need the user as subject
             if _own(text[: match.start("name")], places=_OWN_THING if i == 0 else _MOVER) and (PLACE, match.group("name")) not in found:
                 found.append((PLACE, match.group("name")))
+    for start, end in sentence_spans(text):  # a home address: another one is a possible update
+        sentence = text[start:end]
+        if _HOME.search(sentence):
+            found += [(PLACE, m.group("name")) for m in _STREET.finditer(sentence) if (PLACE, m.group("name")) not in found]
     return found

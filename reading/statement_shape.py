@@ -12,7 +12,7 @@ Read from the form of the sentence, never from what it is about, so it holds for
   "as of", "from now on"); or, implied only, a present-time contrast ("now", "these days", "my new");
 - a *cessation* says it is over: "no longer", "not ... anymore", "stopped", "quit", "cancelled",
   "pulled out", "gave up", "broke up", "let ... go", "fell through", "not ... after all", "forget
-  what I said".
+  what I said", "done with", "stepped back from", "died", "gone <x>-free".
 
 What it replaces is read from the contrast ("X, not Y", "not Y but X", "instead of Y", "from Y to
 X", "swapped Y for X") or from what a cessation names ("cancelled my Economist subscription").
@@ -45,7 +45,8 @@ _CHANGE = re.compile(
     r"switch(?:ed|ing)?|swap(?:ped|ping)?|trad(?:ed|ing) in|mov(?:ed|ing) (?:to|up|over|from|on|in|into|back)|"
     r"relocat(?:ed|ing)|transferr?(?:ed|ing)|upgrad(?:ed|ing)|downgrad(?:ed|ing)|replac(?:ed|ing)|renam(?:ed|ing)|"
     r"rebrand(?:ed|ing)|reschedul(?:ed|ing)|postpon(?:ed|ing)|push(?:ed)? (?:back|forward)|brought forward|"
-    r"(?:pushed|bumped|shifted)(?: \w+)? (?:to|up)|rebook(?:ed|ing)|reassign(?:ed|ing)|instead|from now on|as of (?:now|today|this|next|last|\w+ \d)|"
+    r"(?:pushed|bumped|shifted)(?: \w+)? (?:to|up)|rebook(?:ed|ing)|reassign(?:ed|ing)|instead|from now on|as of (?:now|today|this|next|last|\w+ \d|(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|june|july|august|september|october|november|december)|"
+    r"(?:chose|chosen|picked|took|taken|opted|booked|bought|went for|gone for)\b[^.!?;]{0,60}?\bin the end|"
     r"starting (?:(?:this|next) (?:week|month|year|term|season|spring|summer|autumn|fall|winter|monday|tuesday|"
     r"wednesday|thursday|friday|saturday|sunday)|today|tomorrow|from|on)|ended up|end up|settled on|decided (?:against|on|to go with)|went with|"
     r"opted (?:for|against)|turn(?:s|ed) out|got rid of|sold (?:my|our|the)|took up|taken up|took over|"
@@ -57,7 +58,8 @@ _CESSATION = re.compile(
     r"stopped|quit(?:ting)?|cancel+(?:ed|ing)|called off|pulled out|dropped out|withdr[eaw]w?n?|gave up|given up|"
     r"broke up|split up|let (?:\w+ ){1,2}go|fell through|forget (?:what|that|about what) I said|never ?mind|"
     r"no more|not [^.!?,;]{1,40}? after all|moved out|left (?:my|our|the)|handed in (?:my|our) notice|resigned|"
-    r"got rid of|sold (?:my|our|the)|decided against|closed down|shut down|ditch(?:ed|ing)|scrap(?:ped|ping))\b)"
+    r"got rid of|sold (?:my|our|the)|decided against|closed down|shut down|ditch(?:ed|ing)|scrap(?:ped|ping)|"
+    r"(?:done|finished) with|stepp(?:ed|ing) (?:back|down|away) from|died|passed away|(?:gone|went|going|been|now|am|I'm) [a-z]+-free)\b)"
 )
 _IMPLIED = re.compile(r"(?i:\b(?:now|these days|nowadays|currently|this (?:year|season|term|month)|(?:my|our) new)\b)")
 #: A new start may replace something (an employer, a gym) or add to it (a club): the rules cannot tell.
@@ -71,7 +73,7 @@ _RENEWED = re.compile(r"(?i:\b(?:my|our|his|her|their)\s+new\s+(?P<head>[a-z][\w
 #: A cessation said negated ("I won't quit", "not gonna give up") ends nothing.
 _NEGATED = re.compile(
     r"(?i:(?:\b(?:won't|wont|will not|not gonna|not going to|never|don't|do not|can't|cannot|wouldn't|would|should|"
-    r"might|could)|'d)\s+(?:\w+\s+)?$)"
+    r"might|could|nearly|almost)|'d)\s+(?:\w+\s+)?$)"
 )
 _CONTINUED = re.compile(r"(?i:\b(?:still|as always|same as (?:before|always)|like I said|as I said)\b)")
 
@@ -101,6 +103,8 @@ _CONTRASTS = (
         rf"(?i:\b(?:swapp?ed|switched|traded|exchanged|replaced)\s+){_DET}(?P<old>{_VALUE})\s+(?i:for|with)\s+{_DET}(?P<new>{_VALUE})"
     ),
 )
+#: Cessations whose grammatical subject is what ends ("Marmalade died", "our old vet passed away").
+_SUBJECT_ENDS = re.compile(r"(?:died|passed away)$")
 #: Where a clause ends, for what a cessation names.
 _CLAUSE_END = re.compile(r"[,;:]|\s(?:and|but|so|because|since|as|then|now)\s")
 
@@ -146,9 +150,15 @@ def _ended(sentence: str) -> list[tuple[str, ...]]:
     for match in _CESSATION.finditer(sentence):
         if _NEGATED.search(sentence[: match.start()]):
             continue
+        cue = match.group(0).lower()
+        if cue.endswith("-free"):  # "gone car-free": what is gone is named before "-free"
+            out.append((cue.rsplit(" ", 1)[-1][: -len("-free")],))
+            continue
         before = _CLAUSE_END.split(sentence[: match.start()])[-1]
         after = _CLAUSE_END.split(sentence[match.end() :])[0]
-        clause = f"{before} {after}" if match.group(0).lower().endswith("more") or "after all" in match.group(0) else after
+        if _SUBJECT_ENDS.match(cue):  # "Marmalade died": what ends is the clause's subject
+            after = ""
+        clause = f"{before} {after}" if cue.endswith(("more", "died", "away")) or "after all" in cue else after
         if "n't" in match.group(0) or match.group(0).lower().startswith("not "):
             clause = match.group(0) + " " + clause
         terms, values = terms_of(" x " + clause)  # never sentence-initial: a capital is a name

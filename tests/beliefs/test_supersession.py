@@ -278,3 +278,15 @@ def test_a_plain_denial_of_the_same_subject_is_a_possible_link() -> None:
     assert judge(other, [plan]) == []
     affirmed = statement_of("new", "episode", "The loft conversion is on track.", T0 + timedelta(days=30), None, at_cosine(0.6))
     assert judge(affirmed, [plan]) == []
+
+
+def test_an_update_cue_with_another_value_of_the_same_type_needs_no_shared_word() -> None:
+    """"These days I swim at 7am" after "I go to the pool at 18:00": no shared word, but a cue that says
+    it is a change and another time, close in meaning: possibly superseded. Without the cue, or far in
+    meaning, or with bare numbers of nothing named, nothing is linked."""
+    before = older("I go to the pool at 18:00 on weekdays.")
+    [link] = judge(newer("These days I swim at 7am before breakfast.", 0.5), [before])
+    assert not link.firm and "a new time" in link.reason
+    assert judge(newer("I swim at 7am before breakfast.", 0.5), [before]) == []
+    assert judge(newer("These days I swim at 7am before breakfast.", 0.3), [before]) == []
+    assert judge(newer("These days I sleep 6 hours.", 0.6), [older("My flat is on floor 3.")]) == []

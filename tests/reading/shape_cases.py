@@ -30,6 +30,8 @@ CHANGES = [
     "Turns out the venue holds 200 people.",
     "We decided against the suburbs and took a flat downtown.",
     "I swapped my road bike for a gravel bike.",
+    "As of Friday the clinic opens at eight.",
+    "We took the cheaper quote from the roofer in the end.",
 ]
 CESSATIONS = [
     "I don't play the cello anymore.",
@@ -40,6 +42,11 @@ CESSATIONS = [
     "I gave up coffee for good.",
     "I pulled out of the half marathon.",
     "Forget what I said about the garden shed.",
+    "I'm done with the evening pottery course.",
+    "I stepped down from the residents' committee in May.",
+    "Our budgie Kiwi died on Sunday.",
+    "My grandad passed away in the spring.",
+    "We've gone meat-free at home since the summer.",
 ]
 IMPLIED = [
     "My new dentist is Dr. Patel.",
@@ -57,4 +64,5 @@ NOT_UPDATES = [
     'My friend wrote: "I quit my job and moved to Rome."',
     "You said I switched teams, right?",
     "I love hiking in the Alps.",
+    "I nearly died laughing at the wedding speech.",
 ]

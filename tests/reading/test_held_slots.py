@@ -65,6 +65,8 @@ PLACES = [
     ("The company relocated us to the Canal Street campus this month.", "Canal Street"),
     ("We moved to Tucson last month.", "Tucson"),
     ("The firm transferred me to the Dublin office.", "Dublin"),
+    ("Our home address is 27 Linden Avenue, Leeds.", "27 Linden Avenue"),
+    ("Post it to 4 Mariner Way, that's where we live now.", "4 Mariner Way"),
 ]
 
 
@@ -74,7 +76,11 @@ def test_a_place_of_the_user_s_own_is_read_from_where_it_is_or_went(text: str, n
 
 
 @pytest.mark.parametrize(
-    "text", ["My sister lives in Leeds.", "My sister moved to Leeds.", "Sarah's flat is in Camden.", "We went to Paris."]
+    "text",
+    [
+        "My sister lives in Leeds.", "My sister moved to Leeds.", "Sarah's flat is in Camden.", "We went to Paris.",
+        "My brother's address is 12 Oak Road.", "I posted the 3 Mill Lane keys back, what a week.",
+    ],
 )
 def test_someone_else_s_place_or_a_trip_is_no_place_of_the_user(text: str) -> None:
     assert [slot for slot in held_slots(text) if slot[0] == PLACE] == []

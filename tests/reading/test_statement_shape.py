@@ -67,7 +67,9 @@ def test_the_contrast_names_the_value_replaced_and_the_one_stated(text, replaced
 @pytest.mark.parametrize(
     ("text", "ended"),
     [("Cancelled my Economist subscription yesterday.", "economist"), ("I'm no longer treasurer of the club.", "treasurer"),
-     ("I don't go to Riverside Striders anymore.", "riverside")],
+     ("I don't go to Riverside Striders anymore.", "riverside"), ("Our budgie Kiwi died on Sunday.", "kiwi"),
+     ("We've gone dairy-free since March.", "dairy"), ("I'm done with Spanish lessons.", "spanish"),
+     ("I stepped back from the choir after the move.", "choir")],
 )  # fmt: skip
 def test_a_cessation_names_what_is_over(text: str, ended: str) -> None:
     shape = read_shape(text)
