@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from beliefs.episodes import Episode
+from sidecar.recall import currency
 from sidecar.recall.budget import Filler, Trimmed
 from sidecar.recall.episodes import EpisodeEntry
 from sidecar.recall.models import CandidateSources, EpisodeTurn, RecalledMemory
@@ -107,32 +108,42 @@ def episode_item(entry: EpisodeEntry, diagnostics: bool, now: datetime | None = 
             keyword_score=None if found is None or found.keyword_score is None else round(found.keyword_score, 4),
             relevance=round(entry.relevance, 4),
         )
-    return RecalledMemory(
-        id=episode.id,
-        text=episode.text,
-        type="episode",
+    return quote_of(
+        episode,
+        entry.currency,
         confidence=score.effective_confidence,
         effective_confidence=round(score.effective_confidence, 4),
         score=round(score.value, 4),
         recall_reason="; ".join(entry.reasons),
         citations=[episode.turn_id, *(turn.turn_id for turn in entry.context)],
-        valid_from=episode.said_at,
-        trust=episode.trust.value,
-        source_role=episode.role,
         recalled_at=now,
         sources=sources,
-        said_at=episode.said_at,
-        speaker=episode.speaker,
-        role=episode.role,
-        session_id=episode.session_id,
         context=[
             EpisodeTurn(turn_id=t.turn_id, speaker=t.speaker, role=t.role, said_at=t.said_at, text=t.text)
             for t in entry.turns()
             if t.id != episode.id
         ],
-        superseded=entry.superseded,
-        possibly_superseded=entry.currency.possibly_superseded,
-        superseded_by=entry.currency.superseded_by,
-        superseded_at=entry.currency.superseded_at,
-        note=entry.currency.note,
+    )
+
+
+def quote_of(episode: Episode, labels: currency.Currency, **fields) -> RecalledMemory:
+    """An episode as a recalled quote: its words, who said them and when, and its currency `labels`;
+    `fields` the rest of the item (confidence, score, reason, citations, context)."""
+    return RecalledMemory(
+        id=episode.id,
+        text=episode.text,
+        type="episode",
+        valid_from=episode.said_at,
+        trust=episode.trust.value,
+        source_role=episode.role,
+        said_at=episode.said_at,
+        speaker=episode.speaker,
+        role=episode.role,
+        session_id=episode.session_id,
+        superseded=labels.superseded,
+        possibly_superseded=labels.possibly_superseded,
+        superseded_by=labels.superseded_by,
+        superseded_at=labels.superseded_at,
+        note=labels.note,
+        **fields,
     )

@@ -19,6 +19,7 @@ from datetime import datetime
 from beliefs.episodes import Episode, episode_id_for
 from sidecar.recall import currency
 from sidecar.recall.budget import estimate_tokens
+from sidecar.recall.evidence import quote_of
 from sidecar.recall.models import RecalledMemory, RecallResult
 from sinks.recall import Currency, RecallScope, RecallStore
 
@@ -61,28 +62,15 @@ def newer_quote(episode: Episode, older: RecalledMemory, now: datetime | None) -
     """The quote of a newer statement brought in for `older`, dated, ranked just above it."""
     labels = currency.of_episode(episode, beliefs_gone=False)
     when = episode.said_at.date().isoformat()
-    return RecalledMemory(
-        id=episode.id,
-        text=episode.text,
-        type="episode",
+    return quote_of(
+        episode,
+        labels,
         confidence=older.confidence,
         effective_confidence=older.effective_confidence,
         score=older.score,
         recall_reason=NEWER_REASON.format(older=older.id, date=when),
         citations=[episode.turn_id],
-        valid_from=episode.said_at,
-        trust=episode.trust.value,
-        source_role=episode.role,
         recalled_at=now,
-        said_at=episode.said_at,
-        speaker=episode.speaker,
-        role=episode.role,
-        session_id=episode.session_id,
-        superseded=labels.superseded,
-        possibly_superseded=labels.possibly_superseded,
-        superseded_by=labels.superseded_by,
-        superseded_at=labels.superseded_at,
-        note=labels.note,
     )
 
 
