@@ -39,7 +39,7 @@ from reading.canonical_text import needs_normalising, normalise
 from reading.extract.text import sentence_spans
 from reading.gates import contains_any
 from reading.markup import has_markup, markup_spans
-from reading.quotation import quotations
+from reading.quotation import FIRST_PERSON, quotations
 
 
 class Voice(StrEnum):
@@ -155,7 +155,6 @@ _PASTE_INTRO = re.compile(
 _RULE_LINE = re.compile(r"(?m:^[ \t]*(?:-{3,}|\*{3,}|_{3,}|={3,})[ \t]*$)")
 _MARKUP = re.compile(r"<([A-Za-z][\w:-]*)\b[^<>]*>.{20,}?</\1\s*>", re.DOTALL)
 _JSON_START = re.compile(r"(?m:^[ \t]*[\[{])")
-_FIRST_PERSON = re.compile(r"\bI\b|(?i:\b(?:me|my|mine|myself)\b)")
 #: A paragraph at least this long, of at least two sentences, in no one's voice (no first or second
 #: person, and none of speech's marks) is pasted prose: an article, an encyclopedia entry, a product
 #: description.
@@ -331,7 +330,7 @@ def _inside(regions: tuple[tuple[int, int, str], ...], text: str, span: tuple[in
     """The kind of region the claim's speaker sits in: every first person of the evidence (or, with
     none, the whole evidence) inside one."""
     start, end = span
-    points = [m.start() for m in _FIRST_PERSON.finditer(text, start, end)] or [start, max(start, end - 1)]
+    points = [m.start() for m in FIRST_PERSON.finditer(text, start, end)] or [start, max(start, end - 1)]
     kinds = []
     for point in points:
         kind = next((k for s, e, k in regions if s <= point < e), None)

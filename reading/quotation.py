@@ -28,7 +28,8 @@ TITLE_WORDS = 6
 #: The most words a quotation may hold and still be a phrase of the user's sentence (a line, a
 #: motto, a lyric); a longer one is a text pasted in quotation marks.
 MENTION_WORDS = 25
-_FIRST_PERSON = re.compile(r"\bI\b|(?i:\b(?:me|my|mine|myself)\b)")
+#: The speaker's own words for themselves (provenance places a claim by them too).
+FIRST_PERSON = re.compile(r"\bI\b|(?i:\b(?:me|my|mine|myself)\b)")
 _SECOND_PERSON = re.compile(r"(?i:\b(?:you|your|yours|yourself|u)\b)")
 _PERSON = re.compile(r"\bI\b|\bI(?:'|’)|(?i:\b(?:me|my|mine|myself|we|us|our|you|your|yours|yourself)\b)")
 #: A verb of saying (and maybe whom, two words at most) right before a quotation: reported speech.
@@ -95,7 +96,7 @@ def _classify(text: str, start: int, end: int) -> Quotation:
     inner = text[start + 1 : end - 1]
     near = text[max(0, start - 60) : start]
     said = _SPEECH_BEFORE.search(near)
-    personal = bool(_FIRST_PERSON.search(inner) or _SECOND_PERSON.search(inner))
+    personal = bool(FIRST_PERSON.search(inner) or _SECOND_PERSON.search(inner))
     shown = near.rstrip().endswith(":")
     if not personal and len(inner.split()) <= TITLE_WORDS and said is None and not shown:
         return Quotation(start, end, True, "a title")
