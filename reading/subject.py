@@ -101,11 +101,25 @@ def terms_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
         if not word or word in STOPWORDS or (len(word) < 3 and not word[0].isdigit()):
             continue
         terms.add(word)
-        before = text[: match.start()]
-        starts_sentence = _SENTENCE_START.search(before) is not None and not _TITLE.search(before)
-        if word[0].isdigit() or word in NUMBER_WORDS or (raw[0].isupper() and not starts_sentence and raw.casefold() not in STOPWORDS):
+        if word[0].isdigit() or word in NUMBER_WORDS:
+            values.add(word)
+        elif raw[0].isupper() and raw.casefold() not in STOPWORDS and not _starts_sentence(text[: match.start()]):
             values.add(word)
     return frozenset(terms), frozenset(values)
+
+
+def content_terms(text: str) -> frozenset[str]:
+    """`terms_of(text)[0]`, without reading which are values: what comparing subjects needs."""
+    terms: set[str] = set()
+    for match in _WORD.finditer(text):
+        word = _normal(match.group(0))
+        if word and word not in STOPWORDS and (len(word) >= 3 or word[0].isdigit()):
+            terms.add(word)
+    return frozenset(terms)
+
+
+def _starts_sentence(before: str) -> bool:
+    return _SENTENCE_START.search(before) is not None and not _TITLE.search(before)
 
 
 _TIME = re.compile(r"(?i)\b(\d{1,2})(?::(\d{2}))?\s?([ap]\.?m\.?)(?![\w])|\b(\d{1,2}):(\d{2})\b")

@@ -2,7 +2,7 @@
 
 Text similarity reads a belief's paraphrase; its structured fields say what it is about. A question
 about "my sister" or "where I live" names the entity (`sister`) or the attribute (`lives_in`) of the
-beliefs that answer it even when the paraphrase scores low. Terms are `reading.subject.terms_of`'s
+beliefs that answer it even when the paraphrase scores low. Terms are `reading.subject.content_terms`
 (casefolded, plurals and light stems folded, function words and "user" left out); two terms meet when
 equal or, both at least five letters long, sharing their first five ("allergy" and "allergic").
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 
 from beliefs.records import Memory
-from reading.subject import terms_of
+from reading.subject import content_terms
 
 PREFIX = 5
 
@@ -20,13 +20,13 @@ PREFIX = 5
 @functools.lru_cache(maxsize=1024)
 def query_subject_terms(query: str) -> frozenset[str]:
     """The query's subject terms (remembered: a recall reads them once per candidate)."""
-    return terms_of(query)[0]
+    return content_terms(query)
 
 
 @functools.lru_cache(maxsize=8192)
 def _field_terms(entity: str | None, attribute: str | None, topic: str | None) -> frozenset[str]:
     words = " ".join(part.replace("_", " ") for part in (entity, attribute, topic) if part)
-    return terms_of(words)[0]
+    return content_terms(words)
 
 
 def metadata_matches(memory: Memory, query_terms: frozenset[str]) -> int:
@@ -45,7 +45,7 @@ def _meet(a: str, b: str) -> bool:
 
 @functools.lru_cache(maxsize=8192)
 def _text_terms(text: str) -> frozenset[str]:
-    return terms_of(text)[0]
+    return content_terms(text)
 
 
 def says_a_term(text: str, query_terms: frozenset[str]) -> bool:
