@@ -22,3 +22,4 @@ def test_content_terms_are_the_terms_of(text: str) -> None:
 def test_values_are_names_and_numbers() -> None:
     assert terms_of("Moved to Lisbon with Dara, 21st of May. Paris next.")[1] == frozenset({"lisbon", "dara", "21"})  # "May" reads as "may"; "Paris" opens a sentence
     assert terms_of("Mr. Smith said four")[1] == frozenset({"smith", "four"})
+
