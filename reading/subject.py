@@ -9,6 +9,7 @@ oneself carries ("I", "really", "now") left out. Values are what an update chang
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from datetime import datetime
@@ -46,7 +47,9 @@ STOPWORDS = frozenset(
 )
 
 
+@functools.lru_cache(maxsize=16384)
 def _normal(word: str) -> str:
+    """A word as a term (remembered: a vocabulary recurs across texts, recall reads many per request)."""
     name = word[:1].isupper()
     word = word.casefold().replace("’", "'")
     if word.endswith("'s"):
