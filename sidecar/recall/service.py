@@ -41,6 +41,7 @@ from sidecar.recall.audit import AuditSink, query_digest
 from sidecar.recall.carried_quotes import carry_quotes
 from sidecar.recall.concurrency import gather_all
 from sidecar.recall.config import BALANCED, RecallConfig, episode_fusion, preset
+from sidecar.recall.diagnostics import RecallDiagnostics, SuppressedView
 from sidecar.recall.episodes import EpisodeVerdicts, judge_episodes, offer_context
 from sidecar.recall.evidence import episode_item, merge
 from sidecar.recall.exclusions import unaccounted
@@ -49,13 +50,7 @@ from sidecar.recall.keywords import query_terms
 from sidecar.recall.linked import query_links, with_linked
 from sidecar.recall.meaning import Meaning, MeaningReader
 from sidecar.recall.metrics import measured, recall_metrics
-from sidecar.recall.models import (
-    RecallDiagnostics,
-    RecalledMemory,
-    RecallRequest,
-    RecallResult,
-    SuppressedView,
-)
+from sidecar.recall.models import RecalledMemory, RecallRequest, RecallResult
 from sidecar.recall.newer_first import NewerFirst
 from sidecar.recall.notes import notes_of
 from sidecar.recall.people import named_speakers
