@@ -290,7 +290,7 @@ def test_concurrency_must_be_positive() -> None:
 
 def test_the_fake_refuses_what_the_api_refuses() -> None:
     """The test server checks each request's shape, so a malformed request cannot pass a test."""
-    from tests.llm.fake_anthropic import shape_errors
+    from tests.llm.fake_api_rules import shape_errors
 
     good = {"tools": [prompt.TOOL], "tool_choice": prompt.TOOL_CHOICE, "system": prompt.SYSTEM,
             "messages": [{"role": "user", "content": "hi"}]}  # fmt: skip
