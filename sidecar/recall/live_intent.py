@@ -99,19 +99,21 @@ class LiveIntent:
         if memory.attribute and normalize_value(memory.attribute) in self.attributes:
             name, value = dict(self.setters)[normalize_value(memory.attribute)]
             return f"live intent sets {memory.attribute}: {name}={value!r}"
-        if memory.type not in (MemoryType.PREFERENCE, MemoryType.PROCEDURE):
+        if memory.type not in (MemoryType.PREFERENCE, MemoryType.PROCEDURE) and not says_a_default(memory.text):
             return None
         said = terms(" ".join(filter(None, (memory.attribute, memory.value, memory.text))))
         return self._shared(said)
 
     def overrides_quote(self, text: str) -> str | None:
-        """A quote's words share the instruction's name ("seat", "units"): its value is not matched on a
-        quote, which may say anything else beside it ("I'm Kwame" is no stored sign-off)."""
+        """A quote's words share the instruction's name ("seat", "units"); its value only when the quote
+        states a default (`says_a_default`: "Sign my emails as Dr. Kwame Osei"), since any other quote may
+        say anything beside it ("I'm Kwame" is no stored sign-off)."""
         if self.spoken is not None:
             return self._spoken_over(text) if says_a_default(text) else None
         said = terms(text)
-        for name, value, _ in self.entries:
-            shared = terms(name) & said
+        default = says_a_default(text)  # a habit or standing instruction is matched on the value too
+        for name, value, wanted in self.entries:
+            shared = (wanted if default else terms(name)) & said
             if shared:
                 return f"live_intent: {name}={value!r} speaks of {', '.join(sorted(shared))}"
         return None

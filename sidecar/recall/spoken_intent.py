@@ -2,7 +2,7 @@
 
 A caller may not fill `live_intent`; the query's own sentence can still say that this one request
 departs from the usual: an instruction carrying a one-off marker ("this time", "for once", "just this
-once", "just for today", "instead", "for a change"…). Its content words, less the request's verbs and
+once", "just for today", "instead", "for a change", "no sugar today"…). Its content words, less the request's verbs and
 the marker (`instruction_terms`), are what the request changes; a stored default that speaks of one
 of them (`LiveIntent.overrides`, `overrides_quote`) yields to it. A question asking what to do
 ("what should I order tonight?") states no instruction. Read only when the caller gave no
@@ -16,7 +16,7 @@ import re
 from reading.extract.text import sentence_spans
 
 _ONE_OFF = re.compile(
-    r"(?i:\bthis time\b|\bfor once\b|\b(?:just |only )?this once\b|\bjust for (?:today|tonight|this \w+)\b|"
+    r"(?i:\b(?:no|without|extra|less|more|double|half)\s+\w+\s+(?:today|tonight)\b|\bthis time\b|\bfor once\b|\b(?:just |only )?this once\b|\bjust for (?:today|tonight|this \w+)\b|"
     r"\bjust this (?:week|weekend|time|once|morning|evening|trip)\b|\binstead\b|\bfor a change\b|"
     r"\bfor this (?:trip|one|visit|order|booking)\b|\brather than (?:the|my) usual\b|\bunlike usual\b)"
 )
@@ -31,7 +31,8 @@ REQUEST_WORDS = frozenset(
 #: How a stored turn says it is a default: a habit, a standing choice, an instruction for every time.
 _DEFAULT = re.compile(
     r"(?i:\b(?:usually|always|normally|typically|generally|usual|regular|standing|go-to|default|every|"
-    r"prefer|from now on)\b|^\s*(?:please\s+)?(?:send|give|call|wake|sign|book|make|get)\s+me\b|\bI like my\b)"
+    r"prefer|from now on)\b|^\s*(?:please\s+)?(?:send|give|call|wake|sign|book|make|get|address)\s+(?:me|my)\b|"
+    r"\b(?:I|user)\s+(?:take|have|drink|eat|like)s?\s+(?:my|their|his|her)\s+\w+\s+(?:with|without|as)\b)"
 )
 
 

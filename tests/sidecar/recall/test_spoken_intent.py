@@ -38,3 +38,16 @@ def test_defaults_are_habits_standing_choices_and_instructions() -> None:
     assert says_a_default("My standing order at the bakery is a sourdough loaf.")
     assert says_a_default("Send me reports as PDFs, I read them on my tablet.")
     assert not says_a_default("We went to the bakery on Saturday.")
+
+
+def test_a_plain_amount_with_a_day_is_a_one_off() -> None:
+    live = LiveIntent.of_request({}, "Make me a cup of tea, no sugar today, I'm cutting back.")
+    assert live.overrides(mem("t", "u", "User takes their tea with milk and two sugars.", type=MemoryType.FACT))
+
+
+def test_a_caller_instruction_reaches_a_fact_or_quote_that_states_a_default() -> None:
+    live = LiveIntent.of_request({"signature": "Kwame"}, "Draft a note to Yaw.")
+    assert live.overrides_quote("Sign my emails as Dr. Kwame Osei, please.")
+    assert live.overrides_quote("I'm Kwame, by the way.") is None  # says no default
+    drink = LiveIntent.of_request({"drink": "iced matcha"}, "Order me an iced matcha.")
+    assert drink.overrides(mem("t", "u", "User usually drinks matcha hot.", type=MemoryType.FACT))
