@@ -108,6 +108,9 @@ def terms_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(terms), frozenset(values)
 
 
+#: Whose thing a statement speaks of: the possessor before "'s" ("my mum's birthday", "Ellie's school").
+_OWNER = re.compile(r"\b(?:(?:(?i:my|our|his|her|their)|User['’]s)\s+(?P<kin>[a-z]+)|(?P<name>[A-Z][a-z]+))['’]s\s+[a-z]")
+
 _TIME = re.compile(r"(?i)\b(\d{1,2})(?::(\d{2}))?\s?([ap]\.?m\.?)(?![\w])|\b(\d{1,2}):(\d{2})\b")
 _WEEKDAY = re.compile(r"(?i)\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b")
 _MONTH = re.compile(r"(?i)\b(january|february|march|april|may|june|july|august|september|october|november|december)\b")
@@ -192,6 +195,7 @@ def statement_of(
     terms, values = terms_of(text)
     clauses = tuple(terms_of(clause)[0] for clause in _CLAUSE.split(text) if clause.strip())
     slots = frozenset((slot, value) for slot, name in held_slots(text) if (value := value_terms(name)))
+    owners = frozenset(o for m in _OWNER.finditer(text) if (o := _normal(m.group("kin") or m.group("name"))) not in STOPWORDS)
     return Statement(
         id=item_id,
         kind="memory" if kind == "memory" else "episode",
@@ -206,4 +210,5 @@ def statement_of(
         slots=slots,
         measures=measures_of(text),
         denies=denies,
+        owners=owners,
     )

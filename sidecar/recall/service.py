@@ -192,7 +192,8 @@ class RecallService:
             result.prompt = render(result.memories, result.conflicts, result.confirmations)
         result.memories += [episode_item(e, request.diagnostics, now) for e in merged.episodes]
         newer = NewerFirst(self._store, scope, said, currency, now)
-        kept = replace(kept, suppressed=await newer.show(result, kept.suppressed, request.budget_tokens, request.diagnostics))
+        shown = await newer.show(result, kept.suppressed, request.budget_tokens, request.diagnostics, quotes.verdicts.replaced)
+        kept = replace(kept, suppressed=shown)
         result.notes = notes_of(result.memories, kept.suppressed, texts)
         if request.diagnostics:
             found = {m.id for m in hydrated}
