@@ -22,11 +22,13 @@ import numpy as np
 import sqlalchemy.exc as sa_exc
 
 from agents.batch import BatchReport, BatchTexts, PreparedBatch, ReadTurns, batch_attributes, dead_letter
+from agents.batch_tally import tally
 from agents.corrections import with_corrections
 from agents.metrics import done_timer, ingest_metrics
 from agents.overtaken import named_users, split_rejections
 from agents.projector import VectorProjector
-from beliefs.records import Claim, EventKind, JobState, Turn, job_id_for, utcnow
+from agents.turn_outcome import failed_outcome, turn_outcomes
+from beliefs.records import Claim, Turn, job_id_for, utcnow
 from beliefs.write_plan import TurnOutcome
 from embedding.embedder import Embedder
 from embedding.errors import EmbedderUnavailableError
@@ -35,7 +37,6 @@ from reading.decode import RawTurn, Rejection, decode_turn
 from reading.episode_text import SessionTails
 from reading.extractor import Extractor
 from reading.prepare import PreparedTurn, clean_turn, extract_claims, gate_outcome, memories_from_claims
-from reading.statement_reading import statements_of
 from sinks.base import WriteResult
 from sinks.contracts import IngestStore
 from sinks.errors import BackpressureError, SinkError
@@ -132,7 +133,7 @@ class WritePipeline:
                 self.projector.wake()
             await self._retrying("events", self._publish_events)
             await self._retrying("dlq", self.producer.send_many, [self._dlq_record(r) for r in batch.rejections])
-            self._count(report, batch.outcomes, result)
+            tally(report, batch.outcomes, result)
             written = {"beliefstream.memories_written": report.inserted, "beliefstream.episodes_written": report.episodes}
             set_attributes(current, written)
         for rejection in batch.rejections:
@@ -171,7 +172,7 @@ class WritePipeline:
             accepted = turn.accepted_at.timestamp() if turn.accepted_at is not None else None
             raw = RawTurn(value=turn.model_dump_json().encode(), key=turn.key.encode(), timestamp=accepted)
             batch.rejections.append(Rejection(raw, "write_error", detail, turn.tenant_id, turn.user_id, turn.turn_id))
-            failed = self._failed(turn, "write_error: the store refused this turn; see the DLQ")
+            failed = failed_outcome(turn, "write_error: the store refused this turn; see the DLQ")
             try:
                 results.append(await self._retrying("sql", self.store.write, [failed], outages_only=True))
             except Exception:  # noqa: BLE001 - the DLQ still has the turn
@@ -270,7 +271,7 @@ class WritePipeline:
             batch.outcomes, poison = await self._isolated(batch.turns)
             batch.rejections = batch.rejections + poison
             return
-        batch.outcomes = self._turn_outcomes(read, vectors)
+        batch.outcomes = turn_outcomes(read, vectors)
 
     async def _isolated(self, turns: Sequence[Turn]) -> tuple[list[TurnOutcome], list[Rejection]]:
         """Turn by turn, so that the one turn that makes a step fail goes to the DLQ, not the batch."""
@@ -281,7 +282,7 @@ class WritePipeline:
                 # alone: a turn that broke the batch must not break its successor through its context
                 read = await self._read([turn], SessionTails(sessions=0))
                 vectors = await read.embedding if read.embedding is not None else []
-                outcomes.extend(self._turn_outcomes(read, vectors))
+                outcomes.extend(turn_outcomes(read, vectors))
             except SinkError:
                 raise
             except Exception as exc:  # noqa: BLE001 - one bad turn must not stop the stream
@@ -290,42 +291,8 @@ class WritePipeline:
                 raw = RawTurn(value=turn.model_dump_json().encode(), key=turn.key.encode())
                 detail = f"{type(exc).__name__}: {exc}"[:500]
                 poison.append(Rejection(raw, "processing_error", detail, turn.tenant_id, turn.user_id, turn.turn_id))
-                outcomes.append(self._failed(turn, f"processing_error: {detail}"))
+                outcomes.append(failed_outcome(turn, f"processing_error: {detail}"))
         return outcomes, poison
-
-    @staticmethod
-    def _turn_outcomes(read: ReadTurns, vectors: Sequence) -> list[TurnOutcome]:
-        """One outcome per turn. A turn without memories is `skipped` (its reason says why) and
-        still carries its episode: the job's `episode_id` says it was kept as said."""
-        outcomes: list[TurnOutcome] = []
-        at = 0
-        episode_at = sum(len(per_turn) for per_turn in read.memories)
-        for p, per_turn, episode in zip(read.prepared, read.memories, read.episodes, strict=True):
-            job_id = job_id_for(p.turn.tenant_id, p.turn.turn_id)
-            episode_vector = None
-            if episode is not None:
-                episode_vector = vectors[episode_at]  # float32 rows; the sinks encode them
-                episode_at += 1
-            if p.skip_reason is not None:
-                outcomes.append(
-                    TurnOutcome(p.turn, job_id, JobState.SKIPPED, p.skip_reason, (), (), episode, episode_vector)
-                )
-                continue
-            embeddings = list(vectors[at : at + len(per_turn)])
-            at += len(per_turn)
-            state, reason = (JobState.DONE, None) if per_turn else (JobState.SKIPPED, "no_memory_extracted")
-            statement, memory_statements = statements_of(p, episode, episode_vector, per_turn, embeddings)
-            outcomes.append(
-                TurnOutcome(
-                    p.turn, job_id, state, reason, per_turn, embeddings, episode, episode_vector,
-                    statement, memory_statements,
-                )
-            )  # fmt: skip
-        return outcomes
-
-    @staticmethod
-    def _failed(turn: Turn, reason: str) -> TurnOutcome:
-        return TurnOutcome(turn, job_id_for(turn.tenant_id, turn.turn_id), JobState.FAILED, reason)
 
     # -- after the SQL commit ----------------------------------------------------------------
 
@@ -346,7 +313,7 @@ class WritePipeline:
         finds the vector points on its own)."""
         await self._retrying("events", self._publish_events)
 
-    # -- retries and counting ----------------------------------------------------------------
+    # -- retries -------------------------------------------------------------------------------
 
     async def _retrying(
         self, sink: str, call: Callable[..., Awaitable[T]], *args: object, outages_only: bool = False
@@ -386,30 +353,3 @@ class WritePipeline:
             if self.stopping:
                 raise asyncio.CancelledError(f"stopping while {sink} is unavailable")
             await asyncio.sleep(wait)
-
-    @staticmethod
-    def _count(report: BatchReport, outcomes: Sequence[TurnOutcome], result: WriteResult) -> None:
-        replayed = set(result.replayed_job_ids)
-        erased = set(result.erased_job_ids)
-        for outcome in outcomes:
-            if outcome.job_id in erased:
-                continue
-            if outcome.job_id in replayed:
-                report.replayed += 1
-            elif outcome.state is JobState.SKIPPED:
-                report.skipped += 1
-                reason = outcome.reason or "unknown"
-                report.skip_reasons[reason] = report.skip_reasons.get(reason, 0) + 1
-            elif outcome.state is JobState.FAILED:
-                report.failed += 1
-        report.inserted = len(result.inserted)
-        for memory in result.inserted:
-            kind = (memory.type.value, memory.trust.value)
-            report.written[kind] = report.written.get(kind, 0) + 1
-        report.episodes = len(result.episodes)
-        for episode in result.episodes:
-            kind = (episode.role.value, episode.trust.value)
-            report.episodes_written[kind] = report.episodes_written.get(kind, 0) + 1
-        report.confirmed = sum(1 for e in result.events if e.kind is EventKind.CONFIRMED)
-        report.superseded = sum(1 for e in result.events if e.kind is EventKind.SUPERSEDED)
-        report.contested = sum(1 for e in result.events if e.kind is EventKind.CONTESTED)

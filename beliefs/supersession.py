@@ -72,6 +72,7 @@ class Statement:
     slots: frozenset[tuple[str, tuple[str, ...]]] = frozenset()  # one-at-a-time slots it fills: ("employer", ("acme",))
     measures: frozenset[Measure] = frozenset()  # its typed values: a time, a weekday, a month, a number
     denies: bool = False  # it says, without an update's cue, that something is not so ("isn't happening")
+    owners: frozenset[str] = frozenset()  # whose thing it speaks of: "my mum's birthday" -> {"mum"}
 
     @property
     def may_update(self) -> bool:
@@ -224,6 +225,15 @@ def _typed_alike(newer: Statement, older: Statement, kind: str) -> bool:
     return any(m.unit in units for m in newer.measures if m.kind == kind)
 
 
+def _typed_value(named: tuple[str, ...], newer: Statement, older: Statement) -> bool:
+    """`named` (normalised terms) is a typed value both statements give alike: a time, a weekday, a
+    month, a number of the same named thing ("Did I say 7:30?"; not a bare "not 90" after "90 km")."""
+    said = "".join(named)
+    return any(
+        m.value.replace(":", "") == said and (m.kind != "number" or m.unit) and m in newer.measures for m in older.measures
+    )
+
+
 def _same_unit(a: Measure, b: Measure) -> bool:
     return a.unit is None or b.unit is None or a.unit == b.unit
 
@@ -253,9 +263,10 @@ def judge(newer: Statement, earlier: Sequence[Statement]) -> list[Link]:
     common = common_terms(judged)
     found: list[tuple[float, Link]] = []
     for older in judged:
-        link = _link(newer, older, shape, common) if shape is not None else None
+        right_after = adjacent(newer, older, judged)
+        link = _link(newer, older, shape, common, right_after) if shape is not None else None
         if link is None or not link.firm:
-            restated = _restated(newer, older, shape, common, adjacent(newer, older, judged))
+            restated = _restated(newer, older, shape, common, right_after)
             link = restated if restated is not None and (link is None or restated.firm) else link
         if link is not None:
             named = " names " in link.reason or ": another " in link.reason
@@ -268,15 +279,21 @@ def judge(newer: Statement, earlier: Sequence[Statement]) -> list[Link]:
     return sorted(links, key=lambda link: next((s.said_at, s.id) for s in judged if s.id == link.older_id))
 
 
-def _link(newer: Statement, older: Statement, shape: Shape, common: frozenset[str]) -> Link | None:
+def _link(newer: Statement, older: Statement, shape: Shape, common: frozenset[str], right_after: bool = False) -> Link | None:
     named = names_replaced(shape, older)
-    if named is not None and cosine(newer.vector, older.vector) >= NAMED_FLOOR:
+    # a value named as over is the subject when the two speak alike, or when it was said right after
+    # ("Ugh, Friday, not Thursday." two minutes after the Thursday plan shares little meaning with it)
+    if named is not None and (right_after or cosine(newer.vector, older.vector) >= NAMED_FLOOR):
         # firm unless the older statement said several things: another clause holds a value of its own
         # ("I read the Guardian, and I'm subscribed to the Economist too": only the Economist is over)
         partial = any(
             (clause & older.values) - newer.values and not clause & set(named) for clause in older.clauses
         )
         return Link(older.id, newer.id, not partial, newer.said_at, f"{shape.kind.value}: names {' '.join(named)!r} as over")
+    if named is not None and shape.kind is UpdateKind.CORRECTION and _typed_value(named, newer, older):
+        # "Did I say 7:30? It's 8:15": a correction naming a typed value the older gave (a time, a day,
+        # a count of a thing) says its subject however little the two sound alike: possibly, newer first
+        return Link(older.id, newer.id, False, newer.said_at, f"correction: names the {' '.join(named)!r} it gave")
     refilled = refilled_slot(newer, older)
     if refilled in ONE_AT_A_TIME:  # another value of a one-at-a-time slot: the subject, whatever the words
         firm = shape.explicit and shape.kind is not UpdateKind.CESSATION
@@ -327,8 +344,8 @@ def _restated(
         # "the loft conversion isn't happening" after "we're planning a loft conversion": possibly over
         return Link(older.id, newer.id, False, newer.said_at, f"denial: says the same subject is not so ({near:.2f})")
     kind = substituted(newer, older)
-    if kind is None:
-        return None
+    if kind is None or (newer.owners and older.owners and not newer.owners & older.owners):
+        return None  # "my dad's birthday" after "my mum's birthday": two people's, both true
     # a statement that says it is an update ("nowadays I train at 6am" after "I work out at 12:30") needs
     # no shared word: its cue and a value of the same type, close in meaning, say the subject
     contrasted = shape is not None and near >= POSSIBLE_CLOSENESS and _typed_alike(newer, older, kind)

@@ -40,9 +40,12 @@ _EMPLOYER_PATTERNS = (
     # a start there: "joined X", "onboarding at X", "first week at X", "poached by X", "an offer from X"
     re.compile(
         rf"\b(?i:joined|joining|onboard(?:ed|ing)?\s+(?:at|with)|hired\s+by|poached\s+by|headhunted\s+by|recruited\s+by|"
-        rf"offer\s+from|first\s+(?:day|week|month|shift)\s+(?:at|with)|started\s+(?:at|with)|starting\s+(?:at|with))\s+"
+        rf"offer\s+from|first\s+(?:day|week|month|shift)\s+(?:at|with)|started\s+(?:at|with)|starting\s+(?:at|with)|"
+        rf"ended\s+up\s+(?:at|with)|in-house\s+(?:at|with))\s+"
         rf"(?:the\s+)?{_NAME}"
     ),
+    # the employer takes the user on: "X took me on full-time", "X hired me"
+    re.compile(r"(?P<name>(?!I\b)[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3})\s+(?i:took\s+me\s+on|hired\s+me|brought\s+me\s+on)\b"),
     # joining a team there: "to join the community nursing team at X"
     re.compile(rf"\b(?i:join(?:ed|ing)?)\s+(?i:the|a|an|their)\s+[a-z][\w\s-]{{0,30}}?\s+(?i:at|with)\s+(?:the\s+)?{_NAME}"),
     # "I'm with X now", "I'm at X these days": a present affiliation
@@ -69,7 +72,7 @@ _HOME = re.compile(
 #: What the user habitually does at a named place: "I teach maths at X", "I've been teaching at Y".
 _ACTIVITY_PATTERN = re.compile(
     rf"\b(?:I(?:'ve been|’ve been| have been|'m|’m| am)?|User(?: is| has been)?)\s+(?:(?i:now|currently|still|usually|mostly|also)\s+)?"
-    rf"(?P<verb>[a-z]{{3,}})\b[^.!?;,]{{0,25}}?\s+at\s+(?:the\s+)?{_NAME}"
+    rf"(?P<verb>[a-z]{{3,}}|do)\b[^.!?;,]{{0,25}}?\s+at\s+(?:the\s+)?{_NAME}"
 )
 #: Verbs that say no activity of their own (auxiliaries, copulas, work: that is the employer slot).
 _NO_ACTIVITY = frozenset(
@@ -96,7 +99,7 @@ _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I’m|I've|I’ve|I'd|User)\b")
 
 
 #: Words that may open a clause without being its subject: "Got poached by X", "Just joined X".
-_OPENERS = frozenset("just got have has had been finally recently officially so also now then today yesterday well oh my new current a an the accepted took".split())
+_OPENERS = frozenset("just got have has had been finally recently officially so also now then today yesterday well oh my new current a an the accepted took went".split())
 
 
 _OTHER_PLACE = re.compile(r"(?i:\b(?:he|she|they|his|her|their|your|you|(?!user)\w+'s)\b)")

@@ -33,7 +33,7 @@ from reading.subject import terms_of, value_terms
 
 _CORRECTION = re.compile(
     r"(?i:\b(?:sorry(?!\s+(?:to|about|for|that|if|but|you|for))|oops|whoops|correction|typo|my (?:mistake|bad|error)|I misspoke|misspoke|mis(?:typed|spelt|spelled|"
-    r"read|remembered|heard)|I meant|meant to (?:say|write|type)|I mean\b(?!\s+it)|let me (?:correct|rephrase|fix)|"
+    r"read|remembered|heard|counted|calculated|quoted|dated|named)|brain ?fart|I meant|meant to (?:say|write|type)|I mean\b(?!\s+it)|let me (?:correct|rephrase|fix)|"
     r"to correct|correct(?:ing)? (?:that|myself|what I said)|(?:got|had) (?:it|that|this|(?:his|her|their|the|my)"
     r"(?:\s+\w+){1,2}) (?:wrong|backwards)|was wrong|I was mistaken|mixed (?:it|them|that|those|(?:the|my)(?:\s+\w+){1,2}) up|"
     r"mix-?up|wait,? no|no,? wait|scratch that|strike that|I said [^.!?]{1,60}? but|not what I (?:said|meant)|"
@@ -59,7 +59,12 @@ _CESSATION = re.compile(
     r"broke up|split up|let (?:\w+ ){1,2}go|fell through|forget (?:what|that|about what) I said|never ?mind|"
     r"no more|not [^.!?,;]{1,40}? after all|moved out|left (?:my|our|the)|handed in (?:my|our) notice|resigned|"
     r"got rid of|sold (?:my|our|the)|decided against|closed down|shut down|ditch(?:ed|ing)|scrap(?:ped|ping)|"
-    r"(?:done|finished) with|stepp(?:ed|ing) (?:back|down|away) from|died|passed away|(?:gone|went|going|been|now|am|I'm) [a-z]+-free)\b)"
+    r"(?:done|finished) with|stepp(?:ed|ing) (?:back|down|away) from|died|passed away|(?:gone|went|going|been|now|am|I'm) [a-z]+-free|"
+    r"(?:days?|weeks?|months?|years?) [a-z]+-free|cut(?= (?-i:[A-Z]))|(?<!'m )(?<!’m )(?<!am )(?<!re )(?<!be )(?<!get )(?<!got )(?<!was )(?<!is )used to|turn(?:ed|ing)? down|declin(?:ed|ing)|"
+    r"dropp(?:ed|ing) (?:the|my|our)\b(?!(?:\s+\w+){0,2}\s+off\b)|leaving (?:my|our|the)|"
+    r"(?:my|our) (?:last|final) (?:day|week|shift|term|month|season|match|class) (?:at|with)|"
+    r"(?:is|are|'s|’s|'re|’re) (?:off|on hold|shelved|on ice)(?=\s*(?:[,;.!]|$|for now|indefinitely))|"
+    r"(?:put|been|are|is|'s|’s) on hold)\b)"
 )
 _IMPLIED = re.compile(r"(?i:\b(?:now|these days|nowadays|currently|this (?:year|season|term|month)|(?:my|our) new)\b)")
 #: A new start may replace something (an employer, a gym) or add to it (a club): the rules cannot tell.
@@ -76,6 +81,10 @@ _NEGATED = re.compile(
     r"might|could|nearly|almost)|'d)\s+(?:\w+\s+)?$)"
 )
 _CONTINUED = re.compile(r"(?i:\b(?:still|as always|same as (?:before|always)|like I said|as I said)\b)")
+#: A question about one's own words: "did I say 7:30?" doubts them (a correction of what follows "say").
+_SELF_DOUBT = re.compile(r"(?i:^\s*(?:wait,?\s+)?did I (?:just )?(?:say|write|type|put)\s+(?P<old>[^?]{1,40})\?\s*$)")
+#: An announcement asked as a question: "did I tell you I left Acme?" asserts what it tells.
+_ANNOUNCED = re.compile(r"(?i:^\s*(?:oh,?\s+)?(?:did|have) I (?:tell|told|mention(?:ed)?)(?: (?:to )?you)?(?: that)?\s+(?=\w))")
 
 _VALUE = (
     r"(?:\d[\d,.]*(?:\s?(?:%|k|km|kg|mb|gb|mbps|miles?|hours?|minutes?|days?|weeks?|years?|am|pm|st|nd|rd|th))?"
@@ -103,8 +112,8 @@ _CONTRASTS = (
         rf"(?i:\b(?:swapp?ed|switched|traded|exchanged|replaced)\s+){_DET}(?P<old>{_VALUE})\s+(?i:for|with)\s+{_DET}(?P<new>{_VALUE})"
     ),
 )
-#: Cessations whose grammatical subject is what ends ("Marmalade died", "our old vet passed away").
-_SUBJECT_ENDS = re.compile(r"(?:died|passed away)$")
+#: Cessations whose grammatical subject is what ends ("Marmalade died", "Cornwall's off", "the reno is on hold").
+_SUBJECT_ENDS = re.compile(r"(?:died|passed away|.*\b(?:off|on hold|shelved|on ice))$")
 #: Where a clause ends, for what a cessation names.
 _CLAUSE_END = re.compile(r"[,;:]|\s(?:and|but|so|because|since|as|then|now)\s")
 
@@ -119,8 +128,11 @@ class _Cues:
 
 
 def _asserted(sentence: str) -> bool:
-    """An assertion of the user's own: not a question, a hypothetical or hedge, a quote or an echo."""
+    """An assertion of the user's own: not a question (but for an announcement asked as one: "did I
+    tell you I left Acme?"), a hypothetical or hedge, a quote or an echo."""
     stripped = sentence.strip()
+    if stripped.endswith("?") and _ANNOUNCED.match(stripped):
+        stripped = stripped[_ANNOUNCED.match(stripped).end() :].rstrip("?") + "."
     if not stripped or stripped.endswith("?") or is_echo(stripped) or quotes_someone(stripped):
         return False
     return frame_of(stripped).frame not in (Frame.HYPOTHETICAL, Frame.HEDGED) or _CORRECTION.search(stripped) is not None
@@ -152,13 +164,17 @@ def _ended(sentence: str) -> list[tuple[str, ...]]:
             continue
         cue = match.group(0).lower()
         if cue.endswith("-free"):  # "gone car-free": what is gone is named before "-free"
-            out.append((cue.rsplit(" ", 1)[-1][: -len("-free")],))
+            out.append(value_terms(cue.rsplit(" ", 1)[-1][: -len("-free")])[:1])
             continue
         before = _CLAUSE_END.split(sentence[: match.start()])[-1]
         after = _CLAUSE_END.split(sentence[match.end() :])[0]
-        if _SUBJECT_ENDS.match(cue):  # "Marmalade died": what ends is the clause's subject
+        if cue == "used to":  # "I used to play five-a-side": the habit, by its verb and object together
+            out.append(value_terms(after)[:2])
+            continue
+        if _SUBJECT_ENDS.match(cue):  # "Marmalade died", "Cornwall's off": what ends is the clause's subject
             after = ""
-        clause = f"{before} {after}" if cue.endswith(("more", "died", "away")) or "after all" in cue else after
+        ends_before = cue.endswith(("more", "died", "away")) or "after all" in cue or _SUBJECT_ENDS.match(cue)
+        clause = f"{before} {after}" if ends_before else after
         if "n't" in match.group(0) or match.group(0).lower().startswith("not "):
             clause = match.group(0) + " " + clause
         terms, values = terms_of(" x " + clause)  # never sentence-initial: a capital is a name
@@ -179,6 +195,11 @@ def read_shape(text: str) -> Shape | None:
     stated: list[tuple[str, ...]] = []
     for start, end in sentence_spans(text):
         sentence = text[start:end]
+        doubted = _SELF_DOUBT.match(sentence)
+        if doubted:  # "Did I say 7:30?": what was said is in doubt, the next sentence says the right one
+            cues.correction.append("did i say")
+            replaced += [value_terms(doubted.group("old"))] if value_terms(doubted.group("old")) else []
+            continue
         if not _asserted(sentence) or _CONTINUED.search(sentence):
             continue
         cues.correction += _found(_CORRECTION, sentence)

@@ -11,13 +11,12 @@ This module owns the request (context, versioned text, rendering) and the respon
 (`ExtractionAnswer` of `ExtractedMemory` items): the model answers by calling the one tool
 (`TOOL`, its input schema generated from that model), never in free text. The tool input is read
 defensively in `llm.prompts.extract_answer`, and what the model cannot be trusted with is
-re-checked by `reading.extract.write_policy`.
+re-checked by `reading.extract.write_policy`. The turn and what surrounds it are written in as
+data by `llm.prompts.turn_markup`.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Literal
 
@@ -26,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from beliefs.attributes import ATTRIBUTES, attribute_spec
 from beliefs.records import Claim, MemoryType, Polarity, RecallSemantics, Role, Turn
+from llm.prompts.turn_markup import beliefs_block, one_line, preceding_block, quote_turn
 from llm.turn_context import OfferedBelief, PrecedingTurn, TurnContext
 
 VERSION = "extract-memories/3"
@@ -39,8 +39,6 @@ MAX_MEMORIES = 5
 MAX_GROUP_TURNS = 6
 
 TOPICS = ("tech", "work", "personal", "health", "travel", "food", "finance", "education", "family")
-
-_TURN_TAG = re.compile(r"<(/?)\s*turn\b", re.IGNORECASE)
 
 
 class ExtractionContext(BaseModel):
@@ -246,47 +244,12 @@ SYSTEM: list[dict[str, Any]] = [
 Rendered = tuple[list[dict[str, Any]], list[dict[str, Any]]]
 
 
-def quote_turn(text: str) -> str:
-    """The turn text with anything that looks like our delimiter defused, so it cannot close the tag."""
-    return _TURN_TAG.sub(lambda match: f"&lt;{match.group(1)}turn", text)
-
-
-def _one_line(value: str, limit: int = 100) -> str:
-    """A caller-supplied label (speaker, topic hint) as one short line that cannot open a tag."""
-    return quote_turn(" ".join(value.split())[:limit])
-
-
-def turn_before(turn: PrecedingTurn) -> str:
-    """One earlier turn, marked with its role."""
-    return f'<turn_before role="{turn.role.value}">{quote_turn(turn.text)}</turn_before>'
-
-
-def preceding_block(preceding: Sequence[PrecedingTurn]) -> str:
-    """The `<preceding_turns>` block, oldest first; empty without turns."""
-    if not preceding:
-        return ""
-    return "<preceding_turns>\n" + "\n".join(turn_before(turn) for turn in preceding) + "\n</preceding_turns>\n"
-
-
-def beliefs_block(offered: dict[str, OfferedBelief]) -> str:
-    """The `<current_beliefs>` block: one line per offered belief, under its handle."""
-    if not offered:
-        return ""
-    lines = []
-    for handle, belief in offered.items():
-        slot = "/".join(part for part in (belief.entity, belief.attribute) if part)
-        value = f" = {_one_line(belief.value)}" if belief.value else ""
-        negated = " (negative)" if belief.polarity is Polarity.NEGATIVE else ""
-        lines.append(f"{handle}: {_one_line(belief.text, 300)}" + (f" [{slot}{value}{negated}]" if slot else ""))
-    return "<current_beliefs>\n" + "\n".join(lines) + "\n</current_beliefs>\n"
-
-
 def user_message(context: ExtractionContext) -> str:
     """The user message: the facts about the turn, the preceding turns and current beliefs when
     there are any, then the turn itself between tags."""
     ts = context.turn_ts.astimezone(UTC)
-    speaker = _one_line(context.speaker) if context.speaker else "not given (write 'The user')"
-    topic_hint = _one_line(context.topic_hint, 64) if context.topic_hint else "none"
+    speaker = one_line(context.speaker) if context.speaker else "not given (write 'The user')"
+    topic_hint = one_line(context.topic_hint, 64) if context.topic_hint else "none"
     return (
         f"Turn timestamp: {ts.isoformat().replace('+00:00', 'Z')} ({ts.strftime('%A')})\n"
         f"Role: {context.role.value}\n"

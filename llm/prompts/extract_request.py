@@ -25,12 +25,9 @@ from llm.prompts.extract_memories import (
     TOOL,
     TOOL_NAME,
     ExtractionContext,
-    beliefs_block,
-    preceding_block,
-    quote_turn,
-    turn_before,
     user_message,
 )
+from llm.prompts.turn_markup import beliefs_block, preceding_block, quote_turn, turn_before
 from llm.turn_context import OfferedBelief, PrecedingTurn, estimate_tokens
 
 #: Output budget of one turn's answer: five memories with evidence fit well inside it.

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from reading.extract import lexicon
+from reading.extract.profile_rules import PROFILE_RULES
 from reading.extract.rule import (
     _ADV,
     _I,
@@ -17,7 +18,6 @@ from reading.extract.rule import (
     _PROPER,
     Rule,
     _group,
-    _lookup,
     _lower,
     _object,
     _rule,
@@ -61,70 +61,8 @@ _NAMED_AFTER = rf"(?i:(?:a|an|the)\s+(?:[\w&'’-]+\s+){{0,4}}?(?:{lexicon.EMPLO
 _DESCRIBED_IMPORTANCE = 0.65
 
 
-_LANG = "|".join(sorted(lexicon.NATURAL_LANGUAGES, key=len, reverse=True))
-
 RULES: tuple[Rule, ...] = (
-    # profile
-    _rule(
-        "name",
-        r"(?i:\bmy name(?:'s| is)|\bthe name'?s|\bI'?m called)\s+(?P<v>[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)?)",
-        "name|called",
-        "{P} name is {v}.",
-        0.85,
-    ),
-    _rule(
-        "preferred_name",
-        r"(?<!n't )(?<!not )(?i:\bcall me|\bI go by|\bI prefer to be called)\s+(?P<v>[A-Z][a-z'’-]+)\b(?!\s+(?:on|by|at))",
-        "call me|go by|called",
-        "{S} prefers to be called {v}.",
-        0.85,
-    ),
-    _rule(
-        "pronouns",
-        r"(?i:\bmy pronouns are|\bI use|\bI go by)\s+(?P<v>(?:she|he|they|xe|ze|it)/(?:her|him|them|hers|his|theirs|xem|zir|its)(?:/\w+)?)",
-        "/",
-        "{P} pronouns are {v}.",
-        0.85,
-        _lower(),
-    ),
-    _rule(
-        "preferred_language",
-        rf"(?i:\b(?:reply|respond|answer|talk|write|speak|communicate|chat)(?:\s+(?:to\s+)?me)?(?:\s+only)?\s+in\s+)(?P<v>(?i:{_LANG}))\b",
-        " in ",
-        "{S} prefers to communicate in {v}.",
-        0.85,
-        _lookup(lexicon.NATURAL_LANGUAGES),
-    ),
-    _rule(
-        "preferred_language",
-        rf"(?i:\bmy (?:native|first|mother|preferred) (?:language|tongue) is\s+|\bI prefer (?:speaking |to speak |responses in |answers in |replies in )?)(?P<v>(?i:{_LANG}))\b",
-        "language|tongue|prefer",
-        "{S} prefers to communicate in {v}.",
-        0.85,
-        _lookup(lexicon.NATURAL_LANGUAGES),
-    ),
-    _rule(
-        "timezone",
-        r"(?i:\bmy time ?zone is|\bI'?m (?:on|in)(?: the)?|\bI am (?:on|in)(?: the)?|\bI live in the)\s+(?P<v>UTC[+-]\d{1,2}|GMT[+-]\d{1,2}|[A-Z]{2,5}|(?i:pacific|eastern|central|mountain|atlantic)|[A-Z][a-z]+/[A-Z][A-Za-z_]+)(?i:\s+time(?:\s?zone)?)",
-        "time|timezone",
-        "{S} is in the {v} time zone.",
-        0.8,
-    ),
-    _rule(
-        "timezone",
-        r"(?i:\bmy time ?zone is)\s+(?P<v>UTC[+-]\d{1,2}|GMT[+-]\d{1,2}|[A-Z]{2,5}|[A-Z][a-z]+/[A-Z][A-Za-z_]+)",
-        "zone|timezone",
-        "{S} is in the {v} time zone.",
-        0.8,
-    ),
-    _rule(
-        "accessibility",
-        rf"(?i:\bI(?:'m| am| have| use)\s+(?:a\s+bit\s+|partially\s+|completely\s+|totally\s+)?)(?P<v>(?i:{lexicon.ACCESSIBILITY_PATTERN}))\b",
-        "blind|colorblind|colourblind|deaf|hearing|impaired|dyslex|vision|screen reader|adhd|autistic",
-        "{S} {x}.",
-        0.9,
-        lambda m: lexicon.ACCESSIBILITY.get(m.group("v").lower()),
-    ),
+    *PROFILE_RULES,
     # work and place
     _rule(
         "works_at",

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 
 from beliefs.records import Polarity
 from reading.statement_shape import read_shape
-from reading.subject import STOPWORDS, terms_of
+from reading.subject import STOPWORDS, content_terms, terms_of
 from sidecar.recall import currency
 from sidecar.recall.episodes import EpisodeEntry
 from sidecar.recall.metadata_match import query_subject_terms
@@ -145,7 +145,7 @@ def _near(a: str, b: str) -> bool:
 
 
 def _terms(text: str) -> frozenset[str]:
-    return terms_of(text)[0] - _FILLER
+    return content_terms(text) - _FILLER
 
 
 def _labelled(quote: EpisodeEntry) -> bool:

@@ -22,6 +22,7 @@ from beliefs.age import SECONDS_PER_DAY, recency_curve
 from beliefs.confidence import QUOTE_CONFIDENCE
 from beliefs.episodes import Episode
 from beliefs.records import Memory, Trust
+from reading.period import lapsed
 from sidecar.recall import currency
 from sidecar.recall.budget import estimate_tokens
 from sidecar.recall.config import RecallConfig
@@ -59,6 +60,9 @@ class EpisodeVerdicts:
     entries: list[EpisodeEntry]
     suppressed: list[tuple[str, str]]  # (id, why)
     labelled: list[tuple[str, str]]  # (id, why): superseded episodes, labelled or suppressed
+    #: (older id, newer id): a suppressed superseded quote the query found relevant (over the floor), and
+    #: the statement that replaced it: the answer shows the newer one in its place (`newer_first`)
+    replaced: list[tuple[str, str]] = field(default_factory=list)
 
 
 def trust_allowed(episode: Episode, include_untrusted: bool) -> str | None:
@@ -135,6 +139,7 @@ def judge_episodes(
     entries: list[EpisodeEntry] = []
     suppressed: list[tuple[str, str]] = []
     labelled: list[tuple[str, str]] = []
+    replaced: list[tuple[str, str]] = []
     for episode in episodes:
         why = trust_allowed(episode, include_untrusted)
         if why is not None:
@@ -145,6 +150,10 @@ def judge_episodes(
         if framing is not None and min(QUOTE_CONFIDENCE[episode.trust], cap) < gates.confidence_floor:
             suppressed.append((episode.id, f"{framing} (a quote is trusted no more than its claim: {cap} < the floor)"))
             continue
+        ended = lapsed(episode.text, episode.said_at, now)
+        if ended is not None:
+            suppressed.append((episode.id, f"expired: said for a period that ended {ended.date().isoformat()}"))
+            continue
         withheld = gates.quote_withheld(episode.text, linked)
         if withheld is not None:
             suppressed.append((episode.id, withheld))
@@ -153,12 +162,15 @@ def judge_episodes(
         if labels is currency.CURRENT:  # a belief it stated may have been replaced: so may the quote
             labels = next((found for m in linked if (found := currency.of_memory(m)) is not currency.CURRENT), labels)
         stale = labels.superseded
+        found = signals.get(episode.id)
+        floor = None if found is None else similarity_floor(found, config, impersonal=impersonal)  # importance never lifts a turn over it
         if stale and suppress_superseded:
             suppressed.append((episode.id, f"suppressed: {labels.note}"))
             labelled.append((episode.id, f"suppressed: {labels.note}"))
+            by = labels.superseded_by or episode.possibly_superseded_by  # its beliefs gone, a later turn linked
+            if by is not None and found is not None and (floor is None or floor.passes):
+                replaced.append((episode.id, by))
             continue
-        found = signals.get(episode.id)
-        floor = None if found is None else similarity_floor(found, config, impersonal=impersonal)  # importance never lifts a turn over it
         if floor is not None and not floor.passes:
             suppressed.append((episode.id, floor.why or ""))
             continue
@@ -175,7 +187,7 @@ def judge_episodes(
         entries.append(
             EpisodeEntry(episode, [matched, said, *reasons], relevance, score, found, superseded=stale, currency=labels)
         )
-    return EpisodeVerdicts(entries, suppressed, labelled)
+    return EpisodeVerdicts(entries, suppressed, labelled, replaced)
 
 
 def offer_context(

@@ -8,6 +8,10 @@ question about the office asked as "book me a taxi to the office" may sit closer
 than to the sentence that moved it. The newer one is quoted as said (an episode: the user's words
 and their date), fetched (`fetch_newer`, the one step that reads the store) when the answer does not
 hold it already. The rest is pure.
+
+A quote a later statement replaced outright is suppressed, never shown; when the query found it
+relevant, the statement that replaced it answers in its place, even under the similarity floor
+("Marmalade died" says little of "do we have any pets?", the cat's first mention a lot).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from beliefs.confidence import QUOTE_CONFIDENCE
 from beliefs.episodes import Episode, episode_id_for
 from sidecar.recall import currency
 from sidecar.recall.budget import estimate_tokens
@@ -25,6 +30,9 @@ from sinks.recall import Currency, RecallScope, RecallStore
 
 #: The why of a newer statement brought in for an item it may have replaced.
 NEWER_REASON = "the later statement that may have replaced {older} (said on {date}): shown first"
+
+#: The why of the statement that replaced a relevant, suppressed quote.
+REPLACING_REASON = "the later statement that replaced {older} (a relevant quote, suppressed as replaced): shown in its place"
 
 #: Suppressions that only say the item was not relevant or did not fit: a newer statement so left
 #: out is still shown before the item it may have replaced. Any other reason (a gate) keeps it out.
@@ -56,6 +64,43 @@ def missing_newer(items: Sequence[RecalledMemory], suppressed: Sequence[tuple[st
         if newer is not None and newer not in gated and newer not in out and _holds(items, newer) is None:
             out.append(newer)
     return out
+
+
+def replacing(
+    items: Sequence[RecalledMemory], suppressed: Sequence[tuple[str, str]], replaced: Sequence[tuple[str, str]]
+) -> list[tuple[str, str]]:
+    """(older, newer) of the relevant replaced quotes whose replacing statement the answer does not
+    hold and no gate withheld, in order, each newer once."""
+    gated = {i for i, why in suppressed if not why.startswith(_ONLY_UNRANKED)}
+    out: list[tuple[str, str]] = []
+    for older, newer in replaced:
+        if newer not in gated and newer not in {n for _, n in out} and _holds(items, newer) is None:
+            out.append((older, newer))
+    return out
+
+
+def replacing_quotes(
+    items: Sequence[RecalledMemory], wanted: Sequence[tuple[str, str]], fetched: Mapping[str, Episode],
+    now: datetime | None, room: int | None,
+) -> tuple[list[RecalledMemory], int]:
+    """The answer with the fetched replacing statements appended while they fit in `room` tokens (a
+    current one only: never a statement replaced in turn), and the tokens they cost."""
+    out = list(items)
+    added = 0
+    for older, newer in wanted:
+        episode = fetched.get(newer)
+        if episode is None or episode.superseded_by or _holds(out, episode.id, episode.turn_id) is not None:
+            continue
+        cost = estimate_tokens(episode.text)
+        if room is not None and added + cost > room:
+            continue
+        labels = currency.of_episode(episode, beliefs_gone=False)
+        out.append(quote_of(
+            episode, labels, confidence=QUOTE_CONFIDENCE[episode.trust], effective_confidence=QUOTE_CONFIDENCE[episode.trust],
+            score=0.0, recall_reason=REPLACING_REASON.format(older=older), citations=[episode.turn_id], recalled_at=now,
+        ))  # fmt: skip
+        added += cost
+    return out, added
 
 
 def newer_quote(episode: Episode, older: RecalledMemory, now: datetime | None) -> RecalledMemory:
@@ -145,13 +190,19 @@ class NewerFirst:
     now: datetime
 
     async def show(
-        self, result: RecallResult, suppressed: Sequence[tuple[str, str]], budget_tokens: int, diagnostics: bool
+        self, result: RecallResult, suppressed: Sequence[tuple[str, str]], budget_tokens: int, diagnostics: bool,
+        replaced: Sequence[tuple[str, str]] = (),
     ) -> list[tuple[str, str]]:
         """Reorder (and fill, within the budget's room) `result.memories` in place; answer the
-        suppressions without what is now shown (`result.suppressed` follows when `diagnostics`)."""
-        fetched = await fetch_newer(self.store, self.scope, self.said, self.current, missing_newer(result.memories, suppressed))
+        suppressions without what is now shown (`result.suppressed` follows when `diagnostics`).
+        `replaced`: (older, newer) of relevant quotes suppressed as replaced (`episodes.judge_episodes`)."""
+        wanted = replacing(result.memories, suppressed, replaced)
+        ids = [*missing_newer(result.memories, suppressed), *(n for _, n in wanted)]
+        fetched = await fetch_newer(self.store, self.scope, self.said, self.current, list(dict.fromkeys(ids)))
         room = max(0, budget_tokens - result.tokens_used)
         result.memories, added = newer_first(result.memories, fetched, self.now, room)
+        result.memories, more = replacing_quotes(result.memories, wanted, fetched, self.now, room - added)
+        added += more
         if not added:
             return list(suppressed)
         result.tokens_used += added

@@ -29,7 +29,7 @@ def item_gates(
     return policy.ItemGates(
         action=action,
         domains=domains,
-        live=LiveIntent.of(request.live_intent),
+        live=LiveIntent.of_request(request.live_intent, request.query),
         include_sensitive=tuple(request.include_sensitive),
         confidence_floor=config.confidence_floor,
         kinship=meaning.kinship,
@@ -43,9 +43,11 @@ def speaks_of_user(request: RecallRequest, memories: Iterable[Memory], episodes:
     if request.action is not None:
         return True
     memories, episodes = list(memories), list(episodes)
-    names = reference.names_in(
-        [*(m.text for m in memories), *(e.text for e in episodes)],
-        [*(m.entity for m in memories), *(e.speaker for e in episodes)],
+    return reference.speaks_of_user(  # the candidates' names are read only when the query names someone
+        request.query,
+        lambda: reference.names_in(
+            [*(m.text for m in memories), *(e.text for e in episodes)],
+            [*(m.entity for m in memories), *(e.speaker for e in episodes)],
+        ),
     )
-    return reference.speaks_of_user(request.query, names)
 

@@ -45,5 +45,5 @@ class Quotes:
                 dropped.append((entry.episode.id, "its belief is sensitive outside this request's domain"))
             else:
                 kept.append(entry)
-        verdicts = EpisodeVerdicts(kept, [*self.verdicts.suppressed, *dropped], self.verdicts.labelled)
+        verdicts = replace(self.verdicts, entries=kept, suppressed=[*self.verdicts.suppressed, *dropped])
         return replace(self, verdicts=verdicts)

@@ -20,10 +20,12 @@ from beliefs.episodes import Episode, EpisodeState
 from beliefs.records import Role, Trust, Visibility
 from beliefs.write_plan import BeliefView, TurnOutcome
 from reading.subject import statement_of
+from sinks.sql.column_types import UtcDateTime
 from sinks.sql.convert import decode_embedding, row_episode, row_memory
+from sinks.sql.embedding_joins import episodes_with_embeddings
 from sinks.sql.episode_queries import EPISODE_COLUMNS
 from sinks.sql.queries import chunked, select_with_embeddings
-from sinks.sql.tables import UtcDateTime, episode_embeddings, episodes, episodes_with_embeddings, memories
+from sinks.sql.tables import episode_embeddings, episodes, memories
 
 #: Earlier episodes of a scope an update is judged against (the latest said before it).
 EARLIER_EPISODES = 64

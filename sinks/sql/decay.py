@@ -20,7 +20,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from beliefs.records import MemoryState, as_utc
 from sinks.manage import DecayRows
 from sinks.sql import projection, queries
-from sinks.sql.tables import has_embedding, memories
+from sinks.sql.embedding_joins import has_embedding
+from sinks.sql.tables import memories
 
 #: Julian day number of the Unix epoch (what SQLite's `julianday` counts from).
 _UNIX_EPOCH_JULIAN = 2440587.5

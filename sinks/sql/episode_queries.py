@@ -18,14 +18,16 @@ from beliefs.records import as_utc
 from sinks.contracts import ANY_CONTEXT, ConversationContext
 from sinks.reach import EVERY_AGENT, Reach
 from sinks.sql import projection, queries
+from sinks.sql.column_types import UtcDateTime
 from sinks.sql.convert import (
     EPISODE_FIELDS,
     episode_embedding_row,
     episode_row,
     row_episode,
 )
+from sinks.sql.embedding_joins import episode_has_embedding
 from sinks.sql.queries import chunked, dialect_insert
-from sinks.sql.tables import UtcDateTime, episode_embeddings, episode_has_embedding, episodes
+from sinks.sql.tables import episode_embeddings, episodes
 
 #: The columns of an episode record (everything but the sink's bookkeeping).
 EPISODE_COLUMNS = [episodes.c[name] for name in EPISODE_FIELDS]

@@ -26,12 +26,12 @@ from beliefs.records import EventKind, JobState, Memory, MemoryEvent, MemoryStat
 from beliefs.write_plan import BeliefView, TurnOutcome, WritePlan, plan_write, slot_key, text_key
 from sinks.base import ErasureReport
 from sinks.sql import projection, queries
+from sinks.sql.column_types import UtcDateTime
+from sinks.sql.embedding_joins import has_embedding
 from sinks.sql.outcome import check_outcome
 from sinks.sql.tables import (
-    UtcDateTime,
     contested_slots,
     erasure_receipts,
-    has_embedding,
     jobs,
     memories,
     memory_embeddings,

@@ -16,7 +16,8 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from beliefs.records import as_utc, utcnow
-from sinks.sql.tables import UtcDateTime, episodes, memories, vector_tombstones
+from sinks.sql.column_types import UtcDateTime
+from sinks.sql.tables import episodes, memories, vector_tombstones
 
 CHUNK = 500
 

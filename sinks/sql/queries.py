@@ -25,14 +25,8 @@ from sinks.sql.convert import (
     memory_row,
     row_memory,
 )
-from sinks.sql.tables import (
-    has_embedding,
-    jobs,
-    memories,
-    memories_with_embeddings,
-    memory_embeddings,
-    outbox,
-)
+from sinks.sql.embedding_joins import has_embedding, memories_with_embeddings
+from sinks.sql.tables import jobs, memories, memory_embeddings, outbox
 
 #: Largest page a listing (memories, contested slots, users) returns.
 MAX_PAGE = 1000

@@ -23,7 +23,7 @@ from typing import Any
 from sqlalchemy import JSON
 from sqlalchemy.engine import Dialect
 
-from sinks.sql.tables import UtcDateTime
+from sinks.sql.column_types import UtcDateTime
 
 #: Lengths an expanding IN list is padded to (a longer list goes to the next multiple of the last).
 PADDED_LENGTHS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)

@@ -9,35 +9,15 @@ to consolidate: in `memories` it made each row fill most of a page, so recall's 
 per user touched a file about three times larger (`docs/benchmarks.md`, "Recall latency and throughput"; its history in git).
 `jobs` answers `GET /v1/jobs/{id}`; `outbox` holds memory events written in the same transaction
 as the change they describe. `episodes` keeps each turn as said (migration 0005), with the same
-outbox flags as memories and its embedding in `episode_embeddings`.
+outbox flags as memories and its embedding in `episode_embeddings`. The column types are in
+`column_types`; the joins of a row with its embedding in `embedding_joins`.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
-
 import sqlalchemy as sa
-from sqlalchemy.types import TypeDecorator
 
-from beliefs.records import as_utc
-
-ID = sa.String(256)
-NAME = sa.String(256)
-ENUM = sa.String(32)
-
-
-class UtcDateTime(TypeDecorator):
-    """Stores UTC, always returns aware UTC (SQLite hands back naive datetimes)."""
-
-    impl = sa.DateTime(timezone=True)
-    cache_ok = True
-
-    def process_bind_param(self, value: datetime | None, dialect) -> datetime | None:
-        return None if value is None else as_utc(value)
-
-    def process_result_value(self, value: datetime | None, dialect) -> datetime | None:
-        return None if value is None else as_utc(value)
-
+from sinks.sql.column_types import ENUM, ID, NAME, UtcDateTime
 
 metadata = sa.MetaData()
 
@@ -141,17 +121,6 @@ memory_embeddings = sa.Table(
     sa.Column("memory_id", ID, primary_key=True),
     sa.Column("embedding", sa.LargeBinary, nullable=False),
 )
-
-_EMBEDDING_OF_MEMORY = memory_embeddings.c.memory_id == memories.c.id
-
-#: `memories` beside each row's embedding, if it has one (select `memory_embeddings.c.embedding` from it).
-memories_with_embeddings = memories.outerjoin(memory_embeddings, _EMBEDDING_OF_MEMORY)
-
-
-def has_embedding() -> sa.Exists:
-    """True for a memory row with an embedding, i.e. one that has a vector point to keep in step."""
-    return sa.exists().where(_EMBEDDING_OF_MEMORY)
-
 
 jobs = sa.Table(
     "jobs",
@@ -298,16 +267,6 @@ episode_embeddings = sa.Table(
     sa.Column("episode_id", ID, primary_key=True),
     sa.Column("embedding", sa.LargeBinary, nullable=False),
 )
-
-_EMBEDDING_OF_EPISODE = episode_embeddings.c.episode_id == episodes.c.id
-
-#: `episodes` beside each row's embedding, if it has one.
-episodes_with_embeddings = episodes.outerjoin(episode_embeddings, _EMBEDDING_OF_EPISODE)
-
-
-def episode_has_embedding() -> sa.Exists:
-    """True for an episode row with an embedding, i.e. one that has a vector point to keep in step."""
-    return sa.exists().where(_EMBEDDING_OF_EPISODE)
 
 # -- erasure (migration 0009) -----------------------------------------------------------------------
 

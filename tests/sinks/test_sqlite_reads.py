@@ -9,8 +9,8 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
 
+from sinks.sql.column_types import UtcDateTime
 from sinks.sql.sqlite_reads import PADDED_LENGTHS, CompiledRead, padded_length
-from sinks.sql.tables import UtcDateTime
 
 things = sa.Table(
     "things",

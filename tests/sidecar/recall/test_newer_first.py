@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from beliefs.episodes import Episode, episode_id_for
 from beliefs.records import Role, Trust
 from sidecar.recall.models import RecalledMemory
-from sidecar.recall.newer_first import missing_newer, newer_first
+from sidecar.recall.newer_first import missing_newer, newer_first, replacing, replacing_quotes
 
 NOW = datetime(2026, 10, 1, tzinfo=UTC)
 SAID = datetime(2026, 9, 28, tzinfo=UTC)
@@ -87,3 +87,23 @@ def test_a_belief_drawn_from_the_newer_turn_is_moved_up_instead_of_quoting_the_t
     belief = item("m-new", "User's office is on the Canal Street campus.", citations=["t2"])
     ordered, added = newer_first([old, belief], {moved.id: moved})
     assert [m.id for m in ordered] == ["m-new", "m-old"] and added == 0
+
+
+def test_the_statement_that_replaced_a_relevant_suppressed_quote_answers_in_its_place() -> None:
+    """"Marmalade died" sits under the floor for "do we have any pets?"; the cat's first mention, found
+    relevant and suppressed as replaced, brings it in, once, in the room the budget has left."""
+    died = episode("t2", "Marmalade died last week, the house feels empty.")
+    under = [(died.id, "below the similarity floor (cosine 0.14 < 0.15)"), ("e-old", "suppressed: replaced")]
+    wanted = replacing([], under, [("e-old", died.id), ("e-older", died.id)])
+    assert wanted == [("e-old", died.id)]
+    shown, added = replacing_quotes([], wanted, {died.id: died}, NOW, room=100)
+    assert [m.id for m in shown] == [died.id] and added > 0 and not shown[0].superseded
+    assert "replaced e-old" in shown[0].recall_reason
+    assert replacing_quotes([], wanted, {died.id: died}, NOW, room=2) == ([], 0)
+
+
+def test_a_replacing_statement_a_gate_withheld_or_the_answer_holds_is_not_added() -> None:
+    died = episode("t2", "Marmalade died last week.")
+    assert replacing([], [(died.id, "sensitive (health) outside its domain")], [("e-old", died.id)]) == []
+    held = item(died.id, died.text)
+    assert replacing([held], [], [("e-old", died.id)]) == []
