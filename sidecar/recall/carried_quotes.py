@@ -7,7 +7,9 @@ were said, shown on the belief item, not a second entry in the ranking or the bu
 currency: both current, or both labelled (superseded or possibly so), then one item of history,
 dated; a current quote is never hidden under a labelled belief, nor a labelled quote under a current one.
 A quote whose every term the beliefs already say is carried, labelled or not, and changes nothing
-else (no rank, no neighbouring turns). A labelled quote that says more stays an item: carried on its
+else (no rank, no neighbouring turns); so is the quote of a constraint's turn, whatever it says more
+(the standing rule is the item, its reason the evidence). Where a belief is the shorter copy of its
+current quote, the belief folds into the quote instead, on the finished answer (`folded_beliefs`). A labelled quote that says more stays an item: carried on its
 labelled belief it would either lose the rank and neighbouring turns it had as an item (LoCoMo's
 temporal questions lost 4.8 points at 800 tokens) or lift its belief and crowd the budget (a
 single-hop question lost). A current quote that says more is carried only with
@@ -31,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from beliefs.records import Polarity
+from beliefs.records import Polarity, RecallSemantics
 from reading.statement_shape import read_shape
 from reading.subject import STOPWORDS, content_terms, terms_of
 from sidecar.recall import currency
@@ -68,12 +70,13 @@ def carry_quotes(
         if not owners:
             left.append(quote)
             continue
-        covered = _covered(quote, owners)
+        rules = [entry for entry in owners if entry.memory.recall_semantics is RecallSemantics.CONSTRAINT]
+        covered = bool(rules) or _covered(quote, owners)
         carried = covered or (saying_more and not _labelled(quote) and not _more_needed(quote, owners, asked))
         if not carried:
             left.append(quote)
             continue
-        owner = min(owners, key=Entry.rank_key)
+        owner = min(rules or owners, key=Entry.rank_key)
         owner.evidence.append(quote.episode)
         if not covered:  # it would have been an item: the belief stands in for the best such quote
             standing = stand_ins.get(id(owner))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from beliefs.records import MemoryType, Polarity
+from beliefs.records import MemoryType, Polarity, RecallSemantics
 from sidecar.recall.carried_quotes import carry_quotes
 from sidecar.recall.config import BALANCED, PRECISE
 from sidecar.recall.episodes import EpisodeEntry
@@ -243,3 +243,13 @@ def test_a_carried_quotes_relevance_orders_the_neighbours_and_its_turn_is_not_qu
     entry.score = entry.score._replace(value=0.9)
     merged = merge(Selection(chosen=[entry], conflicts=[]), [hit], 200, 5, carried=[carried])
     assert answer.id not in [t.id for t in merged.episodes[0].context]
+
+
+def test_the_quote_of_a_constraints_turn_is_carried_on_it_whatever_it_says_more() -> None:
+    turn_text = "Never suggest horror movies to me, I can't sleep for days after."
+    rule, quote = _pair("Never recommend horror movies to User.", turn_text, recall_semantics=RecallSemantics.CONSTRAINT)
+    left, carried = carry_quotes([rule], [quote], "What should I watch tonight?", saying_more=False)
+    assert left == [] and rule.evidence == [quote.episode] and len(carried) == 1
+    fact, quote = _pair("User can't sleep after horror movies.", turn_text)  # the same turn, a plain belief
+    left, carried = carry_quotes([fact], [quote], "What should I watch tonight?", saying_more=False)
+    assert left == [quote] and carried == []
