@@ -48,6 +48,11 @@ _EMPLOYER_PATTERNS = (
     re.compile(r"(?P<name>(?!I\b)[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3})\s+(?i:took\s+me\s+on|hired\s+me|brought\s+me\s+on)\b"),
     # joining a team there: "to join the community nursing team at X"
     re.compile(rf"\b(?i:join(?:ed|ing)?)\s+(?i:the|a|an|their)\s+[a-z][\w\s-]{{0,30}}?\s+(?i:at|with)\s+(?:the\s+)?{_NAME}"),
+    # the user's own relation of work there: "my new boss at X", "my probation at X", "my colleagues at X"
+    re.compile(
+        rf"\b(?i:my|our)\s+(?:(?i:new|current)\s+)?(?i:boss|line manager|manager|probation|probation period|colleagues|"
+        rf"co-?workers|induction|payslips?)\s+(?i:at|with)\s+(?:the\s+)?{_NAME}"
+    ),
     # "I'm with X now", "I'm at X these days": a present affiliation
     re.compile(rf"\b(?:I(?:'m|’m| am)|User is)\s+(?i:now\s+)?(?:[a-z]+ing\s+)?(?i:with|at|for)\s+(?:the\s+)?{_NAME}(?=[^.!?]{{0,20}}?\b(?i:now|these days|nowadays)\b)"),
 )
