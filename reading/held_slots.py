@@ -114,8 +114,9 @@ _MOVER = re.compile(r"\b(?:[Ww]e|us|me|I|I'm|I’m|User|[Ww]e're|[Ww]e’re)\b(?
 
 def _own(before: str, places: re.Pattern[str] | None = None) -> bool:
     """The user's own: the clause before the slot says "I" (or "User") and no one else after it, or it
-    has no subject at all ("Got poached by X", "First week at X")."""
-    clause = re.split(r"[.!?;:,]\s|\b(?:and|but|while|whereas)\b", before)[-1]
+    has no subject at all ("Got poached by X", "First week at X"). A subordinate clause is a clause of
+    its own: in "parking's awful since we moved to X" the mover is "we", not the parking."""
+    clause = re.split(r"[.!?;:,]\s|\b(?:and|but|while|whereas|since|because|after|when|so)\b", before)[-1]
     if places is not None:  # my office, our flat, the company relocated us: the user's own, no one else's
         return bool(places.search(clause)) and not _OTHER_PLACE.search(clause)
     mine = list(_FIRST_PERSON.finditer(clause))

@@ -12,7 +12,7 @@ Read from the form of the sentence, never from what it is about, so it holds for
   "as of", "from now on"); or, implied only, a present-time contrast ("now", "these days", "my new");
 - a *cessation* says it is over: "no longer", "not ... anymore", "stopped", "quit", "cancelled",
   "pulled out", "gave up", "broke up", "let ... go", "fell through", "not ... after all", "forget
-  what I said", "done with", "stepped back from", "died", "gone <x>-free", "<x> is history", a verb
+  what I said", "done with", "stepped back from", "died", "gone <x>-free", "<x> is history", "<a place> is shut / closed" (for now, for an event), redundancy, a verb
   putting its object away ("shelved the extension", "knocked the class on the head", "binned off the box").
 
 A sentence's assertion is what it states: a question asked after a statement in one sentence ("my new
@@ -62,13 +62,14 @@ _CESSATION = re.compile(
     r"(?i:\b(?:no longer|not any ?more|n't [^.!?,;]{1,50}? any ?more|not [^.!?,;]{1,50}? any ?more|any ?more|"
     r"stopped|quit(?:ting)?|cancel+(?:ed|ing)|called off|pulled out|dropped out|withdr[eaw]w?n?|gave up|given up|"
     r"broke up|split up|let (?:\w+ ){1,2}go|fell through|forget (?:what|that|about what) I said|never ?mind|"
-    r"no more|not [^.!?,;]{1,40}? after all|moved out|left (?:my|our|the)|handed in (?:my|our) notice|resigned|"
+    r"no more|not [^.!?,;]{1,40}? after all|moved out|left (?:my|our|the)|handed in (?:my|our) notice|resigned|made redundant|took (?:voluntary )?redundancy|laid off|"
     r"got rid of|sold (?:my|our|the)|decided against|closed down|shut down|ditch(?:ed|ing)|scrap(?:ped|ping)|"
     r"(?:done|finished) with|stepp(?:ed|ing) (?:back|down|away) from|died|passed away|(?:gone|went|going|been|now|am|I'm) [a-z]+-free|"
     r"(?:days?|weeks?|months?|years?) [a-z]+-free|cut(?= (?-i:[A-Z]))|(?<!'m )(?<!’m )(?<!am )(?<!re )(?<!be )(?<!get )(?<!got )(?<!was )(?<!is )used to|turn(?:ed|ing)? down|declin(?:ed|ing)|"
     r"dropp(?:ed|ing) (?:the|my|our)\b(?!(?:\s+\w+){0,2}\s+off\b)|leaving (?:my|our|the)|"
     r"(?:my|our) (?:last|final) (?:day|week|shift|term|month|season|match|class) (?:at|with)|"
     r"(?:is|are|'s|’s|'re|’re) (?:off|on hold|shelved|on ice|history)(?=\s*(?:[,;.!]|$|for now|indefinitely))|"
+    r"(?:is|are|'s|’s) (?:shut|closed)(?=\s*(?:[,;.!]|$|for\b|today|tonight|this week))|"
     r"(?:shelved|mothballed|binned(?: off)?)(?= (?:the|my|our|his|her|their|that|this)\b)|knocked(?=(?: [\w'’-]+){1,4} on the head\b)|"
     r"(?:put|been|are|is|'s|’s) on hold)\b)"
 )
@@ -119,7 +120,7 @@ _CONTRASTS = (
     ),
 )
 #: Cessations whose grammatical subject is what ends ("Marmalade died", "Cornwall's off", "the reno is on hold").
-_SUBJECT_ENDS = re.compile(r"(?:died|passed away|.*\s(?:off|on hold|shelved|on ice|history))$")
+_SUBJECT_ENDS = re.compile(r"(?:died|passed away|.*\s(?:off|on hold|shelved|on ice|history|shut|closed))$")
 #: Where a clause ends, for what a cessation names.
 _CLAUSE_END = re.compile(r"[,;:]|\s(?:and|but|so|because|since|as|then|now)\s")
 

@@ -75,3 +75,28 @@ def test_a_work_relation_of_ones_own_names_the_employer(text: str, employer: str
 @pytest.mark.parametrize("text", ["my sister's boss at Tesco is mean", "I complained to the manager at Tesco"])
 def test_someone_elses_work_relation_names_no_employer(text: str) -> None:
     assert not [slot for slot in held_slots(text) if slot[0] == "employer"]
+
+
+def test_a_place_said_shut_ends_the_plan_there() -> None:
+    shape = read_shape("new plan, the Crown's shut for a private do so it's the Olive Tree instead")
+    assert shape is not None and shape.ends and ("crown",) in shape.replaced
+
+
+def test_a_place_closed_on_a_weekday_is_no_cessation() -> None:
+    shape = read_shape("The library is closed on Mondays.")
+    assert shape is None or not shape.ends
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I took voluntary redundancy from Stanmore in the spring.", "I was made redundant from Stanmore in May."],
+)
+def test_redundancy_ends_the_employer_it_names(text: str) -> None:
+    shape = read_shape(text)
+    assert shape is not None and shape.kind is UpdateKind.CESSATION and ("stanmore",) in shape.replaced
+
+
+def test_a_mover_in_a_subordinate_clause_is_the_user() -> None:
+    text = "parking's been a nightmare since we moved to Didsbury in october"
+    assert ("place", "Didsbury") in held_slots(text)
+    assert not held_slots("Tom's sister moved to Didsbury")
