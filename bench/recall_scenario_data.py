@@ -23,7 +23,7 @@ SPLITS = ("dev", "heldout")
 CATEGORIES = (
     "update", "retraction", "correction", "employer",
     "hypothetical", "rhetorical", "sarcastic", "third_party", "pasted", "quoted", "assistant_said",
-    "live_intent", "constraint_domain", "sensitive", "safety", "scope", "no_memory", "one_item", "stable",
+    "live_intent", "constraint_domain", "sensitive", "safety", "scope", "stale", "no_memory", "one_item", "stable",
 )  # fmt: skip
 
 #: What an item wrongly presented as current does to the answer.

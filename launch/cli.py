@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from beliefs.errors import BeliefstreamError
-from launch import cli_client, portability, reextraction
+from launch import cli_client, maintenance_commands, portability, reextraction
 from launch.cli_client import KEY_HELP, URL_HELP
 
 if TYPE_CHECKING:  # the settings (pydantic-settings) load only for a command that runs
@@ -203,47 +203,6 @@ def cmd_mcp(args: argparse.Namespace) -> None:
     cli_client.mcp(args, _settings(args, telemetry=False))
 
 
-def cmd_decay(args: argparse.Namespace) -> None:
-    from launch.runtime import decay_job, open_maintenance
-
-    settings = _settings(args)
-
-    async def main() -> None:
-        async with open_maintenance(settings) as (store, projector, note):
-            report = await decay_job(settings, store, projector)(tenant_id=args.tenant)
-        print(f"decay: {report.rows:,} active memories scored in {report.seconds:.1f}s, "
-              f"{report.updated:,} scores changed, {report.expired:,} expired, "
-              f"{report.episodes_purged:,} episodes past their retention deleted")
-        if note:
-            print(f"note: {note}")
-
-    asyncio.run(main())
-
-
-def cmd_consolidate(args: argparse.Namespace) -> None:
-    settings = _settings(args, telemetry=False)
-    if cli_client.consolidate_remotely(args, settings):
-        return
-
-    from launch.runtime import consolidator_for, open_maintenance
-    from launch.telemetry import configure_telemetry
-
-    configure_telemetry(settings, verbose=args.verbose)
-
-    async def main() -> None:
-        from embedding.embedder import load_default_embedder
-
-        async with open_maintenance(settings) as (store, projector, note):
-            embedder = load_default_embedder(settings.embed_threads, settings.embed_batch_size, settings.embed_niceness)
-            consolidator = consolidator_for(settings, store, projector, embedder)
-            tenant = args.tenant or next(iter(settings.parsed_api_keys().values()), ("dev", None))[0]
-            diff = await consolidator(tenant, args.topic, user_id=args.user, threshold=args.threshold,
-                                      dry_run=not args.apply)
-        print(diff.model_dump_json(indent=2))
-
-    asyncio.run(main())
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="beliefstream", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -343,30 +302,7 @@ or, for another sidecar:
     data_dir(mcp)
     mcp.set_defaults(func=cmd_mcp)
 
-    decay = commands.add_parser("decay", help="score every active memory's decay once (the worker does it hourly)",
-                                description="decay_score = raw + (1 - raw) * boost, raw = exp(-lambda * age_days), "
-                                "boost = min(1, ln(1 + accesses) / ln(1 + boost_cap)); expired volatile facts leave "
-                                "recall. Decayed memories rank lower; no memory is deleted. Episodes (turns kept as "
-                                "said) past BELIEFSTREAM_EPISODE_RETENTION_DAYS are deleted with their vectors.")
-    decay.add_argument("--tenant", help="only this tenant (default: all)")
-    data_dir(decay)
-    decay.set_defaults(func=cmd_decay)
-
-    consolidate = commands.add_parser("consolidate", help="merge near-duplicate memories of a topic (dry run first)",
-                                      description="Group active memories of one topic per user by cosine similarity "
-                                      "and merge each group into one canonical memory that keeps every detail. "
-                                      "Prints the diff; nothing is written without --apply.")
-    consolidate.add_argument("--topic", required=True, help="tech, work, personal, health, ...")
-    consolidate.add_argument("--apply", action="store_true", help="write the merges (default: dry run)")
-    consolidate.add_argument("--user", help="only this user_id")
-    consolidate.add_argument("--tenant", help="run in this process for this tenant (only when no `dev` owns the "
-                             "vectors; default: ask the running sidecar, whose key decides the tenant)")
-    consolidate.add_argument("--threshold", type=float, default=0.85, help="cosine similarity (default 0.85)")
-    consolidate.add_argument("--url", help=URL_HELP)
-    consolidate.add_argument("--key", help=KEY_HELP)
-    consolidate.add_argument("--port", type=int, help=argparse.SUPPRESS)
-    data_dir(consolidate)
-    consolidate.set_defaults(func=cmd_consolidate)
+    maintenance_commands.add_commands(commands, data_dir, _settings)  # decay, consolidate
 
     migrate = commands.add_parser("migrate", help="create or upgrade the SQL schema",
                                   description="Run the Alembic migrations against BELIEFSTREAM_SQL_URL.")

@@ -140,6 +140,8 @@ def _pattern(words: tuple[str, ...]) -> re.Pattern[str]:
 
 _DOMAIN_PATTERNS: dict[str, re.Pattern[str]] = {name: _pattern(words) for name, words in DOMAIN_WORDS.items()}
 _STEM = re.compile(r"[^a-z -]")
+#: Words of a domain used as a figure of speech: "sick of monthly fees" is weariness, not health.
+_FIGURATIVE = re.compile(r"(?i:\bsick (?:of|and tired|to death)\b|\bsick to (?:my|the) (?:back )?teeth\b)")
 
 
 def canonical_domain(name: str) -> str:
@@ -161,6 +163,7 @@ def domains_of(text: str) -> frozenset[str]:
     inside a longer phrase of an unrelated domain belongs to that phrase: a party member is no party."""
     if not text:
         return frozenset()
+    text = _FIGURATIVE.sub(" ", text)
     spans = {name: [m.span() for m in pattern.finditer(text)] for name, pattern in _DOMAIN_PATTERNS.items()}
     spans = {name: found for name, found in spans.items() if found}
     if len(spans) < 2:

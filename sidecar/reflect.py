@@ -26,13 +26,8 @@ from beliefs.records import MAX_ID_LENGTH, Trust
 from llm.prompts.reflect_answer import ConflictItem, EvidenceItem, ReflectAnswer, ReflectContext
 from sidecar.auth import Principal
 from sidecar.errors import ReflectAnswerError
-from sidecar.recall.models import (
-    MAX_BUDGET_TOKENS,
-    MAX_QUERY_CHARS,
-    ConflictView,
-    RecalledMemory,
-    RecallRequest,
-)
+from sidecar.recall.conflict_view import ConflictView
+from sidecar.recall.models import MAX_BUDGET_TOKENS, MAX_QUERY_CHARS, RecalledMemory, RecallRequest
 from sidecar.recall.policy import Conflict
 from sidecar.recall.service import RecallService
 

@@ -125,7 +125,10 @@ _HYPOTHETICAL_MARK = re.compile(
     # another world, and who the speaker would be in it ("in another life I'd be a marine biologist")
     r"\bin (?:another|an? (?:perfect|parallel|different|better|dream|ideal)) (?:life|world|universe)\b|"
     r"\bin (?:my|our) (?:wildest )?(?:dreams|fantasies)\b|"
-    r"\b(?:I|we)(?:'d|’d| would)\s+(?:\w+ly\s+)?be\s+(?:an?|the)\s+\w)"
+    r"\b(?:I|we)(?:'d|’d| would)\s+(?:\w+ly\s+)?be\s+(?:an?|the)\s+\w|"
+    # what nearly happened and did not ("I almost bought a flat", "we nearly moved to Leeds")
+    r"\b(?:I|we)\s+(?:very\s+)?(?:almost|nearly)\s+(?:\w+ed|took|bought|went|sold|quit|left|became|got|gave|"
+    r"made|ran|joined|signed|had|did|chose|won|lost)\b)"
 )
 #: A plan that hangs on a condition: an if-clause beside the speaker's "will" or "would", either order.
 #: Not a condition about the listener or the moment ("if you want", "if that's fine"), nor a promise
@@ -178,7 +181,7 @@ _HEDGE = re.compile(
 
 # Gates (see `reading.gates`): every alternative of the regex above contains one of these.
 _LEVERAGE_WORDS = ("actually", "really", "technically", "literally", "totally", "definitely")
-_HYPOTHETICAL_WORDS = ("what if", "how about if", "imagine", "suppose", "pretend", "s say", "if i were", "if i was",
+_HYPOTHETICAL_WORDS = ("almost", "nearly", "what if", "how about if", "imagine", "suppose", "pretend", "s say", "if i were", "if i was",
                        "hypothetical", "roleplay", "role-play", "role play", "as if i", "in this scenario", "basically",
                        "practically", "kind of", "kinda", "sort of", "sorta", "pretty much", "more or less",
                        "for the sake of", "assum", "picture", "play along", "thought experiment", "story", "game",

@@ -158,7 +158,7 @@ _IRONY = re.compile(
     r"\blove that for me\b|"
     # mock assent, a self-description, then the evidence against it: "Oh sure, I'm a morning person,
     # that's why I hit snooze five times"; "Oh yes, I'm a natural at parking, just ask my bumper"
-    r"^(?:(?:oh\s+)?(?:sure|right|of course|totally)|oh\s+(?:yeah|yes))[,!.\s]+I(?:'m|’m| am)\b[^.!?]{0,80}?[,;—–-]\s*"
+    r"^(?:(?:oh\s+)?(?:sure|right|of course|totally|obviously|clearly|naturally)|oh\s+(?:yeah|yes))[,!.\s]+I(?:'m|’m| am)\b[^.!?]{0,80}?[,;—–-]\s*"
     r"(?:(?:that'?s|that’s|which is|this is|hence)\s+(?:why|how)\b|(?:just\s+)?ask\s+(?:my|anyone|everyone|any)\b)|"
     r"^(?:oh\s+)?(?:sure|yeah|oh yes|oh yeah)[,\s]+I\s+(?:totally|absolutely|just|really|so)\s+(?:love|enjoy|adore)|"
     # "Oh, I just love ...": mock delight opens the sentence
@@ -176,7 +176,7 @@ _IRONY = re.compile(
 )
 
 
-_IRONY_GATE = ("nothing says", "because", "love that for me", "sure", "yeah", "oh yes", "oh", "ah", "wow", "ugh", "urgh",
+_IRONY_GATE = ("nothing says", "obviously", "clearly", "naturally", "because", "love that for me", "sure", "yeah", "oh yes", "oh", "ah", "wow", "ugh", "urgh",
                "ha", "pfft", "great",
                "perfect", "fantastic", "wonderful", "lovely", "brilliant", "awesome", "terrific", "super",
                "marvellous", "well", "right", "of course", "totally")  # fmt: skip
@@ -188,7 +188,12 @@ _RHETORICAL = re.compile(
     r"(?i:\bwhat am I,|\bwho do you think I am\b|\bwhat do you take me for\b|\bdo I look like\b|"
     r"\bwhy (?:on earth|in the world|the hell) would I\b|\bwhy would I (?:ever|even|possibly)\b|"
     r"\bsince when (?:do|does|did|am|have|was|would|could) I\b|\bam I made of\b|"
-    r"\bhow (?:could|would|can) I (?:possibly|ever)\b|\bwho in their right mind\b)"
+    r"\bhow (?:could|would|can) I (?:possibly|ever)\b|\bwho in their right mind\b|"
+    # who could spare the time or money for it, asked of a speaker who cannot ("Who has time for a gym?",
+    # "Do you think I've got a spare evening to learn Spanish?")
+    r"\bwho(?:'s| has| have)\s+(?:got\s+)?(?:the\s+)?(?:time|money|energy|cash)\b|"
+    r"\bdo you (?:really |honestly )?think I(?:'ve|’ve| have)?\s+(?:got\s+)?(?:an?\s+|the\s+|any\s+)?"
+    r"(?:spare\s+|free\s+|extra\s+)?(?:time|money|energy|cash|evening|weekend|hour|minute)s?\b)"
 )
 #: "As if I'd ever…" dismisses only as an exclamation of its own; after a clause it is a comparison
 #: ("it felt as if I could fly").
@@ -197,7 +202,7 @@ _DISMISSAL = re.compile(
     r"^(?:(?:oh|yeah|ha|pfft|please)[,!.\s]+)?as if I(?:'d| would| could| ever)\b)"
 )
 _RHETORICAL_GATE = ("what am i", "who do you think", "take me for", "look like", "would i", "since when", "made of",
-                    "could i", "can i", "right mind")  # fmt: skip
+                    "could i", "can i", "right mind", "who has", "who's got", "who have", "think i")  # fmt: skip
 
 
 def is_rhetorical(sentence: str) -> bool:

@@ -22,6 +22,7 @@ from beliefs.age import SECONDS_PER_DAY, recency_curve
 from beliefs.confidence import QUOTE_CONFIDENCE
 from beliefs.episodes import Episode
 from beliefs.records import Memory, Trust
+from reading.period import lapsed
 from sidecar.recall import currency
 from sidecar.recall.budget import estimate_tokens
 from sidecar.recall.config import RecallConfig
@@ -148,6 +149,10 @@ def judge_episodes(
         cap, framing = framing_cap(episode.text)
         if framing is not None and min(QUOTE_CONFIDENCE[episode.trust], cap) < gates.confidence_floor:
             suppressed.append((episode.id, f"{framing} (a quote is trusted no more than its claim: {cap} < the floor)"))
+            continue
+        ended = lapsed(episode.text, episode.said_at, now)
+        if ended is not None:
+            suppressed.append((episode.id, f"expired: said for a period that ended {ended.date().isoformat()}"))
             continue
         withheld = gates.quote_withheld(episode.text, linked)
         if withheld is not None:

@@ -15,8 +15,9 @@ from datetime import datetime
 from beliefs.episodes import Episode
 from sidecar.recall import currency
 from sidecar.recall.budget import Filler, Trimmed
+from sidecar.recall.diagnostics import CandidateSources
 from sidecar.recall.episodes import EpisodeEntry
-from sidecar.recall.models import CandidateSources, EpisodeTurn, RecalledMemory
+from sidecar.recall.models import EpisodeTurn, RecalledMemory
 from sidecar.recall.prompt_order import prompt_order
 from sidecar.recall.selection import RANKED, Entry, Selection
 

@@ -5,7 +5,8 @@ the gate decided) and a `reason` code read from it (`reason_of`: similarity_floo
 superseded, framing, live_intent, domain, sensitive, shown_as_context, ...; the same codes label the
 `beliefstream_recall_suppressed` metric). `unaccounted` is the sweep after the gates: a
 candidate that reached neither the answer nor a gate's list (a pinned row nothing selected, a quote a
-filter left out) is listed with what happened to it, so nothing is dropped silently. Index hits the
+filter left out) is listed with what happened to it, so nothing is dropped silently. Each id is listed
+once (`first_reasons`): where two steps kept the same candidate out, the first one's reason stands. Index hits the
 SQL store did not confirm are counted (`stale_candidates`), not listed: they may not be the caller's.
 `notes` tells the assistant what to raise with the user: a live instruction overriding a stored
 default, an item possibly replaced by a later statement, an important belief unconfirmed for long.
@@ -73,6 +74,19 @@ def unaccounted(
         if candidate not in seen:
             out.append((candidate, FILTERED if candidate in gone else NOT_SELECTED))
             seen.add(candidate)
+    return out
+
+
+def first_reasons(suppressed: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(id, why) once per id, in order: the first reason given for a candidate stands (the gates run
+    before the budget, the budget before the sweep), so the answer, its audit and the metrics count
+    each candidate kept out once, as the contract's one `why` per entry says."""
+    seen: set[str] = set()
+    out: list[tuple[str, str]] = []
+    for candidate, why in suppressed:
+        if candidate not in seen:
+            seen.add(candidate)
+            out.append((candidate, why))
     return out
 
 

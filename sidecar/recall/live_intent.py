@@ -15,6 +15,7 @@ from beliefs.reconcile import normalize_value
 from beliefs.records import Memory, MemoryType, Polarity, RecallSemantics
 from reading.extract.instruction import answer_slots
 from sidecar.recall.sensitivity_gate import is_safety_memory
+from sidecar.recall.spoken_intent import REQUEST_WORDS, one_off_instruction, says_a_default
 
 _TOKEN = re.compile(r"[a-z0-9]+")
 
@@ -58,6 +59,17 @@ class LiveIntent:
     attributes: frozenset[str] = frozenset()
     entries: tuple[tuple[str, str, frozenset[str]], ...] = ()
     setters: tuple[tuple[str, tuple[str, str]], ...] = ()  # attribute → the (name, value) that sets it
+    spoken: tuple[str, frozenset[str]] | None = None  # the query's one-off instruction and its content words
+
+    @classmethod
+    def of_request(cls, live_intent: Mapping[str, str], query: str) -> LiveIntent:
+        """The caller's `live_intent`; without one, the one-off instruction the query says (`spoken_intent`)."""
+        if live_intent:
+            return cls.of(live_intent)
+        sentence = one_off_instruction(query)
+        if sentence is None:
+            return cls()
+        return cls(spoken=(sentence, terms(sentence) - REQUEST_WORDS))
 
     @classmethod
     def of(cls, live_intent: Mapping[str, str]) -> LiveIntent:
@@ -73,31 +85,43 @@ class LiveIntent:
         return cls(frozenset(setters), entries, tuple(setters.items()))
 
     def __bool__(self) -> bool:
-        return bool(self.attributes)
+        return bool(self.attributes) or self.spoken is not None
 
     def overrides(self, memory: Memory) -> str | None:
         """The live instruction that overrides stored default `memory`, described, else None."""
-        if not self.attributes or memory.recall_semantics is RecallSemantics.CONSTRAINT:
+        if not self or memory.recall_semantics is RecallSemantics.CONSTRAINT:
             return None
         if memory.polarity is Polarity.NEGATIVE or is_safety_memory(memory):
             return None
+        if self.spoken is not None:
+            is_default = memory.type in (MemoryType.PREFERENCE, MemoryType.PROCEDURE) or says_a_default(memory.text)
+            return self._spoken_over(memory.text) if is_default else None
         if memory.attribute and normalize_value(memory.attribute) in self.attributes:
             name, value = dict(self.setters)[normalize_value(memory.attribute)]
             return f"live intent sets {memory.attribute}: {name}={value!r}"
-        if memory.type not in (MemoryType.PREFERENCE, MemoryType.PROCEDURE):
+        if memory.type not in (MemoryType.PREFERENCE, MemoryType.PROCEDURE) and not says_a_default(memory.text):
             return None
         said = terms(" ".join(filter(None, (memory.attribute, memory.value, memory.text))))
         return self._shared(said)
 
     def overrides_quote(self, text: str) -> str | None:
-        """A quote's words share the instruction's name ("seat", "units"): its value is not matched on a
-        quote, which may say anything else beside it ("I'm Kwame" is no stored sign-off)."""
+        """A quote's words share the instruction's name ("seat", "units"); its value only when the quote
+        states a default (`says_a_default`: "Sign my emails as Dr. Kwame Osei"), since any other quote may
+        say anything beside it ("I'm Kwame" is no stored sign-off)."""
+        if self.spoken is not None:
+            return self._spoken_over(text) if says_a_default(text) else None
         said = terms(text)
-        for name, value, _ in self.entries:
-            shared = terms(name) & said
+        default = says_a_default(text)  # a habit or standing instruction is matched on the value too
+        for name, value, wanted in self.entries:
+            shared = (wanted if default else terms(name)) & said
             if shared:
                 return f"live_intent: {name}={value!r} speaks of {', '.join(sorted(shared))}"
         return None
+
+    def _spoken_over(self, text: str) -> str | None:
+        sentence, wanted = self.spoken or ("", frozenset())
+        shared = wanted & terms(text)
+        return f"the query's one-off instruction {sentence!r} speaks of {', '.join(sorted(shared))}" if shared else None
 
     def _shared(self, said: frozenset[str]) -> str | None:
         for name, value, wanted in self.entries:

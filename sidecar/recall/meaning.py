@@ -28,6 +28,7 @@ from beliefs.records import Memory, MemoryType, Polarity, RecallSemantics
 from sidecar.recall import policy
 from sidecar.recall.query_embed import QueryEmbedder, vector_of
 from sidecar.recall.sensitivity_gate import is_safety_memory
+from sidecar.recall.spoken_intent import says_a_default
 
 logger = logging.getLogger(__name__)
 
@@ -106,7 +107,8 @@ def live_slot_override(memory: Memory, cosines: Mapping[str, float]) -> str | No
     if not cosines:
         return None
     text, best = max(cosines.items(), key=lambda kv: kv[1])
-    bar = LIVE_SLOT_FACT if memory.type is MemoryType.FACT else LIVE_SLOT
+    # a fact that states a habit or standing choice ("User's usual is a flat white") is a default
+    bar = LIVE_SLOT_FACT if memory.type is MemoryType.FACT and not says_a_default(memory.text) else LIVE_SLOT
     if best < bar:
         return None
     return f"live_intent: {text!r} speaks of what this default sets (by meaning, cosine {best:.2f} >= {bar})"

@@ -1,6 +1,7 @@
 """`POST /v1/recall` in and out (contract §3), also what `RecallService.recall` takes and returns.
 
 The request forbids unknown fields: a misspelt `agent_id` must fail, not silently change scope.
+The answer's conflicts are `conflict_view`'s; what diagnostics add is `diagnostics`'.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from beliefs.episodes import Episode
 from beliefs.records import MAX_ID_LENGTH, MemoryType, Polarity, Role, Sensitivity, as_utc
 from sidecar.recall.config import PRESETS
-from sidecar.recall.exclusions import reason_of
-from sidecar.recall.policy import Conflict, RequestedAction
-from sinks.recall import OpenContest
+from sidecar.recall.conflict_view import ConflictView
+from sidecar.recall.diagnostics import CandidateSources, RecallDiagnostics, SuppressedView
+from sidecar.recall.policy import RequestedAction
 
 Identifier = Annotated[str, Field(min_length=1, max_length=MAX_ID_LENGTH)]
 Name = Annotated[str, Field(min_length=1, max_length=128)]
@@ -129,17 +130,6 @@ class RecallRequest(BaseModel):
         return value
 
 
-class CandidateSources(BaseModel):
-    """Where a returned memory came from (diagnostics only); ranks are 1-based."""
-
-    dense_rank: int | None = None
-    dense_score: float | None = None
-    keyword_rank: int | None = None
-    keyword_score: float | None = Field(default=None, description="keyword score over this query's best")
-    relevance: float = Field(default=0.0, description="cosine and keyword similarity, weighted, in [0, 1]")
-    linked: bool = Field(default=False, description="linked to an entity or a time the query names")
-
-
 class EpisodeTurn(BaseModel):
     """A neighbouring turn quoted with an episode, or with the quote a belief carries (`context_turns`)."""
 
@@ -223,71 +213,6 @@ class RecalledMemory(BaseModel):
     note: str | None = None
 
 
-ConflictKind = Literal["contradiction", "contested"]
-
-CONTRADICTION_WHY = "contradicting current memories: the stronger (confidence, then recency) is recalled"
-CONTESTED_WHY = (
-    "contested: awaiting a decision (GET /v1/contested, POST /v1/contested/{id}/resolve); "
-    "no value of it is recalled"
-)
-
-
-class ConflictValue(BaseModel):
-    """One side of a conflict: a value, the context it was said for, and the memory that says it."""
-
-    memory_id: str
-    value: str | None
-    context: str | None = None
-    polarity: Polarity = Polarity.POSITIVE
-
-
-class ConflictView(BaseModel):
-    """One entry of `conflicts`, one shape for both kinds.
-
-    `contradiction`: two current memories disagree; the stronger (`kept_*`) is recalled, the other
-    (`dropped_*`) is not. `contested`: the attribute is in a contradiction loop awaiting a decision
-    (`contested_id`, for `POST /v1/contested/{id}/resolve`); none of its `values` is recalled, so
-    `kept_*` and `dropped_*` are null. `values` lists the competing values either way.
-    """
-
-    kind: ConflictKind
-    entity: str
-    attribute: str
-    context: str | None = None
-    values: list[ConflictValue] = Field(description="the competing values; a contradiction's kept one first")
-    kept_id: str | None = None
-    kept_value: str | None = None
-    dropped_id: str | None = None
-    dropped_value: str | None = None
-    contested_id: str | None = None
-    why: str
-
-    @classmethod
-    def of_contradiction(cls, conflict: Conflict) -> ConflictView:
-        sides = [
-            (conflict.kept_id, conflict.kept_value, conflict.kept_polarity),
-            (conflict.dropped_id, conflict.dropped_value, conflict.dropped_polarity),
-        ]
-        values = [ConflictValue(memory_id=i, value=v, context=conflict.context, polarity=p) for i, v, p in sides]
-        fields = conflict.model_dump(exclude={"kept_polarity", "dropped_polarity"})
-        return cls(kind="contradiction", values=values, why=CONTRADICTION_WHY, **fields)
-
-    @classmethod
-    def of_contest(cls, contest: OpenContest) -> ConflictView:
-        values = [
-            ConflictValue(memory_id=m.id, value=m.value, context=m.context, polarity=m.polarity)
-            for m in contest.memories
-        ]
-        return cls(
-            kind="contested",
-            entity=contest.entity,
-            attribute=contest.attribute,
-            values=values,
-            contested_id=contest.contested_id,
-            why=CONTESTED_WHY,
-        )
-
-
 class ConfirmationView(BaseModel):
     """A live instruction that asks for what a standing constraint forbids: confirm before acting.
 
@@ -298,25 +223,6 @@ class ConfirmationView(BaseModel):
     text: str
     instruction: str = Field(description="what in the request goes against it")
     why: str = "a live instruction contradicts a standing constraint: confirm with the user before acting"
-
-
-class SuppressedView(BaseModel):
-    """A candidate kept out of the answer: `why` in words, `reason` as a code (`exclusions.reason_of`)."""
-
-    id: str
-    why: str
-    reason: str = Field(
-        default="",
-        description="similarity_floor, token_budget, limit, profile_full, shown_as_context, framing, live_intent, "
-        "domain, sensitive, superseded, conflict, context, topic, untrusted, confidence_floor, not_current, "
-        "filter, not_selected or other",
-    )
-
-    @model_validator(mode="after")
-    def _coded(self) -> SuppressedView:
-        if not self.reason:
-            self.reason = reason_of(self.why)
-        return self
 
 
 NoteKind = Literal["live_intent_override", "possibly_superseded", "superseded", "needs_confirmation"]
@@ -335,65 +241,6 @@ class NoteView(BaseModel):
     memory_id: str = Field(description="the stored item the note is about (a belief or an episode)")
     text: str = Field(description="that item's text")
     note: str
-
-
-class TrustPolicyView(BaseModel):
-    """The trust policy this recall applied (diagnostics)."""
-
-    similarity_floor: float = Field(
-        description="cosine under which a candidate is not relevant (measured: bench/recall_floor.py); importance "
-        "never lifts one over it"
-    )
-    keyword_similarity_floor: float | None = Field(
-        default=None,
-        description="the same floor for a candidate the keyword search found or whose entity, attribute or "
-        "topic the query names",
-    )
-    speaks_of_user: bool | None = Field(
-        default=None,
-        description="whether the query speaks of its user (a first-person word, a name the user's memories hold, "
-        "or an action the caller names); when not, `impersonal_similarity_floor` applies to every candidate",
-    )
-    impersonal_similarity_floor: float | None = Field(
-        default=None,
-        description="the floor of every candidate of a query that speaks of no one of the user's, whatever words "
-        "or links it shares with the query (measured: bench/recall_floor.py)",
-    )
-    floor_bypass_importance: float | None = Field(
-        default=None, description="always null: no importance lifts a memory over the similarity floor any more"
-    )
-    confidence_floor: float = Field(description="confidence under which a belief or a quote is not recalled")
-    framing_cap: float = Field(description="the confidence of a hypothetical, rhetorical or sarcastic quote")
-    beliefs_admitted: list[str] = Field(description="trust buckets of beliefs recalled")
-    quotes_admitted: list[str] = Field(description="trust buckets of quotes recalled (include_untrusted_evidence)")
-    sensitive_admitted: list[str] = Field(description="sensitive categories admitted outside their domain")
-    request_domains: list[str] = Field(description="the domains the request is read to be in")
-    superseded_episodes: str = Field(description="label or suppress")
-    exclusions: dict[str, int] = Field(default_factory=dict, description="candidates kept out, by reason")
-
-
-class RecallDiagnostics(BaseModel):
-    preset: str
-    terms: list[str] = Field(description="the words the keyword search used")
-    dense_candidates: int
-    keyword_candidates: int
-    stale_candidates: int = Field(
-        description="index hits the SQL store did not confirm as current and in scope"
-    )
-    degraded: list[str] = Field(default_factory=list, description="candidate sources that failed")
-    episode_dense_candidates: int = 0
-    episode_keyword_candidates: int = 0
-    named_speakers: list[str] = Field(default_factory=list, description="speakers the query names")
-    time_window: list[datetime] | None = Field(default=None, description="[start, end) of the dates the query names")
-    ignored_dates: list[str] = Field(
-        default_factory=list,
-        description="dates the query names that the calendar (years 1 to 9999) cannot hold, counted from "
-        "`dates_relative_to` or now: passed over, never an error",
-    )
-    superseded_episodes: list[SuppressedView] = Field(
-        default_factory=list, description="episodes whose belief is no longer current: labelled or suppressed, and why"
-    )
-    trust_policy: TrustPolicyView | None = Field(default=None, description="the trust policy applied")
 
 
 class RecallResult(BaseModel):

@@ -23,6 +23,7 @@ from beliefs.attributes import is_single_valued
 from beliefs.reconcile import normalize_value
 from beliefs.records import Memory, MemoryState, Polarity, RecallSemantics, Trust, Visibility
 from reading.domains import KNOWN_DOMAINS, action_family, action_in, canonical_domain, domains_of, widened
+from reading.period import lapsed
 from reading.sincerity import Sincerity, sincerity_of
 from sidecar.recall.live_intent import LiveIntent
 from sidecar.recall.sensitivity_gate import sensitive_outside, sensitive_words_outside
@@ -68,6 +69,8 @@ def currency_violation(
         return "revoked"
     if memory.expires_at is not None and memory.expires_at <= now:
         return "expired"
+    if memory.expires_at is None and (ended := lapsed(memory.text, memory.valid_from, now)) is not None:
+        return f"expired: said for a period that ended {ended.date().isoformat()}"
     if memory.confidence < confidence_floor:
         return "confidence below the floor"
     if memory.trust is Trust.UNTRUSTED:

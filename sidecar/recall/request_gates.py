@@ -29,7 +29,7 @@ def item_gates(
     return policy.ItemGates(
         action=action,
         domains=domains,
-        live=LiveIntent.of(request.live_intent),
+        live=LiveIntent.of_request(request.live_intent, request.query),
         include_sensitive=tuple(request.include_sensitive),
         confidence_floor=config.confidence_floor,
         kinship=meaning.kinship,

@@ -5,18 +5,11 @@ confirmations; the candidate sources and the suppressed list only with diagnosti
 from __future__ import annotations
 
 from sidecar.recall import currency
+from sidecar.recall.conflict_view import ConflictView
+from sidecar.recall.diagnostics import CandidateSources, SuppressedView
 from sidecar.recall.freshness import certainty, needs_confirmation
 from sidecar.recall.fusion import Signals
-from sidecar.recall.models import (
-    CandidateSources,
-    ConfirmationView,
-    ConflictView,
-    EpisodeTurn,
-    QuoteEvidence,
-    RecalledMemory,
-    RecallResult,
-    SuppressedView,
-)
+from sidecar.recall.models import ConfirmationView, EpisodeTurn, QuoteEvidence, RecalledMemory, RecallResult
 from sidecar.recall.selection import Selection
 
 

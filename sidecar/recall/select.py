@@ -63,7 +63,8 @@ def select(
     _suppress_sensitive(pool, domains, request.include_sensitive, verdicts)
     _withhold(pool, lambda m: policy.off_domain(m, action, domains, meaning.kinship.get(m.id)), verdicts)
     matched = _admit_eligible(pool, action, domains, request, signals, config, verdicts, meaning.kinship, impersonal)
-    yielded = _yield_to_live_intent(pool, request.live_intent, verdicts, meaning.overridden)
+    live = LiveIntent.of_request(request.live_intent, request.query)
+    yielded = _yield_to_live_intent(pool, live, verdicts, meaning.overridden)
     named = policy.named_contexts(request.topic, request.live_intent, request.query)
     mismatched = _suppress_other_contexts(pool, named, yielded, verdicts)
     _narrow_to_topic(request.topic, named, matched, verdicts)
@@ -186,13 +187,12 @@ def _tier(
 
 
 def _yield_to_live_intent(
-    pool: dict[str, Memory], live_intent: Mapping[str, str], verdicts: Verdicts, by_meaning: Mapping[str, str]
+    pool: dict[str, Memory], live: LiveIntent, verdicts: Verdicts, by_meaning: Mapping[str, str]
 ) -> set[str]:
-    """Suppress the memories whose attribute the live instruction sets, or that it speaks of by meaning
-    (`by_meaning`: id → why); their ids."""
-    if not live_intent:  # nothing to yield to
+    """Suppress the memories whose attribute the live instruction sets (the caller's `live_intent`, else
+    a one-off instruction of the query), or that it speaks of by meaning (`by_meaning`: id → why); their ids."""
+    if not live:  # nothing to yield to
         return set()
-    live = LiveIntent.of(live_intent)
     overridden = {m.id: why for m in pool.values() if (why := live.overrides(m) or by_meaning.get(m.id)) is not None}
     for memory_id, why in overridden.items():
         verdicts.suppress(memory_id, why)

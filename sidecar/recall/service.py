@@ -41,21 +41,16 @@ from sidecar.recall.audit import AuditSink, query_digest
 from sidecar.recall.carried_quotes import carry_quotes
 from sidecar.recall.concurrency import gather_all
 from sidecar.recall.config import BALANCED, RecallConfig, episode_fusion, preset
+from sidecar.recall.diagnostics import RecallDiagnostics, SuppressedView
 from sidecar.recall.episodes import EpisodeVerdicts, judge_episodes, offer_context
 from sidecar.recall.evidence import episode_item, merge
-from sidecar.recall.exclusions import unaccounted
+from sidecar.recall.exclusions import first_reasons, unaccounted
 from sidecar.recall.fusion import Signals, fuse, grounded, stated_relevance
 from sidecar.recall.keywords import query_terms
 from sidecar.recall.linked import query_links, with_linked
 from sidecar.recall.meaning import Meaning, MeaningReader
 from sidecar.recall.metrics import measured, recall_metrics
-from sidecar.recall.models import (
-    RecallDiagnostics,
-    RecalledMemory,
-    RecallRequest,
-    RecallResult,
-    SuppressedView,
-)
+from sidecar.recall.models import RecalledMemory, RecallRequest, RecallResult
 from sidecar.recall.newer_first import NewerFirst
 from sidecar.recall.notes import notes_of
 from sidecar.recall.people import named_speakers
@@ -185,7 +180,7 @@ class RecallService:
         answered += [t.id for e in merged.selection.chosen for t in e.context]
         left_out = [*filtered, *(said_all.keys() - {e.id for e in said_episodes})]
         swept = unaccounted([*current, *said_all], answered, (i for i, _ in listed), left_out)
-        kept = replace(merged.selection, suppressed=[*listed, *swept])
+        kept = replace(merged.selection, suppressed=first_reasons([*listed, *swept]))
         result = to_result(kept, signals, request.diagnostics)
         texts = {**{i: m.text for i, m in current.items()}, **{i: e.text for i, e in said_all.items()}}
         if request.format == "prompt":  # the beliefs; quotes are evidence, not part of the block

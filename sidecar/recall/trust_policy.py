@@ -10,8 +10,9 @@ from collections.abc import Sequence
 
 from beliefs.confidence import HYPOTHETICAL_CONFIDENCE_CAP
 from sidecar.recall.config import RecallConfig
+from sidecar.recall.diagnostics import TrustPolicyView
 from sidecar.recall.exclusions import exclusion_counts
-from sidecar.recall.models import RecallRequest, TrustPolicyView
+from sidecar.recall.models import RecallRequest
 
 
 def trust_policy(

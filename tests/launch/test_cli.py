@@ -14,6 +14,22 @@ def test_help_lists_every_command(capsys):
         assert command in out
 
 
+def test_every_command_keeps_its_place_and_its_flags():
+    """The maintenance commands (`launch.maintenance_commands`) register where the CLI always listed them."""
+    parser = build_parser()
+    commands = next(a for a in parser._actions if a.dest == "command").choices
+    assert list(commands) == [
+        "dev", "worker", "sidecar", "publish", "recall", "mcp", "decay", "consolidate", "migrate",
+        "export", "import", "reindex", "reextract",
+    ]  # fmt: skip
+    decay = parser.parse_args(["decay", "--tenant", "acme"])
+    assert (decay.command, decay.tenant, callable(decay.func)) == ("decay", "acme", True)
+    consolidate = parser.parse_args(["consolidate", "--topic", "tech"])
+    assert (consolidate.topic, consolidate.apply, consolidate.threshold, consolidate.user) == ("tech", False, 0.85, None)
+    with pytest.raises(SystemExit):
+        parser.parse_args(["consolidate"])  # --topic is required
+
+
 def test_mcp_without_a_key_says_how_to_get_one(tmp_path, capsys, monkeypatch):
     monkeypatch.delenv("BELIEFSTREAM_API_KEYS", raising=False)
     assert main(["mcp", "--data-dir", str(tmp_path)]) == 2

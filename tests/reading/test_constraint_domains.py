@@ -47,3 +47,8 @@ def test_never_recommend_sushi_fires_for_food_requests_not_every_recommendation(
 def test_a_plural_places_the_request_in_its_domain(request_text: str, domain: str) -> None:
     """An allergy must surface for "what foods should I avoid?" as for "what food ...": plurals count."""
     assert domain in domains_of(request_text)
+
+
+def test_a_figure_of_speech_names_no_domain() -> None:
+    assert "health" not in domains_of("Stop recommending apps with subscriptions, I'm sick of monthly fees.")
+    assert "health" in domains_of("I've been off sick with the flu.")

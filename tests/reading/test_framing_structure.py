@@ -201,3 +201,20 @@ def test_one_gate_for_a_belief_and_the_quote_of_its_turn(text: str, sincere: boo
     trusted = [c for c in claims(text) if c.confidence > 0.3]
     assert (said(text) is Sincerity.SINCERE) is sincere
     assert bool(trusted) is sincere, trusted
+
+
+@pytest.mark.parametrize(
+    ("text", "sincerity"),
+    [
+        ("I nearly took a job at a hotel kitchen in Bath last year.", "hypothetical"),  # what did not happen
+        ("We almost moved to Leeds.", "hypothetical"),
+        ("I almost always cycle to work.", "sincere"),  # a habit, not a near miss
+        ("Who has time for a gym membership?", "rhetorical"),
+        ("Do you think I've got a spare evening to learn Spanish?", "rhetorical"),
+        ("Who has the recipe for the cake?", "sincere"),
+        ("Obviously I'm a maths genius, that's why I need a calculator.", "sarcastic"),
+        ("Obviously I need a new laptop.", "sincere"),
+    ],
+)
+def test_near_misses_rhetorical_means_and_mock_assent(text: str, sincerity: str) -> None:
+    assert sincerity_of(text).sincerity.value == sincerity

@@ -11,8 +11,9 @@ from beliefs.records import MemoryType, Polarity, RecallSemantics, Sensitivity, 
 from reading.sensitivity import is_safety_fact, sensitivity_of
 from reading.strip import strip_injected
 from sidecar.recall import policy
+from sidecar.recall.conflict_view import ConflictValue, ConflictView
 from sidecar.recall.freshness import certainty, needs_confirmation
-from sidecar.recall.models import ConflictValue, ConflictView, RecalledMemory
+from sidecar.recall.models import RecalledMemory
 from sidecar.recall.prompt import render
 from sidecar.recall.sensitivity_gate import (
     _safety_fact,

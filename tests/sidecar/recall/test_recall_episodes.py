@@ -107,6 +107,8 @@ async def test_an_episode_whose_belief_was_superseded_is_labelled_or_suppressed(
     assert all(old.turn_id not in m.citations for m in strict.memories)  # nor quoted as a neighbour
     assert any(s.id == old.id and s.why.startswith("suppressed") for s in strict.suppressed)
     assert [v.id for v in strict.diagnostics.superseded_episodes] == [old.id]
+    listed = [s.id for s in strict.suppressed]
+    assert len(listed) == len(set(listed))  # each candidate kept out once; the superseded view is a second list
 
 
 async def test_agent_private_and_other_user_episodes_are_never_returned(world, tenant) -> None:

@@ -1,0 +1,48 @@
+"""A state said for a bounded period lapses when the period is over (`reading.period`)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from reading.period import lapsed, period_end
+
+SAID = datetime(2026, 3, 2, 10, tzinfo=UTC)  # a Monday
+LATER = SAID + timedelta(days=120)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "This week I'm working from our Berlin office.",
+        "I'm on antibiotics until Friday for a chest infection.",
+        "User is on crutches for the next two weeks after spraining their ankle.",
+        "My in-laws are staying with us this month, so the spare room is taken.",
+        "Today I'm working from the café, the wifi at home is down.",
+        "User is working from the café on Rue Oberkampf on 2026-03-02.",
+        "User's in-laws are staying with us in March 2026.",
+    ],
+)
+def test_a_bounded_present_state_lapses_after_its_period(text: str) -> None:
+    assert lapsed(text, SAID, LATER) is not None
+    assert lapsed(text, SAID, SAID + timedelta(hours=1)) is None  # still within its period
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I live in Manchester with my partner.",  # no period: a standing fact
+        "I ran the half marathon in Cardiff today.",  # an event told in the past stays true of its day
+        "I live in Leeds. This week I'm in Berlin.",  # one sentence still holds: the quote does
+        "I'm paid 52k at the moment.",  # current, with no end said
+        "We're staying at the Hotel Alcazar for a week in May.",  # a length, not a period from now
+    ],
+)
+def test_standing_facts_and_past_events_never_lapse(text: str) -> None:
+    assert lapsed(text, SAID, LATER) is None
+
+
+def test_the_period_named_is_resolved_against_when_it_was_said() -> None:
+    assert period_end("This week I'm in Berlin.", SAID) == datetime(2026, 3, 9, tzinfo=UTC)
+    assert period_end("I'm in Berlin.", SAID) is None
