@@ -9,6 +9,7 @@ oneself carries ("I", "really", "now") left out. Values are what an update chang
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from datetime import datetime
@@ -46,7 +47,9 @@ STOPWORDS = frozenset(
 )
 
 
+@functools.lru_cache(maxsize=16384)
 def _normal(word: str) -> str:
+    """A word as a term (remembered: a vocabulary recurs across texts, recall reads many per request)."""
     name = word[:1].isupper()
     word = word.casefold().replace("’", "'")
     if word.endswith("'s"):
@@ -101,11 +104,25 @@ def terms_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
         if not word or word in STOPWORDS or (len(word) < 3 and not word[0].isdigit()):
             continue
         terms.add(word)
-        before = text[: match.start()]
-        starts_sentence = _SENTENCE_START.search(before) is not None and not _TITLE.search(before)
-        if word[0].isdigit() or word in NUMBER_WORDS or (raw[0].isupper() and not starts_sentence and raw.casefold() not in STOPWORDS):
+        if word[0].isdigit() or word in NUMBER_WORDS:
+            values.add(word)
+        elif raw[0].isupper() and raw.casefold() not in STOPWORDS and not _starts_sentence(text[: match.start()]):
             values.add(word)
     return frozenset(terms), frozenset(values)
+
+
+def content_terms(text: str) -> frozenset[str]:
+    """`terms_of(text)[0]`, without reading which are values: what comparing subjects needs."""
+    terms: set[str] = set()
+    for match in _WORD.finditer(text):
+        word = _normal(match.group(0))
+        if word and word not in STOPWORDS and (len(word) >= 3 or word[0].isdigit()):
+            terms.add(word)
+    return frozenset(terms)
+
+
+def _starts_sentence(before: str) -> bool:
+    return _SENTENCE_START.search(before) is not None and not _TITLE.search(before)
 
 
 #: Whose thing a statement speaks of: the possessor before "'s" ("my mum's birthday", "Ellie's school").

@@ -2,7 +2,7 @@
 
 Text similarity reads a belief's paraphrase; its structured fields say what it is about. A question
 about "my sister" or "where I live" names the entity (`sister`) or the attribute (`lives_in`) of the
-beliefs that answer it even when the paraphrase scores low. Terms are `reading.subject.terms_of`'s
+beliefs that answer it even when the paraphrase scores low. Terms are `reading.subject.content_terms`
 (casefolded, plurals and light stems folded, function words and "user" left out); two terms meet when
 equal or, both at least five letters long, sharing their first five ("allergy" and "allergic").
 """
@@ -10,9 +10,10 @@ equal or, both at least five letters long, sharing their first five ("allergy" a
 from __future__ import annotations
 
 import functools
+from typing import NamedTuple
 
 from beliefs.records import Memory
-from reading.subject import terms_of
+from reading.subject import content_terms
 
 PREFIX = 5
 
@@ -20,13 +21,28 @@ PREFIX = 5
 @functools.lru_cache(maxsize=1024)
 def query_subject_terms(query: str) -> frozenset[str]:
     """The query's subject terms (remembered: a recall reads them once per candidate)."""
-    return terms_of(query)[0]
+    return content_terms(query)
 
 
 @functools.lru_cache(maxsize=8192)
-def _field_terms(entity: str | None, attribute: str | None, topic: str | None) -> frozenset[str]:
+def _field_terms(entity: str | None, attribute: str | None, topic: str | None) -> _Keys:
     words = " ".join(part.replace("_", " ") for part in (entity, attribute, topic) if part)
-    return terms_of(words)[0]
+    return _keys(content_terms(words))
+
+
+class _Keys(NamedTuple):
+    """A text's terms, and the first `PREFIX` letters of those at least that long: a term meets one
+    of them when it is one, or is that long and its prefix is one of theirs."""
+
+    terms: frozenset[str]
+    prefixes: frozenset[str]
+
+    def meets(self, term: str) -> bool:
+        return term in self.terms or (len(term) >= PREFIX and term[:PREFIX] in self.prefixes)
+
+
+def _keys(terms: frozenset[str]) -> _Keys:
+    return _Keys(terms, frozenset(t[:PREFIX] for t in terms if len(t) >= PREFIX))
 
 
 def metadata_matches(memory: Memory, query_terms: frozenset[str]) -> int:
@@ -34,18 +50,12 @@ def metadata_matches(memory: Memory, query_terms: frozenset[str]) -> int:
     if not query_terms:
         return 0
     named = _field_terms(memory.entity, memory.attribute, memory.topic)
-    return sum(1 for term in query_terms if any(_meet(term, field) for field in named))
-
-
-def _meet(a: str, b: str) -> bool:
-    if a == b:
-        return True
-    return len(a) >= PREFIX and len(b) >= PREFIX and a[:PREFIX] == b[:PREFIX]
+    return sum(1 for term in query_terms if named.meets(term))
 
 
 @functools.lru_cache(maxsize=8192)
-def _text_terms(text: str) -> frozenset[str]:
-    return terms_of(text)[0]
+def _text_terms(text: str) -> _Keys:
+    return _keys(content_terms(text))
 
 
 def says_a_term(text: str, query_terms: frozenset[str]) -> bool:
@@ -55,10 +65,10 @@ def says_a_term(text: str, query_terms: frozenset[str]) -> bool:
     if not query_terms:
         return False
     said = _text_terms(text)
-    return any(_meet(term, word) for term in query_terms for word in said)
+    return any(said.meets(term) for term in query_terms)
 
 
 def entity_matches(memory: Memory, query_terms: frozenset[str]) -> bool:
     """Whether the memory's entity names one of `query_terms`."""
     named = _field_terms(memory.entity, None, None)
-    return any(_meet(term, field) for term in query_terms for field in named)
+    return any(named.meets(term) for term in query_terms)

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
-from reading.subject import terms_of
+from reading.subject import content_terms, terms_of
 
 #: Words by which a query speaks of its user (casefolded; contractions keep their first part).
 FIRST_PERSON = frozenset("i me my mine myself we us our ours ourselves".split())
@@ -57,14 +57,29 @@ def names_in(texts: Iterable[str], extra: Iterable[str | None] = ()) -> frozense
     normalised as a query's are."""
     found: set[str] = set()
     for text in texts:
-        capitalised = " ".join(w for w in _WORD.findall(text) if w[0].isupper())
-        found |= terms_of(capitalised)[0]
+        found |= _capitalised_terms(text)
     for name in extra:
         if name:
-            found |= terms_of(name)[0]
+            found |= _name_terms(name)
     return frozenset(found)
 
 
-def speaks_of_user(query: str, names: Iterable[str]) -> bool:
-    """Whether `query` speaks of its user: a first-person word, or one of the user's `names`."""
-    return first_person(query) or not query_names(query).isdisjoint(names)
+@functools.lru_cache(maxsize=8192)
+def _capitalised_terms(text: str) -> frozenset[str]:
+    return content_terms(" ".join(w for w in _WORD.findall(text) if w[0].isupper()))
+
+
+@functools.lru_cache(maxsize=4096)
+def _name_terms(name: str) -> frozenset[str]:
+    return content_terms(name)
+
+
+def speaks_of_user(query: str, names: Iterable[str] | Callable[[], Iterable[str]]) -> bool:
+    """Whether `query` speaks of its user: a first-person word, or one of the user's `names` (or
+    what the callable answers, read only when the query has no first-person word but a name)."""
+    if first_person(query):
+        return True
+    named = query_names(query)
+    if not named:
+        return False
+    return not named.isdisjoint(names() if callable(names) else names)

@@ -43,9 +43,11 @@ def speaks_of_user(request: RecallRequest, memories: Iterable[Memory], episodes:
     if request.action is not None:
         return True
     memories, episodes = list(memories), list(episodes)
-    names = reference.names_in(
-        [*(m.text for m in memories), *(e.text for e in episodes)],
-        [*(m.entity for m in memories), *(e.speaker for e in episodes)],
+    return reference.speaks_of_user(  # the candidates' names are read only when the query names someone
+        request.query,
+        lambda: reference.names_in(
+            [*(m.text for m in memories), *(e.text for e in episodes)],
+            [*(m.entity for m in memories), *(e.speaker for e in episodes)],
+        ),
     )
-    return reference.speaks_of_user(request.query, names)
 

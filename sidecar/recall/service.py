@@ -173,7 +173,9 @@ class RecallService:
         )
         quotes = quotes.without_sensitive(selection.suppressed)
         alone, carried = carry_quotes(selection.chosen, quotes.entries, request.query, config.carry_quotes_saying_more)
-        merged = merge(selection, alone, request.budget_tokens, request.limit)
+        on_beliefs = {i for i, _ in carried}
+        on_beliefs = [q for q in quotes.entries if q.episode.id in on_beliefs]
+        merged = merge(selection, alone, request.budget_tokens, request.limit, on_beliefs)
         listed = [*merged.selection.suppressed, *carried, *quotes.suppressed]
         answered = [e.memory.id for e in merged.selection.chosen]
         answered += [t.id for e in merged.episodes for t in (e.episode, *e.context)]
