@@ -4,7 +4,7 @@ A belief and the turn it came from say one thing; returned side by side they cos
 So a scored quote whose turn produced (`Episode.memory_ids`) or is cited by (`source_turn_ids`) a
 kept belief of the same currency becomes that belief's evidence: its words, when and by whom they
 were said, shown on the belief item, not a second entry in the ranking or the budget. Same
-currency: both current, or both labelled (superseded or possibly so), then one item of history,
+currency: both current, or both possibly superseded, then one item of history,
 dated; a current quote is never hidden under a labelled belief, nor a labelled quote under a current one.
 A quote whose every term the beliefs already say is carried, labelled or not, and changes nothing
 else (no rank, no neighbouring turns); so is the quote of a constraint's turn, whatever it says more
@@ -96,13 +96,14 @@ def carry_quotes(
 
 def _owners(quote: EpisodeEntry, by_memory: dict[str, Entry], by_turn: dict[str, Entry]) -> list[Entry]:
     """The kept beliefs drawn from the quote's turn that read as it does: both current, or both
-    labelled (superseded or possibly so: history, dated). A current quote is never hidden under a
-    belief labelled not current, nor a labelled one under a current belief."""
+    possibly superseded (history, dated). A current quote is never hidden under a belief labelled
+    not current, nor a labelled one under a current belief, nor a quote replaced outright under a
+    belief only possibly so (its firmer label would be lost)."""
     owners = [by_memory[i] for i in quote.episode.memory_ids if i in by_memory]
     turn_owner = by_turn.get(quote.episode.turn_id)
     if turn_owner is not None and turn_owner not in owners:
         owners.append(turn_owner)
-    return [entry for entry in owners if _labelled_belief(entry) == _labelled(quote)]
+    return [entry for entry in owners if _belief_currency(entry) == _quote_currency(quote)]
 
 
 def _covered(quote: EpisodeEntry, owners: Sequence[Entry]) -> bool:
@@ -155,5 +156,10 @@ def _labelled(quote: EpisodeEntry) -> bool:
     return quote.superseded or quote.currency.possibly_superseded
 
 
-def _labelled_belief(entry: Entry) -> bool:
-    return currency.of_memory(entry.memory) is not currency.CURRENT
+def _quote_currency(quote: EpisodeEntry) -> tuple[bool, bool]:
+    """(replaced outright, possibly replaced): a returned belief is never the first."""
+    return quote.superseded, quote.currency.possibly_superseded and not quote.superseded
+
+
+def _belief_currency(entry: Entry) -> tuple[bool, bool]:
+    return False, currency.of_memory(entry.memory).possibly_superseded

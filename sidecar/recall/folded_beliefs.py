@@ -9,8 +9,9 @@ the quote was kept on its own rank, so nothing it cites or quotes around it chan
 
 A belief folds only when everything about it is what the quote already is: the same currency (both
 current, or both labelled superseded, or possibly so), both the user's trusted voice, above the
-doubtful confidence; the belief not a constraint (it fires on its trigger: its quote is carried on it
-instead, `carried_quotes`); drawn from the quote's own turn alone; its names and numbers all in the
+doubtful confidence; the belief ranked by relevance alone (not a constraint, which fires on its
+trigger and carries its quote instead, `carried_quotes`; not a profile or safety fact brought in for
+the request's domain, which stays a typed item); drawn from the quote's own turn alone; its names and numbers all in the
 quote, and most of its words. An item that named the belief as what replaced it names the quote,
 the same statement, instead. The `prompt` block, rendered from the beliefs, is not touched.
 """
@@ -41,7 +42,7 @@ def fold_beliefs(
 ) -> tuple[list[RecalledMemory], list[tuple[str, str]], int]:
     """The answer's items with each belief its quote says in full left out and named on that quote;
     (belief id, why) of the folded ones; the tokens given back. `plain`: the ids of the beliefs that
-    may fold (not constraints). An item that named a folded belief as what replaced it names the quote."""
+    may fold (ranked by relevance alone, not constraints). An item that named a folded belief as what replaced it names the quote."""
     quotes = [item for item in items if item.type == "episode" and _trusted(item)]
     folded: dict[str, RecalledMemory] = {}
     freed = 0

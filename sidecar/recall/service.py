@@ -63,6 +63,7 @@ from sidecar.recall.result import to_result
 from sidecar.recall.scope import resolve_scope
 from sidecar.recall.scored_quotes import Quotes
 from sidecar.recall.select import select
+from sidecar.recall.selection import RANKED
 from sidecar.recall.sensitivity_gate import request_domains, safety_needed
 from sidecar.recall.trust_policy import trust_policy
 from sinks.base import EPISODE_KIND, VectorHit, VectorIndex
@@ -191,9 +192,11 @@ class RecallService:
         result.memories += [episode_item(e, request.diagnostics, now) for e in merged.episodes]
         newer = NewerFirst(self._store, scope, said, currency, now)
         shown = await newer.show(result, kept.suppressed, request.budget_tokens, request.diagnostics, quotes.verdicts.replaced)
-        plain = {e.memory.id for e in kept.chosen if e.memory.recall_semantics is not RecallSemantics.CONSTRAINT}
+        plain = {e.memory.id for e in kept.chosen if e.tier == RANKED and e.memory.recall_semantics is not RecallSemantics.CONSTRAINT}
         result.memories, folded, freed = fold_beliefs(result.memories, plain)
         result.tokens_used -= freed
+        if request.diagnostics:
+            result.suppressed += [SuppressedView(id=i, why=w) for i, w in folded]
         kept = replace(kept, suppressed=first_reasons([*shown, *folded]))
         result.notes = notes_of(result.memories, kept.suppressed, texts)
         if request.diagnostics:

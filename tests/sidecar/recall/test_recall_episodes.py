@@ -55,7 +55,7 @@ async def test_beliefs_come_first_then_the_quotes(world, tenant) -> None:
 
 async def test_a_belief_is_ranked_as_relevant_as_the_turn_it_was_drawn_from(world, tenant) -> None:
     turn = said(tenant, "u1", "I adopted a grey kitten called Pixel from the shelter.", days_ago=3)
-    pet = mem(tenant, "u1", "User adopted a pet from the shelter.", type=MemoryType.FACT)
+    pet = mem(tenant, "u1", "User adopted a pet from the shelter in Leeds.", type=MemoryType.FACT)  # not all in the turn: no fold
     await seed_said(world, turn, with_memories(turn, pet))
     result = await ask(world, tenant, "what is the kitten called?")
     by_id = {m.id: m for m in result.memories}
@@ -219,7 +219,7 @@ async def test_the_audit_names_the_quotes_returned_beside_the_beliefs(world, ten
     audit = AuditLog(world.store, producer, topic="test.recall.audit")
     service = RecallService(world.store, world.index, world.embedder, audit=audit, clock=lambda: NOW)
     turn = said(tenant, "u1", "I adopted a grey kitten called Pixel from the shelter.", speaker="Mira")
-    kitten = mem(tenant, "u1", "Mira has a kitten called Pixel.", type=MemoryType.FACT)
+    kitten = mem(tenant, "u1", "Mira has a kitten called Pixel, born in March.", type=MemoryType.FACT)  # more than the turn: no fold
     await seed_said(world, turn, with_memories(turn, kitten))
     # the question asks for what only the turn says (the shelter): a quote of its own (`carried_quotes`)
     result = await service.recall(
@@ -248,10 +248,11 @@ async def test_a_belief_and_the_turn_it_restates_are_one_item_carrying_the_quote
     assert any(s.id == turn.id and s.why == f"carried as the evidence of belief {city.id}" for s in result.suppressed)
 
 
-async def test_a_turn_that_says_more_than_its_belief_stays_an_item_of_its_own(world, tenant) -> None:
+async def test_a_turn_that_says_more_than_its_belief_is_the_one_item_naming_the_belief(world, tenant) -> None:
     turn = said(tenant, "u1", "I quit squash after my knee injury and took up swimming.", days_ago=4)
     sport = mem(tenant, "u1", "User quit squash after the knee injury.", type=MemoryType.FACT)
     await seed_said(world, turn, with_memories(turn, sport))
     result = await ask(world, tenant, "which sport do I do these days?")
-    assert {m.id for m in result.memories} == {sport.id, turn.id}  # "swimming" is only in the turn
-    assert all(m.evidence == [] for m in result.memories)
+    [item] = result.memories  # "swimming" is only in the turn: the quote stays, the belief folds into it
+    assert item.id == turn.id and item.folded_beliefs == [sport.id] and item.evidence == []
+    assert any(s.id == sport.id and "folded" in s.why for s in result.suppressed)
