@@ -48,6 +48,11 @@ _EMPLOYER_PATTERNS = (
     re.compile(r"(?P<name>(?!I\b)[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3})\s+(?i:took\s+me\s+on|hired\s+me|brought\s+me\s+on)\b"),
     # joining a team there: "to join the community nursing team at X"
     re.compile(rf"\b(?i:join(?:ed|ing)?)\s+(?i:the|a|an|their)\s+[a-z][\w\s-]{{0,30}}?\s+(?i:at|with)\s+(?:the\s+)?{_NAME}"),
+    # the user's own relation of work there: "my new boss at X", "my probation at X", "my colleagues at X"
+    re.compile(
+        rf"\b(?i:my|our)\s+(?:(?i:new|current)\s+)?(?i:boss|line manager|manager|probation|probation period|colleagues|"
+        rf"co-?workers|induction|payslips?)\s+(?i:at|with)\s+(?:the\s+)?{_NAME}"
+    ),
     # "I'm with X now", "I'm at X these days": a present affiliation
     re.compile(rf"\b(?:I(?:'m|’m| am)|User is)\s+(?i:now\s+)?(?:[a-z]+ing\s+)?(?i:with|at|for)\s+(?:the\s+)?{_NAME}(?=[^.!?]{{0,20}}?\b(?i:now|these days|nowadays)\b)"),
 )
@@ -109,8 +114,9 @@ _MOVER = re.compile(r"\b(?:[Ww]e|us|me|I|I'm|I’m|User|[Ww]e're|[Ww]e’re)\b(?
 
 def _own(before: str, places: re.Pattern[str] | None = None) -> bool:
     """The user's own: the clause before the slot says "I" (or "User") and no one else after it, or it
-    has no subject at all ("Got poached by X", "First week at X")."""
-    clause = re.split(r"[.!?;:,]\s|\b(?:and|but|while|whereas)\b", before)[-1]
+    has no subject at all ("Got poached by X", "First week at X"). A subordinate clause is a clause of
+    its own: in "parking's awful since we moved to X" the mover is "we", not the parking."""
+    clause = re.split(r"[.!?;:,]\s|\b(?:and|but|while|whereas|since|because|after|when|so)\b", before)[-1]
     if places is not None:  # my office, our flat, the company relocated us: the user's own, no one else's
         return bool(places.search(clause)) and not _OTHER_PLACE.search(clause)
     mine = list(_FIRST_PERSON.finditer(clause))

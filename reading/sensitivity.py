@@ -56,6 +56,12 @@ def _lowered(pattern: re.Pattern[str]) -> re.Pattern[str]:
     return re.compile(source.replace("(?i:", "(?:", 1))
 
 
+#: A finance word naming a trade, not the user's money: "a mortgage adviser", "the loans team".
+_TRADE = (
+    r"(?!\s+(?:advis[eo]rs?|brokers?|officers?|consultants?|specialists?|analysts?|counsell?ors?|underwriters?|"
+    r"team|department|desk|company|firm|lender|provider|bank)\b)"
+)
+
 _TEXT_SIGNALS: tuple[tuple[Sensitivity, re.Pattern[str]], ...] = (
     (
         Sensitivity.HEALTH,
@@ -94,8 +100,8 @@ _TEXT_SIGNALS: tuple[tuple[Sensitivity, re.Pattern[str]], ...] = (
     (
         Sensitivity.FINANCES,
         _words(
-            r"salary", r"income", r"debts?", r"loans?", r"mortgage", r"bankrupt\w*", r"credit score",
-            r"savings", r"net worth", r"in debt", r"owe", r"earn(?:s|ing)?\s+\$?\d[\d,.]*k?",
+            r"salary", r"income", rf"debts?{_TRADE}", rf"loans?{_TRADE}", rf"mortgages?{_TRADE}", r"bankrupt\w*",
+            r"credit score", rf"savings{_TRADE}", r"net worth", r"in debt", r"owe", r"earn(?:s|ing)?\s+\$?\d[\d,.]*k?",
             r"paid\s+\$?\d[\d,.]*k?", r"\$\d[\d,.]*k?\s+(?:a|per)\s+(?:year|month)",
         ),
     ),
@@ -103,7 +109,7 @@ _TEXT_SIGNALS: tuple[tuple[Sensitivity, re.Pattern[str]], ...] = (
         Sensitivity.LOCATION,
         re.compile(
             r"(?i:\b(?:home address|my address|street address|apartment\s+\d+|apt\.?\s*\d+|zip code|"
-            r"postcode|gps|coordinates)\b|\b\d{1,5}\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\s+"
+            r"postcode|gps|coordinates)\b|\b\d{1,5}\s+(?:(?!(?:at|the|on|in|of|to|for|from|and|by|near|a|an|my|our)\b)[A-Za-z]+\s+){1,3}"
             r"(?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Boulevard|Blvd|Drive|Dr|Way|Court|Ct)\b)"
         ),
     ),

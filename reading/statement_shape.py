@@ -12,7 +12,12 @@ Read from the form of the sentence, never from what it is about, so it holds for
   "as of", "from now on"); or, implied only, a present-time contrast ("now", "these days", "my new");
 - a *cessation* says it is over: "no longer", "not ... anymore", "stopped", "quit", "cancelled",
   "pulled out", "gave up", "broke up", "let ... go", "fell through", "not ... after all", "forget
-  what I said", "done with", "stepped back from", "died", "gone <x>-free".
+  what I said", "done with", "stepped back from", "died", "gone <x>-free", "<x> is history", "<a place> is shut / closed" (for now, for an event), redundancy, a verb
+  putting its object away ("shelved the extension", "knocked the class on the head", "binned off the box").
+
+A sentence's assertion is what it states: a question asked after a statement in one sentence ("my new
+boss at X keeps calling, how do I push back?"), a hedge in a clause of its own ("maybe in a few years")
+and a clause saying nothing changed ("still 1pm") leave the rest of the sentence asserted.
 
 What it replaces is read from the contrast ("X, not Y", "not Y but X", "instead of Y", "from Y to
 X", "swapped Y for X") or from what a cessation names ("cancelled my Economist subscription").
@@ -48,22 +53,24 @@ _CHANGE = re.compile(
     r"(?:pushed|bumped|shifted)(?: \w+)? (?:to|up)|rebook(?:ed|ing)|reassign(?:ed|ing)|instead|from now on|as of (?:now|today|this|next|last|\w+ \d|(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|june|july|august|september|october|november|december)|"
     r"(?:chose|chosen|picked|took|taken|opted|booked|bought|went for|gone for)\b[^.!?;]{0,60}?\bin the end|"
     r"starting (?:(?:this|next) (?:week|month|year|term|season|spring|summer|autumn|fall|winter|monday|tuesday|"
-    r"wednesday|thursday|friday|saturday|sunday)|today|tomorrow|from|on)|ended up|end up|settled on|decided (?:against|on|to go with)|went with|"
+    r"wednesday|thursday|friday|saturday|sunday)|today|tomorrow|from|on)|ended up|end up|settled on|decided (?:against|on|to go with)|went with|gone with|"
     r"opted (?:for|against)|turn(?:s|ed) out|got rid of|sold (?:my|our|the)|took up|taken up|took over|"
-    r"(?:just|recently) (?:moved|switched)|new (?:job|role|position|address|number)|update:|"
+    r"(?:just|recently) (?:moved|switched)|new (?:job|role|position|address|number|plan)|update:|"
     r"got (?:promoted|poached)|accepted (?:an|the|a) (?:offer|job|position)|after all|(?:down|up) to (?:one|two|a|just|only|\d)|cut (?:down|back)|(?:we|I) (?:now|then) )\b)"
 )
 _CESSATION = re.compile(
     r"(?i:\b(?:no longer|not any ?more|n't [^.!?,;]{1,50}? any ?more|not [^.!?,;]{1,50}? any ?more|any ?more|"
     r"stopped|quit(?:ting)?|cancel+(?:ed|ing)|called off|pulled out|dropped out|withdr[eaw]w?n?|gave up|given up|"
     r"broke up|split up|let (?:\w+ ){1,2}go|fell through|forget (?:what|that|about what) I said|never ?mind|"
-    r"no more|not [^.!?,;]{1,40}? after all|moved out|left (?:my|our|the)|handed in (?:my|our) notice|resigned|"
+    r"no more|not [^.!?,;]{1,40}? after all|moved out|left (?:my|our|the)|handed in (?:my|our) notice|resigned|made redundant|took (?:voluntary )?redundancy|laid off|"
     r"got rid of|sold (?:my|our|the)|decided against|closed down|shut down|ditch(?:ed|ing)|scrap(?:ped|ping)|"
     r"(?:done|finished) with|stepp(?:ed|ing) (?:back|down|away) from|died|passed away|(?:gone|went|going|been|now|am|I'm) [a-z]+-free|"
     r"(?:days?|weeks?|months?|years?) [a-z]+-free|cut(?= (?-i:[A-Z]))|(?<!'m )(?<!’m )(?<!am )(?<!re )(?<!be )(?<!get )(?<!got )(?<!was )(?<!is )used to|turn(?:ed|ing)? down|declin(?:ed|ing)|"
     r"dropp(?:ed|ing) (?:the|my|our)\b(?!(?:\s+\w+){0,2}\s+off\b)|leaving (?:my|our|the)|"
     r"(?:my|our) (?:last|final) (?:day|week|shift|term|month|season|match|class) (?:at|with)|"
-    r"(?:is|are|'s|’s|'re|’re) (?:off|on hold|shelved|on ice)(?=\s*(?:[,;.!]|$|for now|indefinitely))|"
+    r"(?:is|are|'s|’s|'re|’re) (?:off|on hold|shelved|on ice|history)(?=\s*(?:[,;.!]|$|for now|indefinitely))|"
+    r"(?:is|are|'s|’s) (?:shut|closed)(?=\s*(?:[,;.!]|$|for\b|today|tonight|this week))|"
+    r"(?:shelved|mothballed|binned(?: off)?)(?= (?:the|my|our|his|her|their|that|this)\b)|knocked(?=(?: [\w'’-]+){1,4} on the head\b)|"
     r"(?:put|been|are|is|'s|’s) on hold)\b)"
 )
 _IMPLIED = re.compile(r"(?i:\b(?:now|these days|nowadays|currently|this (?:year|season|term|month)|(?:my|our) new)\b)")
@@ -113,7 +120,7 @@ _CONTRASTS = (
     ),
 )
 #: Cessations whose grammatical subject is what ends ("Marmalade died", "Cornwall's off", "the reno is on hold").
-_SUBJECT_ENDS = re.compile(r"(?:died|passed away|.*\b(?:off|on hold|shelved|on ice))$")
+_SUBJECT_ENDS = re.compile(r"(?:died|passed away|.*\s(?:off|on hold|shelved|on ice|history|shut|closed))$")
 #: Where a clause ends, for what a cessation names.
 _CLAUSE_END = re.compile(r"[,;:]|\s(?:and|but|so|because|since|as|then|now)\s")
 
@@ -136,6 +143,29 @@ def _asserted(sentence: str) -> bool:
     if not stripped or stripped.endswith("?") or is_echo(stripped) or quotes_someone(stripped):
         return False
     return frame_of(stripped).frame not in (Frame.HYPOTHETICAL, Frame.HEDGED) or _CORRECTION.search(stripped) is not None
+
+
+#: A question asked after a statement in one sentence: "my new boss at X keeps calling at 8, how do I
+#: push back?" asserts what comes before the comma.
+_TRAILING_QUESTION = re.compile(
+    r"(?i:[,;:]\s*(?:so\s+|and\s+|but\s+|anyway\s+)?(?:how|what|where|when|why|which|who|do|does|did|can|could|"
+    r"should|would|will|is|are|any)\b[^,;:]*\?\s*$)"
+)
+
+
+def _asserted_part(sentence: str) -> str | None:
+    """What the sentence asserts, or None: the statement before a trailing question clause; the
+    clauses that say nothing changed ("still 1pm") left out, so "still" holds only where it is said."""
+    if not _asserted(sentence):
+        question = _TRAILING_QUESTION.search(sentence)
+        if question is not None and _asserted(sentence[: question.start()] + "."):
+            sentence = sentence[: question.start()] + "."
+        else:  # a hedge in a clause of its own ("maybe in a few years") hedges only that clause
+            sentence = "".join(c for c in re.split(r"(?<=[,;])", sentence) if frame_of(c).frame is not Frame.HEDGED)
+            if not sentence.strip(" ,;.") or not _asserted(sentence):
+                return None
+    kept = "".join(clause for clause in re.split(r"(?<=[,;])", sentence) if not _CONTINUED.search(clause))
+    return kept if kept.strip(" ,;.") else None
 
 
 #: Someone else does it: "she quit her job", "they moved to Leeds" (a person's pronoun in the cue's clause).
@@ -200,7 +230,8 @@ def read_shape(text: str) -> Shape | None:
             cues.correction.append("did i say")
             replaced += [value_terms(doubted.group("old"))] if value_terms(doubted.group("old")) else []
             continue
-        if not _asserted(sentence) or _CONTINUED.search(sentence):
+        sentence = _asserted_part(sentence)
+        if sentence is None:
             continue
         cues.correction += _found(_CORRECTION, sentence)
         cues.change += _found(_CHANGE, sentence)

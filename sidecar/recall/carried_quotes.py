@@ -2,15 +2,23 @@
 
 A belief and the turn it came from say one thing; returned side by side they cost the budget twice.
 So a scored quote whose turn produced (`Episode.memory_ids`) or is cited by (`source_turn_ids`) a
-belief `select` kept becomes that belief's evidence: its words, when and by whom they were said,
-shown on the belief item, not a second entry in the ranking or the budget (the turns around it that
-the request asks for, `context_turns`, come with the belief and are paid for, as with a quote; the
-belief ranks at least where its quote would have). It is carried even when the
-turn says more than the belief ("I'm a sous chef at a tapas place in Leith, mostly the prep" against
-"User is a sous chef"): the evidence keeps every word of it. A quote stays an item of its own when no
-kept belief came from its turn; when it is labelled (superseded or possibly so); and when what it says
-beyond the kept beliefs drawn from it (content words, names, numbers: `reading.subject.terms_of`) is
-itself needed:
+kept belief of the same currency becomes that belief's evidence: its words, when and by whom they
+were said, shown on the belief item, not a second entry in the ranking or the budget. Same
+currency: both current, or both labelled (superseded or possibly so), then one item of history,
+dated; a current quote is never hidden under a labelled belief, nor a labelled quote under a current one.
+A quote whose every term the beliefs already say is carried, labelled or not, and changes nothing
+else (no rank, no neighbouring turns); so is the quote of a constraint's turn, whatever it says more
+(the standing rule is the item, its reason the evidence). Where a belief is the shorter copy of its
+current quote, the belief folds into the quote instead, on the finished answer (`folded_beliefs`). A labelled quote that says more stays an item: carried on its
+labelled belief it would either lose the rank and neighbouring turns it had as an item (LoCoMo's
+temporal questions lost 4.8 points at 800 tokens) or lift its belief and crowd the budget (a
+single-hop question lost). A current quote that says more is carried only with
+`RecallConfig.carry_quotes_saying_more` (off by default): it would have been an item, so the belief
+stands in for it (for the best such quote it carries) where it ranks above the belief, taking its
+rank and offering its neighbouring turns (`context_turns`, paid for); where the belief ranks above
+it, the belief stays as it was (lifting the quote's neighbours to the belief's rank crowds the
+budget: measured on LoCoMo). Even then it stays an item of its own when what it says beyond the kept beliefs drawn from it
+(content words, names, numbers: `reading.subject.terms_of`) is itself needed:
 - it holds one of the query's terms;
 - the turn says in words that it corrects, changes or ends something (`reading.statement_shape`, an
   explicit cue), or a belief drawn from it states what ended (negative polarity): the rest of the
@@ -25,9 +33,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from beliefs.records import Polarity
+from beliefs.records import Polarity, RecallSemantics
 from reading.statement_shape import read_shape
 from reading.subject import STOPWORDS, content_terms, terms_of
+from sidecar.recall import currency
 from sidecar.recall.episodes import EpisodeEntry
 from sidecar.recall.metadata_match import query_subject_terms
 from sidecar.recall.selection import Entry
@@ -42,10 +51,10 @@ def carry_quotes(
     beliefs: Sequence[Entry], quotes: Sequence[EpisodeEntry], query: str = "", saying_more: bool = True
 ) -> tuple[list[EpisodeEntry], list[tuple[str, str]]]:
     """Attach each quote of a kept belief's turn to that belief (`Entry.evidence`, the best-ranked
-    belief when the turn gave several) unless what it says beyond them is needed for `query`; the
-    quotes left to rank as items, and (episode id, why) of the carried ones. Not `saying_more`
-    (`RecallConfig.carry_quotes_saying_more`): only a quote that says nothing more is carried, and
-    its neighbouring turns are not offered with the belief (the behaviour before this rule)."""
+    belief of its currency when the turn gave several) as the module docstring says; the quotes left
+    to rank as items, and (episode id, why) of the carried ones. `saying_more`
+    (`RecallConfig.carry_quotes_saying_more`): a current quote that says more is carried too, unless
+    what it says more is needed for `query`."""
     asked = query_subject_terms(query)
     ranked = sorted(beliefs, key=Entry.rank_key)
     by_memory = {entry.memory.id: entry for entry in ranked}
@@ -55,19 +64,29 @@ def carry_quotes(
             by_turn.setdefault(turn_id, entry)
     left: list[EpisodeEntry] = []
     taken: list[tuple[str, str]] = []
+    stand_ins: dict[int, tuple[Entry, EpisodeEntry]] = {}  # belief -> the best quote it carries that says more
     for quote in quotes:
-        owners = [] if _labelled(quote) else _owners(quote, by_memory, by_turn)
-        carried = bool(owners) and (not _more_needed(quote, owners, asked) if saying_more else _covered(quote, owners))
-        owner = min(owners, key=Entry.rank_key) if carried else None
-        if owner is None:
+        owners = _owners(quote, by_memory, by_turn)
+        if not owners:
             left.append(quote)
             continue
+        rules = [entry for entry in owners if entry.memory.recall_semantics is RecallSemantics.CONSTRAINT]
+        covered = bool(rules) or _covered(quote, owners)
+        carried = covered or (saying_more and not _labelled(quote) and not _more_needed(quote, owners, asked))
+        if not carried:
+            left.append(quote)
+            continue
+        owner = min(rules or owners, key=Entry.rank_key)
         owner.evidence.append(quote.episode)
-        if saying_more:
-            if quote.score.value > owner.score.value:  # it ranks where its quote would have
-                owner.score = owner.score._replace(value=quote.score.value)
-            owner.neighbours += [m for m in quote.neighbours if m.turn_id not in owner.memory.source_turn_ids]
+        if not covered:  # it would have been an item: the belief stands in for the best such quote
+            standing = stand_ins.get(id(owner))
+            if standing is None or quote.score.value > standing[1].score.value:
+                stand_ins[id(owner)] = (owner, quote)
         taken.append((quote.episode.id, CARRIED_WHY.format(belief=owner.memory.id)))
+    for owner, quote in stand_ins.values():  # where the quote ranks above it: its rank and the turns around it
+        if quote.score.value >= owner.score.value:
+            owner.score = owner.score._replace(value=quote.score.value)
+            owner.neighbours += [m for m in quote.neighbours if m.turn_id not in owner.memory.source_turn_ids]
     for entry in beliefs:
         entry.evidence.sort(key=lambda e: (e.said_at, e.turn_id))
         carried_ids = {e.id for e in entry.evidence}
@@ -76,12 +95,14 @@ def carry_quotes(
 
 
 def _owners(quote: EpisodeEntry, by_memory: dict[str, Entry], by_turn: dict[str, Entry]) -> list[Entry]:
-    """The kept beliefs drawn from the quote's turn."""
+    """The kept beliefs drawn from the quote's turn that read as it does: both current, or both
+    labelled (superseded or possibly so: history, dated). A current quote is never hidden under a
+    belief labelled not current, nor a labelled one under a current belief."""
     owners = [by_memory[i] for i in quote.episode.memory_ids if i in by_memory]
     turn_owner = by_turn.get(quote.episode.turn_id)
     if turn_owner is not None and turn_owner not in owners:
         owners.append(turn_owner)
-    return owners
+    return [entry for entry in owners if _labelled_belief(entry) == _labelled(quote)]
 
 
 def _covered(quote: EpisodeEntry, owners: Sequence[Entry]) -> bool:
@@ -132,3 +153,7 @@ def _terms(text: str) -> frozenset[str]:
 
 def _labelled(quote: EpisodeEntry) -> bool:
     return quote.superseded or quote.currency.possibly_superseded
+
+
+def _labelled_belief(entry: Entry) -> bool:
+    return currency.of_memory(entry.memory) is not currency.CURRENT

@@ -57,8 +57,8 @@ class RecallConfig(BaseModel):
         default=False,
         description="carry a quote on the belief drawn from its turn even when the turn says more, unless what it "
         "says more is needed (`carried_quotes`); off: only a quote that says nothing more is carried (on, the dev "
-        "recall scenarios spend 42 % fewer tokens on duplicates but LoCoMo's multi-hop evidence drops: "
-        "docs/benchmarks.md)",
+        "recall scenarios spend fewer tokens on duplicates but lose recalls whose answer is only in the turn, and "
+        "LoCoMo's temporal evidence drops: docs/benchmarks.md)",
     )
     metadata_weight: float = Field(
         default=0.02, ge=0.0, le=0.5,

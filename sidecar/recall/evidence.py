@@ -36,12 +36,20 @@ def _key(item: Item) -> tuple:
     return (item.tier, -item.score.value, 0, item.memory.id)
 
 
-def merge(selection: Selection, episodes: Sequence[EpisodeEntry], budget_tokens: int, limit: int) -> Merged:
-    """Trim beliefs and episodes together; what loses is suppressed with the reason."""
+def merge(
+    selection: Selection,
+    episodes: Sequence[EpisodeEntry],
+    budget_tokens: int,
+    limit: int,
+    carried: Sequence[EpisodeEntry] = (),
+) -> Merged:
+    """Trim beliefs and episodes together; what loses is suppressed with the reason. `carried`: the
+    scored quotes carried on a belief (`carried_quotes`): not items, but their relevance still orders
+    the neighbouring turns an item quotes."""
     if not episodes and not any(entry.neighbours for entry in selection.chosen):
         return Merged(selection, [])
     ranked = sorted([*selection.chosen, *episodes], key=_key)
-    trimmed, repeated = _fill(ranked, budget_tokens, limit)
+    trimmed, repeated = _fill(ranked, budget_tokens, limit, carried)
     kept = {id(item) for item in trimmed.kept}
     suppressed = list(selection.suppressed)
     for item in trimmed.over_budget:
@@ -54,7 +62,9 @@ def merge(selection: Selection, episodes: Sequence[EpisodeEntry], budget_tokens:
     return Merged(replace(selection, chosen=beliefs, suppressed=suppressed, tokens_used=trimmed.tokens_used), quoted)
 
 
-def _fill(ranked: Sequence[Item], budget_tokens: int, limit: int) -> tuple[Trimmed[Item], list[tuple[EpisodeEntry, str]]]:
+def _fill(
+    ranked: Sequence[Item], budget_tokens: int, limit: int, carried: Sequence[EpisodeEntry] = ()
+) -> tuple[Trimmed[Item], list[tuple[EpisodeEntry, str]]]:
     """`trim` in rank order, where each quote takes the neighbouring turns no item above it quotes.
 
     A hit already quoted as a neighbour of a better one is not repeated: (entry, quoting id) pairs.
@@ -64,13 +74,14 @@ def _fill(ranked: Sequence[Item], budget_tokens: int, limit: int) -> tuple[Trimm
     filler: Filler[Item] = Filler(budget_tokens, limit)
     repeated: list[tuple[EpisodeEntry, str]] = []
     quoted: dict[str, str] = {}  # episode id -> the kept quote showing it
-    relevance = {item.episode.id: item.score.value for item in ranked if isinstance(item, EpisodeEntry)}
+    scored = [*carried, *(item for item in ranked if isinstance(item, EpisodeEntry))]
+    relevance = {entry.episode.id: entry.score.value for entry in scored}
     for item in ranked:
         if isinstance(item, EpisodeEntry) and item.episode.id in quoted:
             repeated.append((item, quoted[item.episode.id]))
             continue
         if _offer_quote(filler, item, [m for m in item.neighbours if m.id not in quoted], relevance):
-            shown = item.turns() if isinstance(item, EpisodeEntry) else item.context
+            shown = item.turns() if isinstance(item, EpisodeEntry) else [*item.evidence, *item.context]
             for turn in shown:
                 quoted.setdefault(turn.id, _id(item))
     return filler.trimmed(), repeated

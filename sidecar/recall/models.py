@@ -210,6 +210,11 @@ class RecalledMemory(BaseModel):
         default=None, description="the newer memory or episode that replaced (or may have replaced) it"
     )
     superseded_at: datetime | None = Field(default=None, description="when that newer statement was said")
+    folded_beliefs: list[str] = Field(
+        default_factory=list,
+        description="episodes: the current beliefs drawn from this turn alone that the quote says in full, with "
+        "more; one item per fact: they are not returned beside it (their ids are in the diagnostics' suppressed)",
+    )
     note: str | None = None
 
 

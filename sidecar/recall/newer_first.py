@@ -135,21 +135,21 @@ def newer_first(
         if newer is None:
             index += 1
             continue
+        episode = fetched.get(newer)
+        cost = estimate_tokens(episode.text) if episode is not None else 0  # of quoting it, once
         at = _holds(out, newer)
-        if at is None and newer in fetched:  # fetched: the turn of a newer belief, or one another quote shows
-            at = _holds(out, fetched[newer].id, fetched[newer].turn_id)
-        if at == index and newer in fetched:  # the older quotes it as context: shown as its own item instead
-            turn_id = fetched[newer].turn_id
-            context = [t for t in item.context if t.turn_id != turn_id]
-            citations = [c for c in item.citations if c != turn_id]
+        if at is None and episode is not None:  # fetched: the turn of a newer belief, or one another quote shows
+            at = _holds(out, episode.id, episode.turn_id)
+        if at == index and episode is not None:  # the older quotes it as context: shown as its own item instead
+            context = [t for t in item.context if t.turn_id != episode.turn_id]
+            citations = [c for c in item.citations if c != episode.turn_id]
             item = out[index] = item.model_copy(update={"context": context, "citations": citations})
-            added -= estimate_tokens(fetched[newer].text)
+            added -= cost
             at = None
-        fits = room is None or added + estimate_tokens(fetched[newer].text) <= room if newer in fetched else False
-        if at is None and fits and not fetched[newer].superseded_by:
-            quote = newer_quote(fetched[newer], item, now)
-            out.insert(index, quote)
-            added += estimate_tokens(quote.text)
+        fits = episode is not None and (room is None or added + cost <= room)
+        if at is None and fits and not episode.superseded_by:
+            out.insert(index, newer_quote(episode, item, now))
+            added += cost
             index += 2
         elif at is not None and at > index:
             out.insert(index, out.pop(at))

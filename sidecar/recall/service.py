@@ -32,7 +32,7 @@ import numpy as np
 from beliefs.attributes import ATTRIBUTES, is_single_valued
 from beliefs.episodes import Episode
 from beliefs.errors import BeliefstreamError
-from beliefs.records import Memory, RecallAudit, utcnow
+from beliefs.records import Memory, RecallAudit, RecallSemantics, utcnow
 from embedding.embedder import Embedder
 from sidecar.auth import Principal
 from sidecar.recall import filters
@@ -45,6 +45,7 @@ from sidecar.recall.diagnostics import RecallDiagnostics, SuppressedView
 from sidecar.recall.episodes import EpisodeVerdicts, judge_episodes, offer_context
 from sidecar.recall.evidence import episode_item, merge
 from sidecar.recall.exclusions import first_reasons, unaccounted
+from sidecar.recall.folded_beliefs import fold_beliefs
 from sidecar.recall.fusion import Signals, fuse, grounded, stated_relevance
 from sidecar.recall.keywords import query_terms
 from sidecar.recall.linked import query_links, with_linked
@@ -173,7 +174,9 @@ class RecallService:
         )
         quotes = quotes.without_sensitive(selection.suppressed)
         alone, carried = carry_quotes(selection.chosen, quotes.entries, request.query, config.carry_quotes_saying_more)
-        merged = merge(selection, alone, request.budget_tokens, request.limit)
+        on_beliefs = {i for i, _ in carried}
+        on_beliefs = [q for q in quotes.entries if q.episode.id in on_beliefs]
+        merged = merge(selection, alone, request.budget_tokens, request.limit, on_beliefs)
         listed = [*merged.selection.suppressed, *carried, *quotes.suppressed]
         answered = [e.memory.id for e in merged.selection.chosen]
         answered += [t.id for e in merged.episodes for t in (e.episode, *e.context)]
@@ -188,7 +191,10 @@ class RecallService:
         result.memories += [episode_item(e, request.diagnostics, now) for e in merged.episodes]
         newer = NewerFirst(self._store, scope, said, currency, now)
         shown = await newer.show(result, kept.suppressed, request.budget_tokens, request.diagnostics, quotes.verdicts.replaced)
-        kept = replace(kept, suppressed=shown)
+        plain = {e.memory.id for e in kept.chosen if e.memory.recall_semantics is not RecallSemantics.CONSTRAINT}
+        result.memories, folded, freed = fold_beliefs(result.memories, plain)
+        result.tokens_used -= freed
+        kept = replace(kept, suppressed=first_reasons([*shown, *folded]))
         result.notes = notes_of(result.memories, kept.suppressed, texts)
         if request.diagnostics:
             found = {m.id for m in hydrated}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from beliefs.records import MemoryType, Polarity
+from beliefs.records import MemoryType, Polarity, RecallSemantics
 from sidecar.recall.carried_quotes import carry_quotes
 from sidecar.recall.config import BALANCED, PRECISE
 from sidecar.recall.episodes import EpisodeEntry
@@ -181,3 +181,75 @@ def test_a_belief_quotes_the_turns_around_its_carried_quote_within_the_budget() 
     tight = merge(Selection(chosen=[entry], conflicts=[]), [], budget_tokens=belief_tokens, limit=5)
     [alone] = to_result(tight.selection, {}, False).memories
     assert alone.citations == [quote.episode.turn_id] and alone.context == []
+
+
+def _labelled(quote: EpisodeEntry) -> EpisodeEntry:
+    from sidecar.recall import currency
+
+    quote.currency = currency.Currency(possibly_superseded=True, superseded_by="newer", note="may have been replaced")
+    return quote
+
+
+def test_a_labelled_quote_saying_nothing_more_is_carried_on_the_labelled_belief_of_its_turn() -> None:
+    """One turn, one item of history: the belief and its quote both labelled not current."""
+    entry, quote = _pair("User's landlord is Trevor Hale.", "My landlord is Trevor Hale.", possibly_superseded_by="newer")
+    left, carried = carry_quotes([entry], [_labelled(quote)], "Who is my landlord?", saying_more=False)
+    assert left == [] and entry.evidence == [quote.episode] and len(carried) == 1
+
+
+def test_a_labelled_quote_saying_more_stays_an_item_beside_its_labelled_belief() -> None:
+    """Its rank and neighbouring turns as an item are what a dated question needs (LoCoMo temporal)."""
+    entry, quote = _pair("User's landlord is Trevor Hale.", "My landlord is Trevor Hale, he's slow to fix anything.",
+                         possibly_superseded_by="newer")  # fmt: skip
+    assert carry_quotes([entry], [_labelled(quote)], "Who is my landlord?", saying_more=True) == ([quote], [])
+
+
+def test_a_quote_is_never_carried_on_a_belief_of_another_currency() -> None:
+    """A current quote is not hidden under a belief labelled not current, nor a labelled quote under a current one."""
+    entry, quote = _pair("User is a sous chef.", "I'm a sous chef.", possibly_superseded_by="newer")
+    assert carry_quotes([entry], [quote], "What's my job?") == ([quote], [])
+    entry, quote = _pair("User is a sous chef.", "I'm a sous chef.")
+    assert carry_quotes([entry], [_labelled(quote)], "What's my job?") == ([quote], [])
+
+
+def test_a_quote_saying_nothing_more_brings_no_neighbours_and_no_rank() -> None:
+    """It would not have been an item: carrying it changes nothing but the duplicate (the turns around it
+    would crowd the budget with context the answer never had)."""
+    entry, quote = _pair("User is a sous chef.", "I'm a sous chef.")
+    quote.neighbours = [said("t", "u", "What do you do for a living, Ana?", speaker="Bo")]
+    quote.score = quote.score._replace(value=0.9)
+    carry_quotes([entry], [quote], "What's my job?")
+    assert entry.evidence == [quote.episode] and entry.neighbours == [] and entry.score.value == 0.0
+
+
+def test_a_carried_quotes_relevance_orders_the_neighbours_and_its_turn_is_not_quoted_again() -> None:
+    from sidecar.recall.evidence import merge
+    from sidecar.recall.selection import Selection
+
+    question = said("t", "u", "What kind of books do you have?", speaker="Bo")
+    answer = said("t", "u", "Mostly kids' books, Dr. Seuss and the like.", days_ago=0.99)
+    earlier = said("t", "u", "I've been reading a lot lately.", days_ago=1.01)
+    hit = EpisodeEntry(question, [], 0.6, Score(0.6, 0.9, 0.45, 1.0, 0.6), neighbours=[earlier, answer])
+    entry, _ = _pair("User has kids' books.", answer.text)
+    carried = EpisodeEntry(answer, [], 0.5, Score(0.5, 0.9, 0.45, 1.0, 0.5))
+    entry.evidence = [answer]
+    # the hit has room for one neighbour: the carried quote's turn, more relevant than the earlier one
+    from sidecar.recall.budget import estimate_tokens
+
+    room = estimate_tokens(question.text) + estimate_tokens(answer.text)
+    merged = merge(Selection(chosen=[], conflicts=[]), [hit], budget_tokens=room, limit=5, carried=[carried])
+    assert [t.id for t in merged.episodes[0].context] == [answer.id]
+    # a belief carrying that turn ranked first: the hit does not quote it again
+    entry.score = entry.score._replace(value=0.9)
+    merged = merge(Selection(chosen=[entry], conflicts=[]), [hit], 200, 5, carried=[carried])
+    assert answer.id not in [t.id for t in merged.episodes[0].context]
+
+
+def test_the_quote_of_a_constraints_turn_is_carried_on_it_whatever_it_says_more() -> None:
+    turn_text = "Never suggest horror movies to me, I can't sleep for days after."
+    rule, quote = _pair("Never recommend horror movies to User.", turn_text, recall_semantics=RecallSemantics.CONSTRAINT)
+    left, carried = carry_quotes([rule], [quote], "What should I watch tonight?", saying_more=False)
+    assert left == [] and rule.evidence == [quote.episode] and len(carried) == 1
+    fact, quote = _pair("User can't sleep after horror movies.", turn_text)  # the same turn, a plain belief
+    left, carried = carry_quotes([fact], [quote], "What should I watch tonight?", saying_more=False)
+    assert left == [quote] and carried == []
