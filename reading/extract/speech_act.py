@@ -215,8 +215,18 @@ def is_rhetorical(sentence: str) -> bool:
     )
 
 
+#: `_NUISANCE` and `_DELIGHT` without their case folding, for ASCII text lowered first: their words are
+#: lower case and lowering ASCII keeps every position and word boundary, so the matches are the same
+#: (`tests/reading/test_speech_act_ascii.py`) at a fraction of the cost; `_NUISANCE` runs on every sentence.
+_NUISANCE_LOWER = re.compile(_NUISANCE.pattern.replace("(?i:", "(?:", 1))
+_DELIGHT_LOWER = re.compile(_DELIGHT.pattern.replace("(?i:", "(?:", 1))
+
+
 def is_sarcasm(sentence: str) -> bool:
     """Irony markers, or delight at a nuisance ("I just love being stuck in traffic")."""
     if contains_any(sentence, _IRONY_GATE) and _IRONY.search(sentence):
         return True
+    if sentence.isascii():
+        lowered = sentence.lower()
+        return bool(_NUISANCE_LOWER.search(lowered)) and bool(_DELIGHT_LOWER.search(lowered))
     return bool(_NUISANCE.search(sentence)) and bool(_DELIGHT.search(sentence))
