@@ -4,7 +4,9 @@ process; checks the readings are identical first. Run from the repo root."""
 
 from __future__ import annotations
 
+import argparse
 import json
+import sys
 import time
 
 from reading import sincerity
@@ -27,14 +29,20 @@ def folding(sentence: str) -> bool:
     return bool(sa._NUISANCE.search(sentence)) and bool(sa._DELIGHT.search(sentence))
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
+    argparse.ArgumentParser(
+        description="reading.sincerity per text over the dev recall scenarios' turns: the speech-act patterns "
+        "as they are against their case-folding form, alternated in one process (readings checked identical first)"
+    ).parse_args(argv)
     corpus, read, current = texts(), sincerity.sincerity_of.__wrapped__, sa.is_sarcasm
     forms = {"case-folding": folding, "lowered ASCII": current}
     readings = {}
     for name, form in forms.items():
         sa.is_sarcasm = form
         readings[name] = [read(t) for t in corpus]
-    assert readings["case-folding"] == readings["lowered ASCII"], "the readings differ"
+    if readings["case-folding"] != readings["lowered ASCII"]:
+        print("error: the readings differ", file=sys.stderr)
+        return 1
     times: dict[str, list[float]] = {name: [] for name in forms}
     for _ in range(8):
         for name, form in forms.items():
@@ -48,7 +56,8 @@ def main() -> None:
     print(f"{len(corpus)} texts, readings identical")
     for name, spent in times.items():
         print(f"{name}: median {sorted(spent)[len(spent) // 2]:.1f} us a text")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
