@@ -1,10 +1,12 @@
-"""Recall's audit rows on a SQLite file go through `SqliteAuditWriter` (one trip to its thread): the
-same rows as the engine would write, in the process's write turn after the write path, a user erased
-since left out, a failure reported as the store's outage and to its write health."""
+"""Recall's audit rows on a SQLite file go through `SqliteAuditWriter` (on the event loop when the lock
+is free, else one trip to its thread): the same rows as the engine would write, in the process's
+write turn after the write path, a user erased since left out, a failure reported as the store's
+outage and to its write health; the loop's connection never checkpoints the WAL."""
 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
 import uuid
 from datetime import UTC, datetime, timedelta
@@ -14,6 +16,7 @@ import sqlalchemy as sa
 
 from beliefs.records import AuditedRead, RecallAudit, WithheldRead, utcnow
 from sinks.errors import SinkUnavailableError
+from sinks.sql import sqlite_writes
 from sinks.sql.engine import write_health, write_transaction
 from sinks.sql.store import SqlMemoryStore
 from sinks.sql.tables import recall_audit
@@ -57,11 +60,11 @@ async def test_the_rows_are_those_the_engine_writes_and_read_back_the_same(tmp_p
     ]
     by_engine = SqlMemoryStore(f"sqlite+aiosqlite:///{(tmp_path / 'engine.db').as_posix()}")
     await by_engine.setup()
-    ran_on: list[str] = []
+    on_thread: list[RecallAudit] = []
     write = store._audit_writer._write
 
     def traced(batch):
-        ran_on.append(threading.current_thread().name)
+        on_thread.extend(batch)
         return write(batch)
 
     store._audit_writer._write = traced
@@ -77,8 +80,49 @@ async def test_the_rows_are_those_the_engine_writes_and_read_back_the_same(tmp_p
         assert RecallAudit.model_validate(read._mapping) == records[0]
     finally:
         await by_engine.close()
-    assert ran_on and all(name.startswith("beliefstream-sql-audit") for name in ran_on)
-    assert threading.current_thread().name not in ran_on
+    assert on_thread == []  # the lock was free: written on the loop, no trip to the writer's thread
+
+
+async def test_a_lock_another_process_holds_sends_the_write_to_the_thread_which_waits_for_it(tmp_path, store) -> None:
+    other = sqlite3.connect(tmp_path / "memory.db", isolation_level=None, check_same_thread=False)
+    ran_on: list[str] = []
+    write = store._audit_writer._write
+
+    def traced(batch):
+        ran_on.append(threading.current_thread().name)
+        return write(batch)
+
+    store._audit_writer._write = traced
+    try:
+        other.execute("BEGIN IMMEDIATE")  # as the pipeline's process would
+        audit = asyncio.create_task(store.write_audit([_record()]))
+        await asyncio.sleep(0.2)
+        assert not audit.done() and len(ran_on) == 1  # waiting on the writer's thread, the loop free
+        other.execute("COMMIT")
+        assert len(await asyncio.wait_for(audit, 10)) == 1
+    finally:
+        other.close()
+    assert len(await _rows(store)) == 1
+    assert ran_on[0].startswith("beliefstream-sql-audit") and ran_on[0] != threading.current_thread().name
+    assert await store.write_audit([_record()]) and len(ran_on) == 1  # the lock free again: on the loop
+
+
+async def test_the_loops_connection_never_checkpoints_the_writer_thread_does(monkeypatch, store) -> None:
+    monkeypatch.setattr(sqlite_writes, "CHECKPOINT_EVERY", 3)
+    checkpoints: list[str] = []
+    checkpoint = store._audit_writer._checkpoint
+
+    def traced() -> None:
+        checkpoints.append(threading.current_thread().name)
+        checkpoint()
+
+    store._audit_writer._checkpoint = traced
+    for _ in range(7):
+        await store.write_audit([_record()])
+    assert store._audit_writer._loop_conn.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
+    store._audit_writer._writer().submit(lambda: None).result()  # what was handed to the thread has run
+    assert len(checkpoints) == 2 and all(name.startswith("beliefstream-sql-audit") for name in checkpoints)
+    assert len(await _rows(store)) == 7
 
 
 async def test_a_user_erased_since_is_left_out_in_the_same_transaction(store) -> None:
