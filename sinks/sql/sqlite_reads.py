@@ -58,8 +58,11 @@ class CompiledRead:
         for name, expanding in dict.fromkeys(self._order):
             bind = compiled.binds[name]
             default = _REQUIRED if bind.required else bind.effective_value
-            self._binds.append((name, bind.type.dialect_impl(dialect).bind_processor(dialect), default, expanding))
+            self._binds.append((name, _bind_processor(bind.type, dialect), default, expanding))
         self._sql: dict[tuple[int, ...], str] = {}
+        slot = {name: i for i, (name, *_) in enumerate(self._binds)}
+        self._positions = [slot[name] for name, _ in self._order]  # the argument list from the values of `_binds`
+        self._plain = not any(expanding for _, expanding in self._order)  # one SQL text, no list to splice
         self._columns = [
             (index, processor)
             for index, column in enumerate(getattr(statement, "selected_columns", ()))  # an INSERT selects none
@@ -68,7 +71,7 @@ class CompiledRead:
 
     def bind(self, params: Mapping[str, Any]) -> tuple[str, list[Any]]:
         """The SQL text and positional arguments of one execution with `params`."""
-        values: dict[str, Any] = {}
+        values: list[Any] = []
         lengths: dict[str, int] = {}
         for name, process, default, expanding in self._binds:
             value = params.get(name, default)
@@ -80,15 +83,19 @@ class CompiledRead:
                     raise ValueError(f"the IN list {name!r} is empty: the statement would match nothing")
                 lengths[name] = padded_length(len(value))
                 value += [value[-1]] * (lengths[name] - len(value))
-                values[name] = value if process is None else [process(v) for v in value]
-            else:
-                values[name] = value if process is None else process(value)
+                if process is not None:
+                    value = [process(v) for v in value]
+            elif process is not None:
+                value = process(value)
+            values.append(value)
+        if self._plain:
+            return self._text(lengths), [values[i] for i in self._positions]
         args: list[Any] = []
-        for name, expanding in self._order:
+        for i, (_, expanding) in zip(self._positions, self._order, strict=True):
             if expanding:
-                args += values[name]
+                args += values[i]
             else:
-                args.append(values[name])
+                args.append(values[i])
         return self._text(lengths), args
 
     def rows(self, fetched: list[tuple[Any, ...]]) -> list[Any]:
@@ -112,6 +119,33 @@ class CompiledRead:
             text = _POSTCOMPILE.sub(lambda m: ", ".join("?" * lengths[m.group(1)]), self._template)
             self._sql[key] = text
         return text
+
+
+def _bind_processor(type_: Any, dialect: Dialect) -> Processor | None:
+    """What SQLAlchemy applies to a parameter's value (None: nothing); a UTC datetime bound again
+    (a recall's reads share its `now`) is not formatted again."""
+    generic = type_.dialect_impl(dialect).bind_processor(dialect)
+    if generic is None or not isinstance(type_, UtcDateTime):
+        return generic
+    return _utc_bound(generic)
+
+
+#: The last datetime a UTC bind formatted, and its text: one pair, replaced whole (threads may share it).
+_last_utc: list[tuple[datetime | None, Any]] = [(None, None)]
+
+
+def _utc_bound(generic: Processor) -> Processor:
+    def process(value: Any) -> Any:
+        if type(value) is not datetime:
+            return generic(value)
+        seen, text = _last_utc[0]
+        if seen is not None and seen == value and seen.tzinfo is value.tzinfo:
+            return text
+        processed = generic(value)
+        _last_utc[0] = (value, processed)
+        return processed
+
+    return process
 
 
 def _result_processor(type_: Any, dialect: Dialect) -> Processor | None:
