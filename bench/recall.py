@@ -59,7 +59,7 @@ STAGES = {
     "embed": ("embedder", "aembed"),
     "vector_search": ("vectors", "search"),
     "keyword": ("store", "keyword_candidates"),
-    "pinned": ("store", "pinned_memories"),
+    "pinned_linked": ("store", "pinned_and_linked"),  # the pinned rows and the linked ids: one statement
     "hydrate": ("store", "hydrate"),
     "episode_keyword": ("store", "episode_keyword_candidates"),
     "hydrate_episodes": ("store", "hydrate_episodes"),

@@ -118,6 +118,12 @@ class RecallStore(Protocol):
         of `links.entities` (casefolded), or `valid_from` in `links.window` (start, end exclusive);
         most important, newest first, at most `limit`."""
 
+    async def pinned_and_linked(
+        self, scope: RecallScope, currency: Currency, pinned_limit: int, links: QueryLinks, linked_limit: int
+    ) -> tuple[list[Memory], list[str]]:
+        """`pinned_memories` and `linked_candidates` (none when `links` is empty) in one call: on a
+        SQLite file one statement."""
+
     async def open_contests(self, scope: RecallScope, currency: Currency, limit: int) -> list[OpenContest]:
         """The user's open contested slots (oldest first, at most `limit`), each with its memories in
         `scope` that are current but for their state (`contested`); a slot with none is left out."""

@@ -2,8 +2,9 @@
 
     resolve scope (key decides tenant and bound agent; the body never widens it); the model starts
     ├── keyword search (SQL full text)        ┐
-    ├── linked: entity / time the query names │
-    ├── pinned rows (profile + constraints)   │
+    ├── pinned rows (profile + constraints),  │
+    │   and what is linked to the entity /    │
+    │   time the query names (one statement)  │
     ├── open contested slots of the user      ├ concurrently
     └── embed query → one vector search       ┘
     └── episodes: keyword search, and a second vector search (kind episode) of the same embedding
@@ -67,7 +68,7 @@ from sidecar.recall.selection import RANKED
 from sidecar.recall.sensitivity_gate import request_domains, safety_needed
 from sidecar.recall.trust_policy import trust_policy
 from sinks.base import EPISODE_KIND, VectorHit, VectorIndex
-from sinks.recall import Currency, KeywordHit, QueryLinks, RecallScope, RecallStore
+from sinks.recall import Currency, KeywordHit, RecallScope, RecallStore
 
 logger = logging.getLogger(__name__)
 
@@ -139,12 +140,11 @@ class RecallService:
         domains = request_domains(request.query, request.action.domain if request.action else None, request.topic)
         dates = read_dates(request.query, request.dates_relative_to or now)
         links = query_links(request.query, dates.window)
-        (dense, episode_dense), keyword, linked, episode_keyword, pinned, contests, safety = await gather_all(
+        (dense, episode_dense), keyword, (pinned, linked), episode_keyword, contests, safety = await gather_all(
             self._dense(embedding, scope, fetch, degraded, quoting),
             self._keyword(scope, currency, terms, fetch),
-            self._linked(scope, currency, links, fetch),
+            self._store.pinned_and_linked(scope, currency, config.pinned_limit, links, fetch),
             self._episode_keyword(scope, said, terms, fetch if quoting else 0),
-            self._store.pinned_memories(scope, currency, config.pinned_limit),
             self._store.open_contests(scope, currency, config.contested_limit),
             self._store.safety_memories(scope, currency, safety_needed(domains), config.pinned_limit),
         )
@@ -327,11 +327,6 @@ class RecallService:
         if not terms:
             return []
         return await self._store.keyword_candidates(scope, currency, terms, limit)
-
-    async def _linked(self, scope: RecallScope, currency: Currency, links: QueryLinks, limit: int) -> list[str]:
-        if not links:
-            return []
-        return await self._store.linked_candidates(scope, currency, links, limit)
 
     async def _episode_keyword(
         self, scope: RecallScope, currency: Currency, terms: Sequence[str], limit: int

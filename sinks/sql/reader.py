@@ -37,7 +37,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from beliefs.episodes import Episode
 from beliefs.records import Memory
 from sinks.recall import Currency, KeywordHit, OpenContest, QueryLinks, RecallScope
-from sinks.sql import episode_recall, hydration, recall_queries
+from sinks.sql import episode_recall, hydration, linked_queries, recall_queries
 from sinks.sql.engine import is_sqlite, sqlite_path, unavailable_on_outage
 from sinks.sql.sqlite_reads import CompiledRead
 
@@ -113,10 +113,28 @@ class RecallReader:
     async def linked_candidates(
         self, scope: RecallScope, currency: Currency, links: QueryLinks, limit: int
     ) -> list[str]:
-        plan = recall_queries.linked_plan(scope, currency, links, limit)
+        plan = linked_queries.linked_plan(scope, currency, links, limit)
         if plan is None:
             return []
         return await self._read("linked_candidates", plan, recall_queries.ids_of)
+
+    async def pinned_and_linked(
+        self, scope: RecallScope, currency: Currency, pinned_limit: int, links: QueryLinks, linked_limit: int
+    ) -> tuple[list[Memory], list[str]]:
+        plan = linked_queries.pinned_linked_plan(scope, currency, pinned_limit, links, linked_limit)
+        if plan is None:
+            return await self.pinned_memories(scope, currency, pinned_limit), []
+        if self._sqlite is None:  # the async engine: the two statements beside each other, both to the end
+            pinned, linked = await asyncio.gather(
+                self.pinned_memories(scope, currency, pinned_limit),
+                self.linked_candidates(scope, currency, links, linked_limit),
+                return_exceptions=True,
+            )
+            for result in (pinned, linked):
+                if isinstance(result, BaseException):
+                    raise result
+            return pinned, linked
+        return await self._read("pinned_and_linked", plan, linked_queries.pinned_and_linked)
 
     async def open_contests(self, scope: RecallScope, currency: Currency, limit: int) -> list[OpenContest]:
         plan = recall_queries.open_contests_plan(scope, currency, limit)

@@ -20,7 +20,7 @@ from sqlalchemy.sql.expression import UnaryExpression
 from sqlalchemy.sql.operators import custom_op
 
 from beliefs.records import Memory, MemoryState, RecallAudit, Trust, Visibility
-from sinks.recall import Currency, KeywordHit, OpenContest, QueryLinks, RecallScope
+from sinks.recall import Currency, KeywordHit, OpenContest, RecallScope
 from sinks.sql.convert import memory_of
 from sinks.sql.queries import chunked, dialect_insert
 from sinks.sql.tables import PINNED_PREDICATE, contested_slots, memories, recall_audit
@@ -272,40 +272,6 @@ def _safety_statement(with_agent: bool) -> sa.Select:
             *current_in_scope(memories, with_agent),
         )
         .order_by(memories.c.importance.desc(), memories.c.confidence.desc(), memories.c.id)
-        .limit(sa.bindparam("limit", type_=sa.Integer))
-    )
-
-
-def linked_plan(
-    scope: RecallScope, currency: Currency, links: QueryLinks, limit: int
-) -> tuple[Any, dict[str, Any]] | None:
-    """Current memories in scope whose entity is one of `links.entities` (casefolded) or whose
-    `valid_from` falls in `links.window` (start, end exclusive); most important, newest first. None
-    when the query names neither."""
-    if not links:
-        return None
-    params = scope_params(scope, currency) | {"limit": limit}
-    if links.entities:
-        params["entities"] = sorted({e.casefold() for e in links.entities})
-    if links.window is not None:
-        params |= {"since": links.window[0], "until": links.window[1]}
-    shape = (scope.agent_id is not None, bool(scope.topics), bool(links.entities), links.window is not None)
-    return _linked_statement(*shape), params
-
-
-@lru_cache(maxsize=16)
-def _linked_statement(with_agent: bool, with_topics: bool, by_entity: bool, by_time: bool) -> sa.Select:
-    linked: list[sa.ColumnElement[bool]] = []
-    if by_entity:
-        linked.append(sa.func.lower(memories.c.entity).in_(sa.bindparam("entities", expanding=True)))
-    if by_time:
-        at = memories.c.valid_from.type
-        since, until = sa.bindparam("since", type_=at), sa.bindparam("until", type_=at)
-        linked.append(sa.and_(memories.c.valid_from >= since, memories.c.valid_from < until))
-    return (
-        sa.select(memories.c.id)
-        .where(sa.or_(*linked), *current_in_scope(memories, with_agent, with_topics))
-        .order_by(memories.c.importance.desc(), memories.c.valid_from.desc(), memories.c.id)
         .limit(sa.bindparam("limit", type_=sa.Integer))
     )
 

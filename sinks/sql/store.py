@@ -340,6 +340,11 @@ class SqlMemoryStore(EpisodeStoreMixin, ContestedStoreMixin, TransferStoreMixin)
     ) -> list[str]:
         return await self._reader.linked_candidates(scope, currency, links, limit)
 
+    async def pinned_and_linked(
+        self, scope: RecallScope, currency: Currency, pinned_limit: int, links: QueryLinks, linked_limit: int
+    ) -> tuple[list[Memory], list[str]]:
+        return await self._reader.pinned_and_linked(scope, currency, pinned_limit, links, linked_limit)
+
     async def open_contests(self, scope: RecallScope, currency: Currency, limit: int) -> list[OpenContest]:
         return await self._reader.open_contests(scope, currency, limit)
 
