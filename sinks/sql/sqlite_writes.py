@@ -2,9 +2,10 @@
 
 Through the async engine an audit transaction is some eight trips between the event loop and
 aiosqlite's thread (connect, BEGIN IMMEDIATE, the erasure receipts, the insert, COMMIT, close),
-each a wake-up of the loop with SQLAlchemy's execution around it; even one trip to a thread of its
-own costs the loop more (the hand-over, the wake-up, the GIL hand-backs) than SQLite's own work on
-one small transaction (`docs/benchmarks.md`, recall at 100k). So the transaction runs where the
+each a wake-up of the loop with SQLAlchemy's execution around it. One trip to a thread of its own
+costs the loop about what SQLite's own work on the small transaction does (the hand-over, the
+wake-up, the GIL hand-backs), and puts two thread wake-ups in every answer's path, which on a busy
+machine wait for a core (`docs/benchmarks.md`, recall at 100k). So the transaction runs where the
 recall does, on a connection of the loop's own, when it gets the write lock at once (busy timeout
 0): BEGIN IMMEDIATE, the erasure receipts of the batch's users (`erasure_guard.RECEIPTS`), the
 insert of the records `beliefs.erasure.split_audits` keeps, COMMIT (or ROLLBACK). When another
@@ -44,9 +45,10 @@ logger = logging.getLogger(__name__)
 
 _INSERT = sqlite.insert(recall_audit).on_conflict_do_nothing(index_elements=[recall_audit.c.id])
 
-#: Commits on the loop's connection between two passive checkpoints on the writer's thread (an
-#: audit commit appends a few pages to the WAL: SQLite's own default checkpoints at 1000).
-CHECKPOINT_EVERY = 64
+#: Commits on the loop's connection between two passive checkpoints on the writer's thread: a
+#: one-record audit commit appends about four pages to the WAL (273 in 64), so about SQLite's own
+#: default of a checkpoint at 1000 pages.
+CHECKPOINT_EVERY = 224
 
 
 class SqliteAuditWriter:
