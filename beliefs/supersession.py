@@ -53,6 +53,7 @@ class Shape:
     ends: bool = False  # a cessation cue: the old thing is over, whether or not a value replaces it
     starts: bool = False  # a new start ("just joined", "first week at"): it may replace something, or add to it
     renewed: tuple[str, ...] = ()  # head nouns said "new" ("my new landlord"): a new value of that noun
+    withdraws: bool = False  # it takes back what was said ("forget the boat"): the subject may be meaning alone
 
 
 @dataclass(frozen=True)
@@ -302,6 +303,10 @@ def _link(newer: Statement, older: Statement, shape: Shape, common: frozenset[st
         # another place: many things have one, so only where the two also speak alike, and only possibly
         return Link(older.id, newer.id, False, newer.said_at, f"{shape.kind.value}: another {refilled} than before")
     if not anchors(newer, older, common):
+        if shape.withdraws and closeness(newer, older, common) >= POSSIBLE_CLOSENESS:
+            # "forget the boat" after "a little Wayfarer dinghy": a withdrawal points back at what was said,
+            # in other words; the closest in meaning, possibly (newer first, both dated)
+            return Link(older.id, newer.id, False, newer.said_at, "withdrawn: close in meaning")
         return None  # meaning alone is no subject: a conversation's turns all sound alike
     near = closeness(newer, older, common)
     # firm only when a value is replaced: the older held one, the newer brings another

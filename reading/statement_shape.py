@@ -13,7 +13,8 @@ Read from the form of the sentence, never from what it is about, so it holds for
 - a *cessation* says it is over: "no longer", "not ... anymore", "stopped", "quit", "cancelled",
   "pulled out", "gave up", "broke up", "let ... go", "fell through", "not ... after all", "forget
   what I said", "done with", "stepped back from", "died", "gone <x>-free", "<x> is history", "<a place> is shut / closed" (for now, for an event), redundancy, a verb
-  putting its object away ("shelved the extension", "knocked the class on the head", "binned off the box").
+  putting its object away ("shelved the extension", "knocked the class on the head", "binned off the box"),
+  or a withdrawal of one's own words (`reading.withdrawal`: "forget the boat", "I take back what I said").
 
 A sentence's assertion is what it states: a question asked after a statement in one sentence ("my new
 boss at X keeps calling, how do I push back?"), a hedge in a clause of its own ("maybe in a few years")
@@ -35,6 +36,7 @@ from reading.extract.framing import Frame, frame_of
 from reading.extract.speech_act import is_echo, quotes_someone
 from reading.extract.text import sentence_spans
 from reading.subject import terms_of, value_terms
+from reading.withdrawal import withdrawals
 
 _CORRECTION = re.compile(
     r"(?i:\b(?:sorry(?!\s+(?:to|about|for|that|if|but|you|for))|oops|whoops|correction|typo|my (?:mistake|bad|error)|I misspoke|misspoke|mis(?:typed|spelt|spelled|"
@@ -217,12 +219,22 @@ def _ended(sentence: str) -> list[tuple[str, ...]]:
     return out
 
 
+def _withdrawn(sentence: str, cues: _Cues, replaced: list[tuple[str, ...]]) -> bool:
+    """Adds the withdrawals of the sentence ("forget the boat", `reading.withdrawal`) as cessations naming
+    what they withdraw; True when one names it (its subject may then be meaning alone)."""
+    withdrawn = withdrawals(sentence)
+    cues.cessation += [cue for cue, _ in withdrawn if cue not in cues.cessation]
+    replaced += [what for _, what in withdrawn if what and what not in replaced]
+    return any(what for _, what in withdrawn)
+
+
 def read_shape(text: str) -> Shape | None:
     """The update shape of a statement, or None when it corrects, changes and ends nothing."""
     cues = _Cues([], [], [], [], [])
     renewed: list[str] = []
     replaced: list[tuple[str, ...]] = []
     stated: list[tuple[str, ...]] = []
+    withdrawn_any = False
     for start, end in sentence_spans(text):
         sentence = text[start:end]
         doubted = _SELF_DOUBT.match(sentence)
@@ -230,13 +242,19 @@ def read_shape(text: str) -> Shape | None:
             cues.correction.append("did i say")
             replaced += [value_terms(doubted.group("old"))] if value_terms(doubted.group("old")) else []
             continue
+        said = sentence
         sentence = _asserted_part(sentence)
         if sentence is None:
+            # "Pretend I never said that about the tattoo": a withdrawal is an order about one's own
+            # words, whatever frame its verb reads as; a question or a quote withdraws nothing
+            if not said.rstrip().endswith("?") and not quotes_someone(said):
+                withdrawn_any = _withdrawn(said, cues, replaced) or withdrawn_any
             continue
         cues.correction += _found(_CORRECTION, sentence)
         cues.change += _found(_CHANGE, sentence)
         ceased = _found(_CESSATION, sentence)
         cues.cessation += ceased
+        withdrawn_any = _withdrawn(sentence, cues, replaced) or withdrawn_any
         cues.implied += _found(_IMPLIED, sentence)
         cues.starts += _found(_STARTS, sentence)
         renewed += [term for m in _RENEWED.finditer(sentence) for term in value_terms(m.group("head"))[:1]]
@@ -266,7 +284,7 @@ def read_shape(text: str) -> Shape | None:
     stated = [value for value in stated if value not in replaced]
     return Shape(
         kind, True, found, tuple(replaced), tuple(stated), ends=bool(cues.cessation), starts=bool(cues.starts),
-        renewed=tuple(dict.fromkeys(renewed)),
+        renewed=tuple(dict.fromkeys(renewed)), withdraws=bool(withdrawn_any),
     )  # fmt: skip
 
 
