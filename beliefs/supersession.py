@@ -341,7 +341,9 @@ def _restated(
     refilled = refilled_slot(newer, older)
     if refilled in ONE_AT_A_TIME:
         return Link(older.id, newer.id, explicit, newer.said_at, f"{how}: another {refilled} than before")
-    if refilled is not None and cosine(newer.vector, older.vector) >= NAMED_FLOOR:
+    # an employer after an activity (or the other way) said plainly, with no update's shape, may be a pastime
+    # ("I shop at Lidl", "I volunteer for the Samaritans"): the family alone links only with a cue
+    if refilled is not None and cosine(newer.vector, older.vector) >= NAMED_FLOOR and (refilled != AFFILIATION or shape is not None):
         return Link(older.id, newer.id, False, newer.said_at, f"{how}: another {refilled} than before")
     near = closeness(newer, older, common)
     shared = bool(anchors(newer, older, common) - {m.value for m in newer.measures | older.measures})

@@ -33,6 +33,11 @@ ACTIVITY = "activity"
 
 _NAME = r"(?P<name>(?:[A-Z][\w'’.-]*|&)(?:\s+(?:(?!I\b)[A-Z][\w'’.-]*|&|of|and)(?=\s+(?!I\b)[A-Z&]|\b))*(?:\s+(?!I\b)[A-Z][\w'’.-]*)?)"
 _SELF = r"(?:I(?:'m|’m| am| was|'ve been|’ve been| have been)|User (?:is|was|has been))"
+#: A relation to a named place that is no job held there: "I'm a member at X", "a patient at Y".
+_NOT_A_JOB = (
+    r"(?i:(?:\w+\s+)?(?:member|regular|customer|client|patient|guest|visitor|volunteer|fan|subscriber|resident|tenant|"
+    r"season[- ]ticket holder)s?\b)"
+)
 _EMPLOYER_PATTERNS = (
     # work governs it: "work in QA at X", "working for X", "employed by X", "a job at X"
     re.compile(
@@ -40,13 +45,15 @@ _EMPLOYER_PATTERNS = (
         rf"[^.!?;]{{0,30}}?\b(?i:at|for|with|by)\s+(?:the\s+)?{_NAME}"
     ),
     # a role the speaker holds there: "I'm a paralegal at X", "User is a project manager at X"
-    re.compile(rf"\b{_SELF}\s+(?:(?i:now|currently|still|officially)\s+)?(?i:an?|the)\s+[a-zA-Z][\w\s-]{{0,30}}?\s+(?i:at|for|with)\s+(?:the\s+)?{_NAME}"),
+    re.compile(
+        rf"\b{_SELF}\s+(?:(?i:now|currently|still|officially)\s+)?(?i:an?|the)\s+(?!{_NOT_A_JOB})[a-zA-Z][\w\s-]{{0,30}}?\s+(?i:at|for|with)\s+(?:the\s+)?{_NAME}"
+    ),
     # a role said without an article, at a named place: "I'm head of sales at X" (not "I'm staying at X")
-    re.compile(rf"\b{_SELF}\s+(?:(?i:now|currently|still|officially)\s+)?(?![\w-]*(?:ing|ed)\b|(?:done|through|gone|out|off)\b)[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}}\s+at\s+(?:the\s+)?{_NAME}"),
+    re.compile(rf"\b{_SELF}\s+(?:(?i:now|currently|still|officially)\s+)?(?![\w-]*(?:ing|ed)\b|(?:done|through|gone|out|off)\b|(?:(?i:an?|the)\s+)?{_NOT_A_JOB})[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}}\s+at\s+(?:the\s+)?{_NAME}"),
     # a start there: "joined X", "onboarding at X", "first week at X", "poached by X", "an offer from X"
     re.compile(
         rf"\b(?i:joined|joining|onboard(?:ed|ing)?\s+(?:at|with)|hired\s+by|poached\s+by|headhunted\s+by|recruited\s+by|"
-        rf"offer\s+from|first\s+(?:day|week|month|shift)\s+(?:at|with)|started\s+(?:at|with)|starting\s+(?:at|with)|"
+        rf"offer\s+from|first\s+(?:day|week|month|shift)\s+(?:at|with)|(?:day|week|month)\s+(?:\d+|one|two|three|four|five|six)\s+(?:at|with)|(?:made|making)\s+the\s+(?:jump|move|switch|leap)\s+(?:over\s+)?to|signed\s+(?:on\s+)?with|start(?:s|ed|ing)?\s+(?:at|with)|land(?:ed|ing)?\s+(?:a|the|my)\s+(?:\w+\s+)?(?:job|role|spot|place|position|post|gig|contract)\s+(?:at|with)|"
         rf"ended\s+up\s+(?:at|with)|in-house\s+(?:at|with))\s+"
         rf"(?:the\s+)?{_NAME}"
     ),
@@ -62,8 +69,8 @@ _EMPLOYER_PATTERNS = (
     re.compile(rf"\b(?i:join(?:ed|ing)?)\s+(?i:the|a|an|their)\s+[a-z][\w\s-]{{0,30}}?\s+(?i:at|with)\s+(?:the\s+)?{_NAME}"),
     # the user's own relation of work there: "my new boss at X", "my probation at X", "my colleagues at X"
     re.compile(
-        rf"\b(?i:my|our)\s+(?:(?i:new|current)\s+)?(?i:boss|line manager|manager|probation|probation period|colleagues|"
-        rf"co-?workers|induction|payslips?)\s+(?i:at|with)\s+(?:the\s+)?{_NAME}"
+        rf"\b(?i:my|our)\s+(?:(?i:new|current|first)\s+)?(?i:boss|line manager|manager|probation|probation period|colleagues|"
+        rf"co-?workers|induction|payslips?|pay\s+cheques?|paychecks?)\s+(?i:at|with|from)\s+(?:the\s+)?{_NAME}"
     ),
     # "I'm with X now", "I'm at X these days": a present affiliation
     re.compile(rf"\b(?:I(?:'m|’m| am)|User is)\s+(?i:now\s+)?(?:[a-z]+ing\s+)?(?i:with|at|for)\s+(?:the\s+)?{_NAME}(?=[^.!?]{{0,20}}?\b(?i:now|these days|nowadays)\b)"),
@@ -108,7 +115,8 @@ _NOT_WORK_FOR = frozenset(
     "roots cheer cheers pray prays hope hopes wish wishes long longs qualify register subscribe call calls text texts "
     "email emails stand stands account accounts opt opts settle settles fight fights campaign save saves plan plans "
     "prepare prepares train trains study studies cover covers sit sits come comes feel feels take takes bring brings "
-    "send sends order orders arrange arranges reserve reserves babysit babysits".split()
+    "send sends order orders arrange arranges reserve reserves babysit babysits volunteer volunteers donate donates "
+    "fundraise fundraises".split()
 )
 #: A job sought or refused, not held: "I applied for a job at X", "an interview for a role at Y".
 _SOUGHT = re.compile(

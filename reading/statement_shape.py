@@ -64,7 +64,7 @@ _CESSATION = re.compile(
     r"(?i:\b(?:no longer|not any ?more|n't [^.!?,;]{1,50}? any ?more|not [^.!?,;]{1,50}? any ?more|any ?more|"
     r"stopped|quit(?:ting)?|cancel+(?:ed|ing)|called off|pulled out|dropped out|withdr[eaw]w?n?|gave up|given up|"
     r"broke up|split up|let (?:\w+ ){1,2}go|fell through|forget (?:what|that|about what) I said|never ?mind|"
-    r"no more|not [^.!?,;]{1,40}? after all|moved out|left (?:my|our|the)|handed in (?:my|our) notice|resigned|made redundant|took (?:voluntary )?redundancy|laid off|"
+    r"no more|not [^.!?,;]{1,40}? after all|moved out|left (?:my|our|the)|left(?= (?-i:[A-Z]))|parted (?:ways|company)|made (?:me|us) redundant|handed in (?:my|our) notice|(?:gave|given|giving|served|put in|hand(?:ed|ing)? in) (?:in )?(?:my |our )?notice|resigned|made redundant|took (?:voluntary )?redundancy|laid off|"
     r"got rid of|sold (?:my|our|the)|decided against|closed down|shut down|ditch(?:ed|ing)|scrap(?:ped|ping)|"
     r"(?:done|finished) with|stepp(?:ed|ing) (?:back|down|away) from|died|passed away|(?:gone|went|going|been|now|am|I'm) [a-z]+-free|"
     r"(?:days?|weeks?|months?|years?) [a-z]+-free|cut(?= (?-i:[A-Z]))|(?<!'m )(?<!’m )(?<!am )(?<!re )(?<!be )(?<!get )(?<!got )(?<!was )(?<!is )used to|turn(?:ed|ing)? down|declin(?:ed|ing)|"

@@ -34,7 +34,10 @@ _SELF = (
     r"|(?:set|setting|started|starting|struck|striking)\s+(?:up\s+|out\s+)?on\s+(?:my|their)\s+own"
     r"|(?:set\s+up|started|launched|opened|run|runs|running)\s+(?:my|their)\s+own\s+(?:\w+\s+)?(?:business|company|firm|practice|agency|consultancy))"
 )
-_NONE = r"(?:between\s+jobs|out\s+of\s+work|unemployed|jobless|retired|signed\s+off\s+(?:work|sick))"
+_NONE = (
+    r"(?:between\s+jobs|out\s+of\s+work|unemployed|jobless|retired|signed\s+off\s+(?:work|sick)"
+    r"|(?:an?\s+)?(?:stay-at-home|full-time)\s+(?:mum|mom|dad|parent|carer|caregiver))"
+)
 STATUS_PATTERNS = (
     (SELF_EMPLOYED, re.compile(rf"(?i:{_SUBJECT}){_SELF}", re.IGNORECASE)),
     (NOT_WORKING, re.compile(rf"(?i:{_SUBJECT}){_NONE}\b", re.IGNORECASE)),

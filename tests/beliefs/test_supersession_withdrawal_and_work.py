@@ -65,3 +65,10 @@ def test_another_value_of_the_employer_slot_in_a_new_shape_links_the_old_employe
 )
 def test_a_side_job_or_someone_else_s_change_leaves_the_employer_alone(after: str) -> None:
     assert judge(_newer(after, 0.4), [_older("I'm a porter at Kingsway Hospital.")]) == []
+
+
+def test_a_pastime_at_a_named_place_said_plainly_leaves_the_employer_alone() -> None:
+    """An activity and an employer are one family only with an update's cue: "I shop at Lidl" is a pastime."""
+    assert judge(_newer("I shop at Grainger's Market mostly.", 0.45), [_older("I'm a porter at Kingsway Hospital.")]) == []
+    [link] = judge(_newer("I teach year 6 at Linwood Primary now.", 0.3), [_older("I'm a porter at Kingsway Hospital.")])
+    assert not link.firm

@@ -98,6 +98,13 @@ AFFILIATIONS_IN_OTHER_SHAPES = [
     ("These days I write for the Coastal Herald.", ("activity:write", "Coastal Herald")),
     ("I deliver parcels for Swiftline now.", ("activity:deliver", "Swiftline")),
     ("User does the books for Mabry & Daughters.", ("activity:do", "Mabry & Daughters")),
+    # a start there in other words
+    ("Day two at Orbis Labs, already got a desk plant.", (EMPLOYER, "Orbis Labs")),
+    ("I finally made the jump to Vantage Health.", (EMPLOYER, "Vantage Health")),
+    ("Just signed on with Tamar Logistics.", (EMPLOYER, "Tamar Logistics")),
+    ("I start at Quorn Analytics in March.", (EMPLOYER, "Quorn Analytics")),
+    ("I landed a design job at Petrel Studio.", (EMPLOYER, "Petrel Studio")),
+    ("My first payslip from Ferrier Labs came in today!", (EMPLOYER, "Ferrier Labs")),
     # time spent at one
     ("Two months at Ferrous Labs now and I love it.", ("activity:be", "Ferrous Labs")),
     ("I've been at Ostlund Print since the spring.", ("activity:be", "Ostlund Print")),
@@ -130,3 +137,11 @@ def test_being_done_at_a_place_is_no_role_held_there() -> None:
     """ "I'm done at X" ends the job: it must not read as a role at X ("I'm head of sales at X")."""
     assert held_slots("I'm done at Tollbridge, Friday was my last shift.") == []
     assert (EMPLOYER, "Tollbridge") in held_slots("I'm head of sales at Tollbridge, Friday is payday.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I'm a member at Riverside Golf Club.", "I'm a patient at the Elm Street Surgery.", "I'm a regular at the Fox & Hound."],
+)
+def test_a_member_patient_or_regular_holds_no_job_there(text: str) -> None:
+    assert [s for s in held_slots(text) if s[0] == EMPLOYER] == []

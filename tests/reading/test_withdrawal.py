@@ -68,3 +68,24 @@ def test_a_withdrawal_asked_as_a_question_or_quoted_withdraws_nothing() -> None:
     assert read_shape('She said "forget the kayak" and walked off.') is None or not read_shape(
         'She said "forget the kayak" and walked off.'
     ).withdraws
+
+
+@pytest.mark.parametrize(
+    ("text", "ended"),
+    [
+        ("I left Carrick Freight in May.", "Carrick"),
+        ("Gave my notice at Tolworth Bank today.", "Tolworth"),
+        ("Hexley made me redundant in the spring.", None),
+        ("Marlow Print and I parted ways.", None),
+    ],
+)
+def test_the_end_of_a_job_in_other_words_is_a_cessation(text: str, ended: str | None) -> None:
+    """Leaving an employer by name, giving notice, being made redundant, parting ways: the old one ends."""
+    shape = read_shape(text)
+    assert shape is not None and shape.kind is UpdateKind.CESSATION and shape.ends
+    if ended is not None:
+        assert value_terms(ended) in shape.replaced
+
+
+def test_leaving_something_of_someone_else_is_no_cessation_of_the_user() -> None:
+    assert read_shape("She left Carrick Freight in May.") is None

@@ -25,6 +25,7 @@ STATUSES = [
     ("I'm unemployed at the moment.", NOT_WORKING),
     ("I retired from the railway in June.", NOT_WORKING),
     ("Retired last year, loving the garden.", NOT_WORKING),
+    ("I'm a stay-at-home dad now.", NOT_WORKING),
 ]
 
 
