@@ -30,6 +30,9 @@ EMPLOYER = "employer"
 PLACE = "place"
 #: What the user does at a named place, by its verb: ("activity:teach", "Westbury High").
 ACTIVITY = "activity"
+#: The title the user holds at a named organisation ("I'm the ward manager at X"): a new title there,
+#: a promotion, replaces the old one while the employer stays ("role:<organisation>", "ward manager").
+ROLE = "role"
 
 _NAME = r"(?P<name>(?:[A-Z][\w'’.-]*|&)(?:\s+(?:(?!I\b)[A-Z][\w'’.-]*|&|of|and)(?=\s+(?!I\b)[A-Z&]|\b))*(?:\s+(?!I\b)[A-Z][\w'’.-]*)?)"
 _SELF = r"(?:I(?:'m|’m| am| was|'ve been|’ve been| have been)|User (?:is|was|has been))"
@@ -76,6 +79,12 @@ _EMPLOYER_PATTERNS = (
     re.compile(rf"\b(?:I(?:'m|’m| am)|User is)\s+(?i:now\s+)?(?:[a-z]+ing\s+)?(?i:with|at|for)\s+(?:the\s+)?{_NAME}(?=[^.!?]{{0,20}}?\b(?i:now|these days|nowadays)\b)"),
 )
 
+#: A title said with its article before a preposition of membership: "I'm a staff nurse on the
+#: renal ward at X", "User is the head chef at Y".
+_TITLE = re.compile(
+    rf"\b{_SELF}\s+(?:(?i:now|currently|still|officially)\s+)?(?i:an?|the)\s+(?!{_NOT_A_JOB})(?P<title>[a-zA-Z][\w\s-]{{0,40}}?)"
+    rf"\s+(?i:at|for|with)\s+(?:the\s+)?{_NAME}"
+)
 
 _PLACE_PATTERNS = (
     # where it is: "my office is in X", "I live in X", "we're based at X"
@@ -197,6 +206,12 @@ def _own(before: str, places: re.Pattern[str] | None = None) -> bool:
     return all(word.casefold() in _OPENERS or word.casefold().endswith("ly") for word in words)
 
 
+def _said_by_user(text: str, match: re.Match[str]) -> bool:
+    """The match is the user's own: its clause is (`_own`), or the match opens with the user as its subject
+    after words that are no subject ("Since March I'm the ward manager at X")."""
+    return _own(text[: match.start()]) or _FIRST_PERSON.match(match.group(0)) is not None
+
+
 #: A name of a time, not of a place one works or does something at: "I'm home at Christmas".
 _TIME_NAME = re.compile(
     r"(?i)^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|"
@@ -212,12 +227,16 @@ def held_slots(text: str) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     for pattern in _EMPLOYER_PATTERNS:
         for match in pattern.finditer(text):
-            if not _own(text[: match.start()]) or _TIME_NAME.match(match.group("name")) or additive(text, match.start(), match.end()):
+            if not _said_by_user(text, match) or _TIME_NAME.match(match.group("name")) or additive(text, match.start(), match.end()):
                 continue
             if _sought(text[: match.start("name")]):
                 continue  # "I applied for a job at X", "turned down a role at Y": not where the user works
             if (EMPLOYER, match.group("name")) not in found:
                 found.append((EMPLOYER, match.group("name")))
+    for match in _TITLE.finditer(text):  # the title held there: a promotion replaces it, the employer stays
+        organisation = " ".join(re.findall(r"[^\W_]+", match.group("name").casefold())[:2])
+        if _said_by_user(text, match) and not additive(text, match.start(), match.end()):
+            found.append((f"{ROLE}:{organisation}", match.group("title")))
     for status, at in statuses(text):
         if not _OTHER.search(_clause(text[:at])) and not additive(text, at, at + 1):
             found.append((EMPLOYER, status))

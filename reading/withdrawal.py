@@ -2,11 +2,11 @@
 
 A withdrawal takes back the speaker's own words or drops what they announced, in the vocabulary of
 doing so, whatever the subject: an order to let it go ("forget the boat", "ignore that last bit about
-the dogs", "never mind the gym thing", "scratch it", "cross swimming off the list"), taking it back
-("I take back what I said about Dublin", "pretend I never said that", "I didn't mean it"), saying it
-was not serious ("I was joking about quitting", "only kidding about the tattoo"), refusing to be held
+the dogs", "never mind the gym thing", "scratch it", "ditch the X", "cross swimming off the list"),
+giving it up ("I've abandoned the vegan thing"), taking it back ("I take back what I said about
+Dublin", "pretend I never said that", "I didn't mean it"), saying it was not serious ("I was joking about quitting", "only kidding about the tattoo"), refusing to be held
 to it ("don't hold me to the race"), or saying it no longer stands ("that's not true anymore", "the
-greyhound is off the table").
+greyhound is off the table", "the cello's a thing of the past").
 
 What is withdrawn is named after the cue ("about Dublin", "the boat") or, for a cue that follows its
 subject ("the greyhound is off the table"), before it. `read_shape` makes a withdrawal a cessation
@@ -24,18 +24,19 @@ from reading.subject import value_terms
 #: Cues whose object follows: the clause after them names what is withdrawn.
 _OBJECT_AFTER = re.compile(
     r"(?i:(?:^|(?<=[,;:.!?])\s*|\b(?:so|just|please|oh|ok|okay|and)\s+)(?:please\s+|just\s+)?"
-    r"(?P<cue>forget|ignore|disregard|never\s?mind|scratch|strike)\b(?!\s+(?:it|that)\s+(?:I|we)\b)"
+    r"(?P<cue>forget|ignore|disregard|never\s?mind|scratch|strike|ditch|scrap)\b(?!\s+(?:it|that)\s+(?:I|we)\b)"
     r"|\bI(?:'ll|’ll| will)?\s+(?P<cue2>take\s+(?:back|(?:it|that|this)\s+back))"
     r"|\b(?P<cue3>pretend\s+I\s+(?:never\s+said|didn['’]t\s+say))"
     r"|\bI\s+(?P<cue4>didn['’]t\s+mean\s+(?:it|that|what\s+I\s+said))"
     r"|\bI(?:'m|’m| am| was)\s+(?:only\s+|just\s+)?(?P<cue5>joking|kidding|messing(?:\s+about)?)(?=\s+(?:about|when|earlier|before)\b|\s*(?:[,.!;]|$))"
     r"|\b(?P<cue6>(?:do\s+not|don['’]t)\s+hold\s+me\s+to)\b"
-    r"|\b(?P<cue7>cross)\s+(?=(?:[\w'’-]+\s+){1,4}off\b))"
+    r"|\b(?P<cue7>cross)\s+(?=(?:[\w'’-]+\s+){1,4}off\b)"
+    r"|\b(?:I|we)(?:'ve|’ve| have)?\s+(?:(?:just|finally|kind of|sort of)\s+)?(?P<cue8>abandoned|given\s+up\s+on|gave\s+up\s+on)\b)"
 )
 #: Cues whose subject comes first: "that's not true anymore", "the greyhound is off the table".
 _SUBJECT_BEFORE = re.compile(
     r"(?i:(?:\bis|\bare|'s|’s|'re|’re)\s+(?P<cue>not\s+true\s+any\s?(?:more|longer)|no\s+longer\s+true|off\s+the\s+(?:table|cards)|"
-    r"not\s+happening|a\s+no-go|a\s+non-starter|dead\s+in\s+the\s+water)\b)"
+    r"not\s+happening|a\s+no-go|a\s+non-starter|dead\s+in\s+the\s+water|a\s+thing\s+of\s+the\s+past|over(?=\s*(?:[,;.!]|$|now|for)))\b)"
 )
 #: Words that point at what was said without naming it, left out of what is withdrawn.
 _POINTERS = re.compile(

@@ -72,3 +72,11 @@ def test_a_pastime_at_a_named_place_said_plainly_leaves_the_employer_alone() -> 
     assert judge(_newer("I shop at Grainger's Market mostly.", 0.45), [_older("I'm a porter at Kingsway Hospital.")]) == []
     [link] = judge(_newer("I teach year 6 at Linwood Primary now.", 0.3), [_older("I'm a porter at Kingsway Hospital.")])
     assert not link.firm
+
+
+def test_a_new_title_at_the_same_employer_links_the_old_title_possibly_and_not_another_employer_s() -> None:
+    before = _older("I'm a junior buyer in the fresh produce team at Marsh Lane Foods.")
+    [link] = judge(_newer("Since June I'm the senior buyer at Marsh Lane Foods.", 0.6), [before])
+    assert not link.firm and "role" in link.reason
+    other = _older("I'm a junior buyer at Pellow Print.")
+    assert all("role" not in link.reason for link in judge(_newer("Since June I'm the senior buyer at Marsh Lane Foods.", 0.6), [other]))

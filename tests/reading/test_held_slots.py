@@ -145,3 +145,13 @@ def test_being_done_at_a_place_is_no_role_held_there() -> None:
 )
 def test_a_member_patient_or_regular_holds_no_job_there(text: str) -> None:
     assert [s for s in held_slots(text) if s[0] == EMPLOYER] == []
+
+
+def test_the_title_held_at_an_organisation_is_a_slot_of_that_organisation() -> None:
+    """A promotion replaces the title, not the employer: the title is a slot keyed by the organisation."""
+    assert ("role:marsh lane", "senior buyer") in held_slots("Since June I'm the senior buyer at Marsh Lane Foods.")
+    assert (EMPLOYER, "Marsh Lane Foods") in held_slots("Since June I'm the senior buyer at Marsh Lane Foods.")
+    assert ("role:marsh lane", "junior buyer in the fresh produce team") in held_slots(
+        "I'm a junior buyer in the fresh produce team at Marsh Lane Foods."
+    )
+    assert [s for s in held_slots("I'm a member at Marsh Lane Golf Club.") if s[0].startswith("role:")] == []

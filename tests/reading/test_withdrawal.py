@@ -89,3 +89,21 @@ def test_the_end_of_a_job_in_other_words_is_a_cessation(text: str, ended: str | 
 
 def test_leaving_something_of_someone_else_is_no_cessation_of_the_user() -> None:
     assert read_shape("She left Carrick Freight in May.") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "what"),
+    [
+        ("Ditch the sauna idea, the electrics can't take it.", "sauna"),
+        ("I've abandoned the keto thing, too hard with the kids.", "keto"),
+        ("The ukulele is a thing of the past.", "ukulele"),
+        ("The book club is over, everyone got too busy.", "book club"),
+    ],
+)
+def test_dropping_or_giving_up_what_was_announced_is_a_withdrawal(text: str, what: str) -> None:
+    assert value_terms(what) in [named for _, named in withdrawals(text)]
+
+
+@pytest.mark.parametrize("text", ["Drop the kids at school by 8, please.", "Bin day is Thursday.", "The new iPhone is out."])
+def test_everyday_verbs_of_putting_away_are_no_withdrawal(text: str) -> None:
+    assert withdrawals(text) == []
