@@ -75,6 +75,9 @@ _EMPLOYER_PATTERNS = (
         rf"\b(?i:my|our)\s+(?:(?i:new|current|first)\s+)?(?i:boss|line manager|manager|probation|probation period|colleagues|"
         rf"co-?workers|induction|payslips?|pay\s+cheques?|paychecks?)\s+(?i:at|with|from)\s+(?:the\s+)?{_NAME}"
     ),
+    # the employer named as such: "my employer is X", "X is where I work"
+    re.compile(rf"\b(?i:my|our)\s+(?i:employer|workplace|company|firm)\s+(?i:is|'s|’s)\s+(?:the\s+)?{_NAME}"),
+    re.compile(r"(?P<name>(?!I\b)[A-Z][\w'’.-]*(?:\s+(?:[A-Z][\w'’.-]*|&))*)\s+(?i:is|'s|’s)\s+(?i:where|who)\s+I\s+(?i:work|am employed)\b"),
     # "I'm with X now", "I'm at X these days": a present affiliation
     re.compile(rf"\b(?:I(?:'m|’m| am)|User is)\s+(?i:now\s+)?(?:[a-z]+ing\s+)?(?i:with|at|for)\s+(?:the\s+)?{_NAME}(?=[^.!?]{{0,20}}?\b(?i:now|these days|nowadays)\b)"),
 )
@@ -109,7 +112,9 @@ _TIME_AT = (
         rf"\b(?i:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|few|couple\s+of)\s+(?i:days?|weeks?|months?|years?)"
         rf"\s+(?i:in\s+)?(?i:at|with)\s+(?:the\s+)?{_NAME}(?=[^.!?]{{0,30}}?\b(?i:now|already|so far|and counting)\b)"
     ),
-    re.compile(rf"\b(?i:been)\s+(?i:at|with)\s+(?:the\s+)?{_NAME}\s+(?i:for|since)\b"),
+    re.compile(
+        rf"\b(?i:been)\s+(?i:at|with)\s+(?:the\s+)?{_NAME}\s+(?i:for|since|over|almost|nearly|(?:[\w-]+\s+){{1,2}}(?:days?|weeks?|months?|years?))\b"
+    ),
 )
 #: What the user habitually does for a named organisation, in the present: "I drive vans for X",
 #: "these days I write for the Y", "User does the accounts for Z" (not "I'm writing a card for Sam").

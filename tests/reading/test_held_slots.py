@@ -105,7 +105,11 @@ AFFILIATIONS_IN_OTHER_SHAPES = [
     ("I start at Quorn Analytics in March.", (EMPLOYER, "Quorn Analytics")),
     ("I landed a design job at Petrel Studio.", (EMPLOYER, "Petrel Studio")),
     ("My first payslip from Ferrier Labs came in today!", (EMPLOYER, "Ferrier Labs")),
+    # the employer named as such
+    ("My employer is Halloran Marine.", (EMPLOYER, "Halloran Marine")),
+    ("Brisco Labs is where I work.", (EMPLOYER, "Brisco Labs")),
     # time spent at one
+    ("Been at Quayle Print eleven years now, if you can believe it.", ("activity:be", "Quayle Print")),
     ("Two months at Ferrous Labs now and I love it.", ("activity:be", "Ferrous Labs")),
     ("I've been at Ostlund Print since the spring.", ("activity:be", "Ostlund Print")),
 ]
