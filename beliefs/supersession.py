@@ -53,7 +53,7 @@ class Shape:
     ends: bool = False  # a cessation cue: the old thing is over, whether or not a value replaces it
     starts: bool = False  # a new start ("just joined", "first week at"): it may replace something, or add to it
     renewed: tuple[str, ...] = ()  # head nouns said "new" ("my new landlord"): a new value of that noun
-    withdraws: bool = False  # it takes back what was said ("forget the boat"): the subject may be meaning alone
+    withdraws: bool = False  # it only takes back what was said ("forget the boat"): its subject is what it names
 
 
 @dataclass(frozen=True)
@@ -302,11 +302,16 @@ def _link(newer: Statement, older: Statement, shape: Shape, common: frozenset[st
     if refilled is not None and cosine(newer.vector, older.vector) >= NAMED_FLOOR:
         # another place: many things have one, so only where the two also speak alike, and only possibly
         return Link(older.id, newer.id, False, newer.said_at, f"{shape.kind.value}: another {refilled} than before")
-    if not anchors(newer, older, common):
-        if shape.withdraws and closeness(newer, older, common) >= POSSIBLE_CLOSENESS:
-            # "forget the boat" after "a little Wayfarer dinghy": a withdrawal points back at what was said,
-            # in other words; the closest in meaning, possibly (newer first, both dated)
+    if shape.withdraws and named is None:
+        # a withdrawal's subject is what it withdraws: "ignore the reviews, the cottage looks lovely" shares
+        # "cottage" with the booking but withdraws only the reviews; "forget the boat" after "a little
+        # Wayfarer dinghy" names it in other words: the closest in meaning, possibly (newer first, both dated)
+        shared = anchors(newer, older, common)
+        if shared and not shared & {term for value in shape.replaced for term in value}:
+            return None
+        if not shared and closeness(newer, older, common) >= POSSIBLE_CLOSENESS:
             return Link(older.id, newer.id, False, newer.said_at, "withdrawn: close in meaning")
+    if not anchors(newer, older, common):
         return None  # meaning alone is no subject: a conversation's turns all sound alike
     near = closeness(newer, older, common)
     # firm only when a value is replaced: the older held one, the newer brings another

@@ -219,13 +219,14 @@ def _ended(sentence: str) -> list[tuple[str, ...]]:
     return out
 
 
-def _withdrawn(sentence: str, cues: _Cues, replaced: list[tuple[str, ...]]) -> bool:
+def _withdrawn(sentence: str, cues: _Cues, replaced: list[tuple[str, ...]]) -> tuple[bool, list[str]]:
     """Adds the withdrawals of the sentence ("forget the boat", `reading.withdrawal`) as cessations naming
-    what they withdraw; True when one names it (its subject may then be meaning alone)."""
+    what they withdraw; True when one names it. A shape that only withdraws (`Shape.withdraws`) ties its
+    subject by what it withdraws: by name, else by meaning alone."""
     withdrawn = withdrawals(sentence)
     cues.cessation += [cue for cue, _ in withdrawn if cue not in cues.cessation]
     replaced += [what for _, what in withdrawn if what and what not in replaced]
-    return any(what for _, what in withdrawn)
+    return any(what for _, what in withdrawn), [cue for cue, _ in withdrawn]
 
 
 def read_shape(text: str) -> Shape | None:
@@ -234,7 +235,7 @@ def read_shape(text: str) -> Shape | None:
     renewed: list[str] = []
     replaced: list[tuple[str, ...]] = []
     stated: list[tuple[str, ...]] = []
-    withdrawn_any = False
+    withdrawn_any = ruled = False  # a withdrawal naming what it withdraws; an update's cue of the rules
     for start, end in sentence_spans(text):
         sentence = text[start:end]
         doubted = _SELF_DOUBT.match(sentence)
@@ -248,13 +249,15 @@ def read_shape(text: str) -> Shape | None:
             # "Pretend I never said that about the tattoo": a withdrawal is an order about one's own
             # words, whatever frame its verb reads as; a question or a quote withdraws nothing
             if not said.rstrip().endswith("?") and not quotes_someone(said):
-                withdrawn_any = _withdrawn(said, cues, replaced) or withdrawn_any
+                withdrawn_any = _withdrawn(said, cues, replaced)[0] or withdrawn_any
             continue
         cues.correction += _found(_CORRECTION, sentence)
         cues.change += _found(_CHANGE, sentence)
         ceased = _found(_CESSATION, sentence)
         cues.cessation += ceased
-        withdrawn_any = _withdrawn(sentence, cues, replaced) or withdrawn_any
+        named, withdrawing = _withdrawn(sentence, cues, replaced)
+        withdrawn_any = named or withdrawn_any  # "never mind the X" is a cue of both: a withdrawal
+        ruled = ruled or any(not any(w in c or c in w for w in withdrawing) for c in ceased)
         cues.implied += _found(_IMPLIED, sentence)
         cues.starts += _found(_STARTS, sentence)
         renewed += [term for m in _RENEWED.finditer(sentence) for term in value_terms(m.group("head"))[:1]]
@@ -284,7 +287,7 @@ def read_shape(text: str) -> Shape | None:
     stated = [value for value in stated if value not in replaced]
     return Shape(
         kind, True, found, tuple(replaced), tuple(stated), ends=bool(cues.cessation), starts=bool(cues.starts),
-        renewed=tuple(dict.fromkeys(renewed)), withdraws=bool(withdrawn_any),
+        renewed=tuple(dict.fromkeys(renewed)), withdraws=withdrawn_any and not (ruled or cues.correction or cues.change),
     )  # fmt: skip
 
 

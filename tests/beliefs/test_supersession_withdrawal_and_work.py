@@ -80,3 +80,12 @@ def test_a_new_title_at_the_same_employer_links_the_old_title_possibly_and_not_a
     assert not link.firm and "role" in link.reason
     other = _older("I'm a junior buyer at Pellow Print.")
     assert all("role" not in link.reason for link in judge(_newer("Since June I'm the senior buyer at Marsh Lane Foods.", 0.6), [other]))
+
+
+def test_a_withdrawal_ties_only_what_it_withdraws() -> None:
+    """ "Ignore the reviews, the cottage looks lovely" withdraws the reviews, not the cottage booking it
+    shares a word with."""
+    before = _older("I've booked the Tarn Howe cottage for August.")
+    assert judge(_newer("Ignore the reviews, the cottage looks lovely in the photos.", 0.5), [before]) == []
+    [link] = judge(_newer("Forget the cottage, the owner cancelled on us.", 0.5), [before])
+    assert link.firm
