@@ -61,10 +61,11 @@ _EMPLOYER_PATTERNS = (
         rf"(?:the\s+)?{_NAME}"
     ),
     # the employer takes the user on or pays them: "X took me on full-time", "X hired me", "X pays my wages"
+    # (an offer alone is not a job: "X offered me the role and I turned it down")
     re.compile(
         r"(?P<name>(?!I\b)[A-Z][\w'’.-]*(?:\s+(?:[A-Z][\w'’.-]*|&))*(?:\s+[A-Z][\w'’.-]*)?)\s+(?:(?i:just|finally|have|has|'ve|’ve)\s+)?"
         r"(?i:took\s+me\s+(?:on|back)|hired\s+me|brought\s+me\s+on|signed\s+me|recruited\s+me|employs\s+me|snapped\s+me\s+up|"
-        r"(?:offered|gave)\s+me\s+(?:a|the)\s+(?:\w+\s+)?(?:job|role|position|post|contract)|pays?\s+(?:me|my\s+(?:wages|salary)))\b"
+        r"gave\s+me\s+(?:a|the)\s+(?:\w+\s+)?(?:job|role|position|post|contract)|pays?\s+(?:me|my\s+(?:wages|salary)))\b"
     ),
     # a contract or an offer of work with it: "signed my contract with X", "the offer letter from X"
     re.compile(rf"\b(?i:contract|offer(?:\s+letter)?)\s+(?i:with|from)\s+(?:the\s+)?{_NAME}"),

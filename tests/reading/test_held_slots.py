@@ -90,7 +90,7 @@ AFFILIATIONS_IN_OTHER_SHAPES = [
     # the employer takes the user on or pays them
     ("Corbin & Vale hired me in the end!", (EMPLOYER, "Corbin & Vale")),
     ("Westmoor Council pays my wages now.", (EMPLOYER, "Westmoor Council")),
-    ("Lark Biotech offered me the senior role.", (EMPLOYER, "Lark Biotech")),
+    ("Lark Biotech gave me the senior role.", (EMPLOYER, "Lark Biotech")),
     # a contract or an offer with it, said diary style without a subject
     ("Signed a contract with Pellar Shipping today.", (EMPLOYER, "Pellar Shipping")),
     ("Got the offer letter from Nimbus Health this morning.", (EMPLOYER, "Nimbus Health")),
@@ -131,6 +131,7 @@ def test_an_affiliation_is_read_in_other_shapes(text: str, slot: tuple[str, str]
         "Visited my sister who works at Halden.",
         "My husband drives for Uber.",
         "Tom's firm hired me a van.",
+        "Lark Biotech offered me the senior role but I said no.",
     ],
 )
 def test_a_purpose_an_application_or_someone_else_s_job_is_no_affiliation(text: str) -> None:
