@@ -352,7 +352,7 @@ def _restated(
         return Link(older.id, newer.id, False, newer.said_at, f"{how}: another {refilled} than before")
     near = closeness(newer, older, common)
     shared = bool(anchors(newer, older, common) - {m.value for m in newer.measures | older.measures})
-    if newer.denies and not older.denies and shape is None and shared and near >= POSSIBLE_CLOSENESS:
+    if newer.denies and not older.denies and (shape is None or not shape.explicit) and shared and near >= POSSIBLE_CLOSENESS:
         # "the loft conversion isn't happening" after "we're planning a loft conversion": possibly over
         return Link(older.id, newer.id, False, newer.said_at, f"denial: says the same subject is not so ({near:.2f})")
     kind = substituted(newer, older)

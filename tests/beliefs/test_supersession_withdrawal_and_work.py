@@ -89,3 +89,17 @@ def test_a_withdrawal_ties_only_what_it_withdraws() -> None:
     assert judge(_newer("Ignore the reviews, the cottage looks lovely in the photos.", 0.5), [before]) == []
     [link] = judge(_newer("Forget the cottage, the owner cancelled on us.", 0.5), [before])
     assert link.firm
+
+
+def test_a_denial_with_only_an_implied_cue_may_end_what_it_denies() -> None:
+    """ "I'm not coaching the under-11s this season": "this season" is only implied, the negation says
+    the coaching is over (possibly); a denial of another subject links nothing."""
+    from reading.statement_shape import denies
+
+    text = "I'm not coaching the under-11s this season."
+    shape = read_shape(text)
+    assert shape is not None and not shape.explicit and denies(text)
+    newer = statement_of("new", "episode", text, T0 + timedelta(days=20), None, [0.7, 0.71414], shape, denies=True)
+    [link] = judge(newer, [_older("I coach the under-11s football team on Saturdays.")])
+    assert not link.firm
+    assert judge(newer, [_older("I play five-a-side on Thursdays.")]) == []
