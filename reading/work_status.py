@@ -35,7 +35,7 @@ _SELF = (
     r"|(?:set\s+up|started|launched|opened|run|runs|running)\s+(?:my|their)\s+own\s+(?:\w+\s+)?(?:business|company|firm|practice|agency|consultancy))"
 )
 _NONE = (
-    r"(?:between\s+jobs|out\s+of\s+work|unemployed|jobless|retired|signed\s+off\s+(?:work|sick)"
+    r"(?:between\s+jobs|out\s+of\s+work|unemployed|jobless|retired(?!\s+(?:the|my|our|a|an|his|her|their|it|them|that|this)\b)|signed\s+off\s+(?:work|sick)"
     r"|(?:an?\s+)?(?:stay-at-home|full-time)\s+(?:mum|mom|dad|parent|carer|caregiver))"
 )
 STATUS_PATTERNS = (

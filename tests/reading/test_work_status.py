@@ -46,6 +46,7 @@ def test_a_work_status_the_user_asserts_is_a_value_of_the_employer_slot(text: st
         "I'd love to be my own boss one day.",
         "Is it worth setting up on my own?",
         "I'm looking for a new job.",
+        "I retired my old running shoes this week.",
     ],
 )
 def test_someone_else_s_status_a_wish_or_a_question_gives_none(text: str) -> None:
