@@ -31,7 +31,9 @@ class SuppressedView(BaseModel):
     why: str
     reason: str = Field(
         default="",
-        description="similarity_floor, token_budget, limit, profile_full, shown_as_context, framing, live_intent, "
+        description="similarity_floor, token_budget, limit, profile_full, shown_as_context, carried_as_evidence "
+        "(a quote carried on the belief drawn from its turn), folded (a belief said in full by a returned item of "
+        "its own turn), framing, live_intent, "
         "domain, sensitive, superseded, conflict, context, topic, untrusted, confidence_floor, not_current, "
         "filter, not_selected or other",
     )

@@ -32,7 +32,7 @@ import numpy as np
 from beliefs.attributes import ATTRIBUTES, is_single_valued
 from beliefs.episodes import Episode
 from beliefs.errors import BeliefstreamError
-from beliefs.records import Memory, RecallAudit, RecallSemantics, utcnow
+from beliefs.records import Memory, RecallAudit, utcnow
 from embedding.embedder import Embedder
 from sidecar.auth import Principal
 from sidecar.recall import filters
@@ -45,7 +45,7 @@ from sidecar.recall.diagnostics import RecallDiagnostics, SuppressedView
 from sidecar.recall.episodes import EpisodeVerdicts, judge_episodes, offer_context
 from sidecar.recall.evidence import episode_item, merge
 from sidecar.recall.exclusions import first_reasons, unaccounted
-from sidecar.recall.folded_beliefs import fold_beliefs
+from sidecar.recall.folded_beliefs import fold_beliefs, foldable
 from sidecar.recall.fusion import Signals, fuse, grounded, stated_relevance
 from sidecar.recall.keywords import query_terms
 from sidecar.recall.linked import query_links, with_linked
@@ -63,7 +63,6 @@ from sidecar.recall.result import to_result
 from sidecar.recall.scope import resolve_scope
 from sidecar.recall.scored_quotes import Quotes
 from sidecar.recall.select import select
-from sidecar.recall.selection import RANKED
 from sidecar.recall.sensitivity_gate import request_domains, safety_needed
 from sidecar.recall.trust_policy import trust_policy
 from sinks.base import EPISODE_KIND, VectorHit, VectorIndex
@@ -192,8 +191,7 @@ class RecallService:
         result.memories += [episode_item(e, request.diagnostics, now) for e in merged.episodes]
         newer = NewerFirst(self._store, scope, said, currency, now)
         shown = await newer.show(result, kept.suppressed, request.budget_tokens, request.diagnostics, quotes.verdicts.replaced)
-        plain = {e.memory.id for e in kept.chosen if e.tier == RANKED and e.memory.recall_semantics is not RecallSemantics.CONSTRAINT}
-        result.memories, folded, freed = fold_beliefs(result.memories, plain)
+        result.memories, folded, freed = fold_beliefs(result.memories, foldable(kept.chosen))
         result.tokens_used -= freed
         if request.diagnostics:
             result.suppressed += [SuppressedView(id=i, why=w) for i, w in folded]
