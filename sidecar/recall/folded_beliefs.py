@@ -12,12 +12,16 @@ current, or both labelled superseded, or possibly so), both the user's trusted v
 doubtful confidence; the belief ranked by relevance or held as a profile fact (`foldable`: not a
 constraint, which fires on its trigger, nor a safety fact admitted for the request's domain: those
 carry their quote instead, `carried_quotes`, and are never folded away); drawn from the quote's own
-turn alone; its names and numbers all in the quote, and most of its words. The quote is read as the
-extractor read it: its relative dates resolved at when it was said ("I ran it today", said on 26
-April 2026, holds 2026-04-26; "five years ago" said in 2026 holds 2021), and a word in another
-inflection is the same word ("called" and "calls"). An item that named the belief as what replaced
-it names the quote, the same statement, instead. The `prompt` block, rendered from the beliefs, is
-not touched.
+turn alone; its names and numbers all in the quote and most of its words, or else every term of it
+in what the quote states read again alone by the rules extractor (`reread`: "Always give me
+temperatures in Celsius." states "User wants metric units."). The quote is read as the extractor
+read it: its relative dates resolved at when it was said ("I ran it today", said on 26 April 2026,
+holds 2026-04-26; "five years ago" said in 2026 holds 2021), and a word in another inflection is
+the same word ("called" and "calls"). An item that named the belief as what replaced it names the
+quote, the same statement, instead. The `prompt` block, rendered from the beliefs, is not touched.
+
+Two beliefs drawn from the same turn alone, one saying every term of the other (same currency and
+polarity), are one fact too: the shorter folds into the fuller, its carried quotes moving with it.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from reading.extract.relative_dates import find_time_mentions, render_absolute
 from reading.subject import terms_of
 from sidecar.recall.budget import estimate_tokens
 from sidecar.recall.models import RecalledMemory
+from sidecar.recall.reread import stated_terms
 from sidecar.recall.selection import PROFILE, RANKED, Entry
 
 FOLDED_WHY = "said in full by its own quote {quote}: folded into it (one item per fact)"
@@ -120,9 +125,8 @@ def _restates(fuller: RecalledMemory, belief: RecalledMemory) -> bool:
         return False
     if _currency(fuller) != _currency(belief) or fuller.polarity != belief.polarity:
         return False
-    terms = terms_of(belief.text)[0] - _REWRITE
     said = terms_of(fuller.text)[0]
-    return all(any(_same_word(t, s) for s in said) for t in terms)
+    return all(_in(term, said) for term in terms_of(belief.text)[0] - _REWRITE)
 
 
 def _trusted(item: RecalledMemory) -> bool:
@@ -141,9 +145,16 @@ def _says(quote: RecalledMemory, belief: RecalledMemory) -> bool:
     words, values = terms_of(belief.text)
     words, values = words - _REWRITE, values - _REWRITE
     said = _said(quote)
-    if not values <= said:
+    if values <= said and (not words or sum(_in(w, said) for w in words) >= _WORDS_SAID * len(words)):
+        return True
+    if quote.said_at is None:
         return False
-    return not words or sum(any(_same_word(w, s) for s in said) for w in words) >= _WORDS_SAID * len(words)
+    read = stated_terms(quote.text, quote.said_at)  # its own reading, in other words than the quote's
+    return bool(read) and all(_in(term, read) for term in words | values)
+
+
+def _in(word: str, said: Iterable[str]) -> bool:
+    return any(_same_word(word, s) for s in said)
 
 
 def _said(quote: RecalledMemory) -> frozenset[str]:

@@ -121,3 +121,15 @@ def test_two_facts_of_one_turn_sharing_most_words_both_stay():
     assert len(fold_beliefs([labelled, full], plain={"m2", "m5"})[0]) == 2
     typed = item("m6", "User has a daughter Noor.", "t3")  # a safety fact or constraint: not foldable
     assert len(fold_beliefs([typed, full], plain={"m2"})[0]) == 2
+
+
+def test_a_belief_in_other_words_folds_when_its_quote_read_alone_states_it():
+    units = item("m9", "User wants metric units.", "t2", kind="preference")
+    quote = _quote("From now on give me distances in kilometres.")
+    kept, folded, _ = fold_beliefs([units, quote], {"m9"})
+    assert [k.id for k in kept] == ["e2"] and [i for i, _ in folded] == ["m9"]
+
+
+def test_a_reading_that_needed_another_turn_is_not_said_by_the_quote_alone():
+    fare = item("m9", "User's rail pass costs 120 a month.", "t2")  # its subject was said in an earlier turn
+    assert len(fold_beliefs([fare, _quote("Sorry, it's 120, not 90.")], {"m9"})[0]) == 2
