@@ -23,6 +23,6 @@ _READER = RulesExtractor()
 @functools.lru_cache(maxsize=4096)
 def stated_terms(text: str, said_at: datetime) -> frozenset[str]:
     """The terms (`reading.subject.terms_of`) of every claim the rules read in `text`, said by the
-    user at `said_at`, alone."""
+    user at `said_at`, alone (a stored quote: already stripped and redacted)."""
     turn = Turn(turn_id="reread", tenant_id="reread", user_id="reread", role=Role.USER, text=text, ts=said_at)
-    return frozenset().union(*(terms_of(claim.text)[0] for claim in _READER.extract_turn(turn)))
+    return frozenset().union(*(terms_of(claim.text)[0] for claim in _READER.read_cleaned(turn)))
