@@ -49,8 +49,9 @@ _REWRITE = frozenset({"user"})
 _DOUBTFUL = 0.3
 
 
-#: Endings by which one word is another inflected ("call" / "called" / "calling").
-_INFLECTIONS = ("s", "es", "d", "ed", "ing")
+#: Endings by which one word is another inflected ("call" / "called" / "calling"); a bare "d" only
+#: after an "e" ("use" / "used", not "car" / "card").
+_INFLECTIONS = ("s", "es", "ed", "ing")
 
 
 def foldable(chosen: Iterable[Entry]) -> set[str]:
@@ -172,4 +173,7 @@ def _same_word(a: str, b: str) -> bool:
     if a == b:
         return True
     short, long_ = sorted((a, b), key=len)
-    return len(short) >= 3 and long_.startswith(short) and long_[len(short) :] in _INFLECTIONS
+    if len(short) < 3 or not long_.startswith(short):
+        return False
+    ending = long_[len(short) :]
+    return ending in _INFLECTIONS or (ending == "d" and short.endswith("e"))

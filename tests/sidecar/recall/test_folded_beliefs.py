@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 from beliefs.records import Role
 from sidecar.recall.budget import estimate_tokens
-from sidecar.recall.folded_beliefs import fold_beliefs
+from sidecar.recall.folded_beliefs import _same_word, fold_beliefs
 from sidecar.recall.models import QuoteEvidence, RecalledMemory
 
 NOW = datetime(2026, 5, 1, tzinfo=UTC)
@@ -133,3 +133,8 @@ def test_a_belief_in_other_words_folds_when_its_quote_read_alone_states_it():
 def test_a_reading_that_needed_another_turn_is_not_said_by_the_quote_alone():
     fare = item("m9", "User's rail pass costs 120 a month.", "t2")  # its subject was said in an earlier turn
     assert len(fold_beliefs([fare, _quote("Sorry, it's 120, not 90.")], {"m9"})[0]) == 2
+
+
+def test_another_word_that_merely_starts_alike_is_not_an_inflection():
+    assert _same_word("use", "used") and _same_word("book", "booking") and _same_word("call", "called")
+    assert not _same_word("car", "card") and not _same_word("pen", "pension") and not _same_word("at", "ats")
