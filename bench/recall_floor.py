@@ -20,7 +20,9 @@ speakers) gives the higher floor of such questions (`RecallConfig.impersonal_min
 on the request whatever the domains its words place it in (`RecallConfig.asked_min_similarity`):
 asked = a query and each special-category user turn (`reading.sensitivity`) stating one of its `must`
 facts; not asked = a query and each special-category user turn of its scenario stating none of them
-(among them every one a `must_not` says must stay out).
+(older values of the asked fact among them, which currency, not this bar, keeps out); kept out = a query
+and each user turn stating a `must_not` fact whose harm is `sensitive` or `out_of_domain` (what the gate
+is for: no such pair may reach the bar).
 """
 
 from __future__ import annotations
@@ -81,17 +83,21 @@ def scenario_pairs(split: str, data: Path) -> tuple[list[Pair], list[Pair]]:
     return answering, unneeded
 
 
-def sensitive_pairs(split: str, data: Path) -> tuple[list[Pair], list[Pair]]:
-    """(asked, not asked) (query, special-category turn) pairs of the recall scenarios."""
+def sensitive_pairs(split: str, data: Path) -> tuple[list[Pair], list[Pair], list[Pair]]:
+    """(asked, not asked, kept out) (query, turn) pairs of the recall scenarios (the module docstring)."""
     asked: list[Pair] = []
     other: list[Pair] = []
+    kept_out: list[Pair] = []
     for scenario in load((split,), data):
-        said = [t["text"] for t in scenario.turns() if t["role"] == "user" and sensitivity_of(None, None, t["text"])]
+        users = [t["text"] for t in scenario.turns() if t["role"] == "user"]
+        said = [text for text in users if sensitivity_of(None, None, text)]
         for recall in scenario.recalls:
             for text in said:
                 answers = any(fact.found_in(text) for fact in recall.must)
                 (asked if answers else other).append((recall.query, text, True))
-    return asked, other
+            harms = [f for f in recall.must_not if f.harm in ("sensitive", "out_of_domain")]
+            kept_out += [(recall.query, text, True) for text in users if any(f.found_in(text) for f in harms)]
+    return asked, other, kept_out
 
 
 def locomo_pairs(path: Path, conversations: str) -> list[Pair]:
@@ -141,9 +147,16 @@ def main(argv: list[str] | None = None) -> int:
     }
     table(sets)
     if args.sensitive:
-        asked, other = sensitive_pairs(args.split, args.data)
-        print("\nspecial-category turns: the question asks about them (kept) or not (cut):")
-        table({"asked": cosines(embedder, asked), "unneeded, not asked": cosines(embedder, other)}, SENSITIVE_GRID)
+        asked, other, kept_out = sensitive_pairs(args.split, args.data)
+        print("\nspecial-category turns: the question asks about them (kept) or not (cut), and what must stay out:")
+        table(
+            {
+                "asked": cosines(embedder, asked),
+                "unneeded, not asked": cosines(embedder, other),
+                "unneeded, kept out by must_not": cosines(embedder, kept_out),
+            },
+            SENSITIVE_GRID,
+        )
     print("\nquestions that speak of no one of the user's (no first-person word, no name of theirs):")
     table({
         f"answering, scenarios {args.split}": cosines(embedder, impersonal(answering)),
