@@ -67,6 +67,11 @@ class TrustPolicyView(BaseModel):
         description="the floor of every candidate of a query that speaks of no one of the user's, whatever words "
         "or links it shares with the query (measured: bench/recall_floor.py)",
     )
+    asked_similarity: float | None = Field(
+        default=None,
+        description="the cosine at which a special-category fact is what the question asks about: it is recalled "
+        "whatever domains the request is read to be in (measured: bench/recall_floor.py --sensitive)",
+    )
     floor_bypass_importance: float | None = Field(
         default=None, description="always null: no importance lifts a memory over the similarity floor any more"
     )

@@ -37,6 +37,7 @@ from embedding.embedder import Embedder
 from sidecar.auth import Principal
 from sidecar.recall import filters
 from sidecar.recall.access import AccessRecorder
+from sidecar.recall.asked import asked_ids
 from sidecar.recall.audit import AuditSink, query_digest
 from sidecar.recall.carried_quotes import carry_quotes
 from sidecar.recall.concurrency import gather_all
@@ -164,13 +165,14 @@ class RecallService:
         filtered = current.keys() - {m.id for m in (*hydrated, *pinned)}
         domain = request.action.domain if request.action else None
         meaning = await self._meaning.read_or_none(embedding, request.live_intent, current.values(), domain, degraded)
+        asked = asked_ids(current.values(), said_episodes, signals, episode_signals, config, impersonal)
         selection = select(
             request, config, now, scope, signals, hydrated, pinned, contests, domains=domains, meaning=meaning,
-            impersonal=impersonal,
+            impersonal=impersonal, asked=asked,
         )  # fmt: skip
         quotes = await self._quotes(
             request, config, now, scope, said, episode_signals, said_episodes, current, dates, domains, meaning,
-            impersonal,
+            impersonal, asked,
         )
         quotes = quotes.without_sensitive(selection.suppressed)
         alone, carried = carry_quotes(selection.chosen, quotes.entries, request.query, config.carry_quotes_saying_more)
@@ -247,6 +249,7 @@ class RecallService:
         domains: frozenset[str],
         meaning: Meaning | None = None,
         impersonal: bool = False,
+        asked: frozenset[str] = frozenset(),
     ) -> Quotes:
         """Score the hydrated episodes against the beliefs they produced; add their neighbours.
         `known`: memories this recall already read as current (at its confidence floor)."""
@@ -265,7 +268,7 @@ class RecallService:
             window=window,
             include_untrusted=request.include_untrusted_evidence,
             suppress_superseded=request.superseded_episodes == "suppress",
-            gates=item_gates(request, config, domains, meaning),
+            gates=item_gates(request, config, domains, meaning, asked),
             impersonal=impersonal,
         )
         if request.context_turns and verdicts.entries:
