@@ -4,7 +4,8 @@ Similarity finds beliefs that share words or meaning with the question; a questi
 sister" or "last March" also asks for what is *linked* to them: beliefs whose entity is the sister
 ("user's sister", the relatives extractor's entity) or a name the query holds, and beliefs that
 became true (`valid_from`) in the window `query_dates` reads. The store reads those ids in scope
-(`RecallStore.linked_candidates`, the same hard filters as every candidate query); they join the
+(`RecallStore.linked_candidates`, the same hard filters as every candidate query; the service
+reads them with the pinned rows, `pinned_and_linked`); they join the
 fused candidates here, marked `linked`, and then pass the same floors and gates as any other (a
 link counts as relevance evidence, like a keyword hit or a metadata match); one linked by the
 entity the query names is at least as relevant as the query's best keyword hit.
