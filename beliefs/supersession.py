@@ -29,6 +29,7 @@ from math import sqrt
 from typing import Literal
 
 from beliefs.another_name import another_name
+from beliefs.pairings import repaired
 
 
 class UpdateKind(StrEnum):
@@ -317,7 +318,8 @@ def _link(newer: Statement, older: Statement, shape: Shape, common: frozenset[st
     replaces = bool(older.values - common) and bool(newer.values - older.values - common)
     # an update replaces a value: the two must not hold the same names and numbers (a correction often
     # repeats the old one: "42 is the neighbour's"); a cessation ends the thing itself, whatever it held
-    differs = shape.ends or older.values != newer.values or not older.values
+    repairs = shape.explicit and repaired(newer, older, common) is not None  # "traded them around"
+    differs = shape.ends or older.values != newer.values or not older.values or repairs
     if not differs:
         return None
     firm_from = FIRM_CORRECTION_CLOSENESS if shape.kind is UpdateKind.CORRECTION else FIRM_CLOSENESS

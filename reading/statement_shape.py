@@ -41,13 +41,13 @@ _CORRECTION = re.compile(
     r"read|remembered|heard|counted|calculated|quoted|dated|named)|brain ?fart|I meant|meant to (?:say|write|type)|I mean\b(?!\s+it)|let me (?:correct|rephrase|fix)|"
     r"to correct|correct(?:ing)? (?:that|myself|what I said)|(?:got|had) (?:it|that|this|(?:his|her|their|the|my)"
     r"(?:\s+\w+){1,2}) (?:wrong|backwards)|was wrong|I was mistaken|mixed (?:it|them|that|those|(?:the|my)(?:\s+\w+){1,2}) up|"
-    r"mix-?up|wait,? no|no,? wait|scratch that|strike that|I said [^.!?]{1,60}? but|not what I (?:said|meant)|"
+    r"mix-?up|wait,? no|no,? wait|(?<=,\s)yes,? but|scratch that|strike that|I said [^.!?]{1,60}? but|not what I (?:said|meant)|"
     r"I (?:double-)?checked|to be (?:precise|exact|clear)|rather|(?:ignore|disregard) (?:what I said|my last|that)|"
     r"I had (?:it|that|them) (?:down )?as|I(?:'d|’d| had)? (?:wrongly )?assumed|(?:the )?(?:correct|right) (?:\w+ ){0,4}(?:is|was|are)(?=(?-i: \d| [A-Z]))|not actually|actually not)\b)"
 )
 _CHANGE = re.compile(
     r"(?i:\b(?:change of plans?|plans? (?:have |has )?changed|(?:we|I)(?:'ve| have)? changed|changed (?:to|it|my|our|the)|"
-    r"switch(?:ed|ing)?|swap(?:ped|ping)?|trad(?:ed|ing) in|mov(?:ed|ing) (?:to|up|over|from|on|in|into|back)|"
+    r"switch(?:ed|ing)?|swap(?:ped|ping)?|trad(?:ed|ing) (?:in|(?:\w+ )?(?:around|round|over|places))|mov(?:ed|ing) (?:to|up|over|from|on|in|into|back)|"
     r"relocat(?:ed|ing)|transferr?(?:ed|ing)|upgrad(?:ed|ing)|downgrad(?:ed|ing)|replac(?:ed|ing)|renam(?:ed|ing)|"
     r"rebrand(?:ed|ing)|reschedul(?:ed|ing)|postpon(?:ed|ing)|push(?:ed)? (?:back|forward)|brought forward|"
     r"(?:pushed|bumped|shifted)(?: \w+)? (?:to|up)|rebook(?:ed|ing)|reassign(?:ed|ing)|instead|from now on|as of (?:now|today|this|next|last|\w+ \d|(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|june|july|august|september|october|november|december)|"

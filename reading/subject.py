@@ -20,7 +20,7 @@ from reading.holder import adds, holder
 
 _WORD = re.compile(r"\d+(?:[,.]\d+)*[a-zA-Z]*|[^\W_][\w'’&-]*")
 _NUMBER = re.compile(r"^\d[\d,.]*(?:st|nd|rd|th|k|km|kg|mb|gb|mbps)?$", re.IGNORECASE)
-_CLAUSE = re.compile(r"[;,.!?]\s+|\s+(?:and|but|while|whereas|since|because|so|now that)\s+|\s+[-–—]\s+", re.IGNORECASE)
+_CLAUSE = re.compile(r"[;:,.!?]\s+|\s+(?:and|but|while|whereas|since|because|so|now that)\s+|\s+[-–—]\s+", re.IGNORECASE)
 _TITLE = re.compile(r"\b(?:Mr|Mrs|Ms|Dr|St|Prof)\.\s*$")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[\"“(]\s*)$")
 
