@@ -3,10 +3,12 @@
 Read from the form of the sentence, never from what it is about, so it holds for any subject:
 
 - a *correction* repairs what was said: an apology or admission of error ("sorry", "my mistake",
-  "I misspoke", "typo", "I got it wrong", "I mixed it up", "scratch that", "wait, no"), a restated
-  intent ("I meant", "let me correct that"), or the contrast "X, not Y";
+  "I misspoke", "typo", "I got it wrong", "I mixed it up", "scratch that", "wait, no", "I'd assumed
+  X"), a restated intent ("I meant", "let me correct that"), a part confirmed and another corrected
+  ("Tuesday, yes, but ..."), or the contrast "X, not Y";
 - a *change* says the old value held and no longer does: a verb of change ("switched", "swapped",
-  "moved", "relocated", "transferred", "upgraded", "renamed", "rescheduled", "replaced"), a decision
+  "moved", "relocated", "transferred", "upgraded", "renamed", "rescheduled", "replaced", "traded them
+  around"), a decision
   between options ("instead", "ended up", "settled on", "decided against", "went with"), a new start
   ("just joined", "took up", "took over"), an announcement ("change of plan", "update:", "turns out",
   "as of", "from now on"); or, implied only, a present-time contrast ("now", "these days", "my new");
@@ -47,7 +49,7 @@ _CORRECTION = re.compile(
 )
 _CHANGE = re.compile(
     r"(?i:\b(?:change of plans?|plans? (?:have |has )?changed|(?:we|I)(?:'ve| have)? changed|changed (?:to|it|my|our|the)|"
-    r"switch(?:ed|ing)?|swap(?:ped|ping)?|trad(?:ed|ing) (?:in|(?:\w+ )?(?:around|round|over|places))|mov(?:ed|ing) (?:to|up|over|from|on|in|into|back)|"
+    r"switch(?:ed|ing)?|swap(?:ped|ping)?|trad(?:ed|ing) (?:in|(?:\w+ ){0,2}(?:around|round|over|places))|mov(?:ed|ing) (?:to|up|over|from|on|in|into|back)|"
     r"relocat(?:ed|ing)|transferr?(?:ed|ing)|upgrad(?:ed|ing)|downgrad(?:ed|ing)|replac(?:ed|ing)|renam(?:ed|ing)|"
     r"rebrand(?:ed|ing)|reschedul(?:ed|ing)|postpon(?:ed|ing)|push(?:ed)? (?:back|forward)|brought forward|"
     r"(?:pushed|bumped|shifted)(?: \w+)? (?:to|up)|rebook(?:ed|ing)|reassign(?:ed|ing)|instead|from now on|as of (?:now|today|this|next|last|\w+ \d|(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|june|july|august|september|october|november|december)|"
