@@ -19,7 +19,7 @@ _PERSONS = frozenset(
     "grandfather friend flatmate housemate neighbour neighbor boss colleague twin twins eldest youngest".split()
 )
 _OPENING = re.compile(
-    r"^\W*(?:(?P<self>I|I'm|I’m|I've|I’ve|I'd|I’d|we|we're|we’re|we've|we’ve|User)\b|(?:my|our|User['’]s)\s+(?P<kin>[a-z]+))",
+    r"^\W*(?:(?P<self>I|I'm|I’m|I've|I’ve|I'd|I’d|we|we're|we’re|we've|we’ve|User)\b|(?:my|our|User['’]s)\s+(?P<kin>[a-z]+)(?:['’]s\s+(?P<of>[a-z]+))?)",
     re.IGNORECASE,
 )
 #: Words that say a statement adds to what was said, not replaces it.
@@ -28,7 +28,7 @@ _ADDS = re.compile(r"(?i:\b(?:also|too|as well|another|additionally|a second|bot
 
 def holder(text: str) -> str | None:
     """Who the statement's first clause is about: `SELF` (the speaker: "I live in ..."), a person it
-    opens on ("My parents live in Dundee" -> "parents"), or None when it does not say (a name, a
+    opens on ("My parents live in Dundee" -> "parents", "my partner's brother" -> "brother"), or None when it does not say (a name, a
     thing: "My dentist is ...", "Aoife's settled into ...")."""
     found = _OPENING.match(text)
     if found is None:
@@ -36,6 +36,9 @@ def holder(text: str) -> str | None:
     if found.group("self"):
         return SELF
     kin = found.group("kin").lower()
+    of = (found.group("of") or "").lower()
+    if of in _PERSONS:  # "my partner's brother works at ...": the brother's
+        return of
     return kin if kin in _PERSONS else None
 
 

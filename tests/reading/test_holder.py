@@ -26,3 +26,8 @@ def test_adding_words_say_the_statement_adds() -> None:
     assert adds("We also got a puppy, Bramble.")
     assert adds("I do Pilates on Fridays too.")
     assert not adds("The puppy is called Bramble.")
+
+
+def test_a_persons_person_is_the_holder() -> None:
+    assert holder("My partner's brother works at the council.") == "brother"
+    assert holder("My partner's car is a Golf.") == "partner"
