@@ -32,7 +32,7 @@ def another_name(newer: Statement, older: Statement, common: frozenset[str], sim
     the two statements' cosine."""
     if newer.adds or similarity < NAME_SWAP_COSINE:
         return None
-    if newer.holder is not None and older.holder is not None and newer.holder != older.holder:
+    if not _same_holder(newer.holder, older.holder):
         return None  # two people's things: "my parents live in Dundee" after "I live in Stockbridge"
     if newer.owners and older.owners and not newer.owners & older.owners:
         return None
@@ -50,3 +50,13 @@ def another_name(newer: Statement, older: Statement, common: frozenset[str], sim
             continue
         return tuple(sorted(new))
     return None
+
+
+def _same_holder(first: str | None, second: str | None) -> bool:
+    """Two holders (`reading.holder`: "self", a person, "friend:ellie") that may be one: either unsaid,
+    or the same person, a name said beside only one of them ("my sister" and "my sister Aoife")."""
+    if first is None or second is None or first == second:
+        return True
+    kin_first, _, name_first = first.partition(":")
+    kin_second, _, name_second = second.partition(":")
+    return kin_first == kin_second and not (name_first and name_second)

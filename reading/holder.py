@@ -18,28 +18,36 @@ _PERSONS = frozenset(
     "husband boyfriend girlfriend cousin nephew niece aunt uncle gran granny grandma grandad grandpa grandmother "
     "grandfather friend flatmate housemate neighbour neighbor boss colleague twin twins eldest youngest".split()
 )
-_OPENING = re.compile(
-    r"^\W*(?:(?P<self>I|I'm|I’m|I've|I’ve|I'd|I’d|we|we're|we’re|we've|we’ve|User)\b|(?:my|our|User['’]s)\s+(?P<kin>[a-z]+)(?:['’]s\s+(?P<of>[a-z]+))?)",
-    re.IGNORECASE,
-)
+_SELF_WORDS = frozenset("i i'm i've i'd we we're we've we'd user".split())
+_OWNING = frozenset({"my", "our", "user's"})
+_WORDS = re.compile(r"[A-Za-z][\w'’-]*")
 #: Words that say a statement adds to what was said, not replaces it.
 _ADDS = re.compile(r"(?i:\b(?:also|too|as well|another|additionally|a second|both)\b)")
 
 
 def holder(text: str) -> str | None:
     """Who the statement's first clause is about: `SELF` (the speaker: "I live in ..."), a person it
-    opens on ("My parents live in Dundee" -> "parents", "my partner's brother" -> "brother"), or None when it does not say (a name, a
-    thing: "My dentist is ...", "Aoife's settled into ...")."""
-    found = _OPENING.match(text)
-    if found is None:
+    opens on ("My parents live in Dundee" -> "parents", "my partner's brother" -> "brother", "Mum's
+    sister" -> "sister"), with the name said beside it ("my best friend Ellie" -> "friend:ellie"), or
+    None when it does not say (a name alone, a thing: "My dentist is ...", "Aoife's settled into ...")."""
+    words = _WORDS.findall(text[:80])[:5]
+    if not words:
         return None
-    if found.group("self"):
+    if words[0].lower().replace("’", "'") in _SELF_WORDS:
         return SELF
-    kin = found.group("kin").lower()
-    of = (found.group("of") or "").lower()
-    if of in _PERSONS:  # "my partner's brother works at ...": the brother's
-        return of
-    return kin if kin in _PERSONS else None
+    at = 1 if words[0].lower().replace("’", "'") in _OWNING else 0
+    for index in range(at, min(at + 2, len(words))):  # the person, or one word before it ("my best friend")
+        word = words[index].replace("’", "'")
+        kin = word.lower().removesuffix("'s")
+        if kin not in _PERSONS:
+            continue
+        after = words[index + 1] if index + 1 < len(words) else ""
+        if word.lower().endswith("'s") and after.lower() in _PERSONS:
+            return after.lower()  # "my partner's brother": the brother's
+        if word.lower().endswith("'s"):
+            return kin  # "my partner's car": the partner's
+        return f"{kin}:{after.lower()}" if after[:1].isupper() else kin
+    return None
 
 
 def adds(text: str) -> bool:

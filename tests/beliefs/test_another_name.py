@@ -34,6 +34,7 @@ def said(item_id: str, text: str, days: int, similarity: float):
     [
         ("My physio is Dr Mensah at the Eastgate clinic.", "Dr Varga is my physio at Eastgate, much better with knees."),
         ("My brother Callum lives in Dundee.", "Callum's found a flat in Aberdeen, right by the beach."),
+        ("My brother Callum lives in Dundee.", "My brother's found a flat in Aberdeen, loves it."),  # the name said once
         # the old name comes back in another clause, as the reason
         ("The quiz night is at the Crown on Friday.", "The Crown shut its function room, so the quiz night is at the Anchor."),
         ("Our ballet teacher is Miss Okonjo.", "Miss Farrell teaches the ballet class since Okonjo retired."),
@@ -49,6 +50,8 @@ def test_another_name_of_the_same_subject_links_possibly(before: str, after: str
     [
         ("We have a spaniel called Biscuit.", "We also adopted a lurcher, Dash, in March."),  # it says it adds
         ("I live in Stockbridge.", "My parents live in Dundee, near the river."),  # another person's
+        ("My best friend Ellie lives in Bristol.", "My friend Marcus lives in Cardiff."),  # another friend, by name
+        ("My mum lives in Kirkcaldy.", "Mum's sister Jean lives in Dunfermline."),  # a person's person
         ("My kids are Hana and Kenji.", "Hana does gymnastics and Kenji is into Lego."),  # one of the names listed
         ("I swim at the Commonwealth pool.", "I swim at the Commonwealth pool and at Warrender too."),  # both said
         ("The quiz night is at the Crown on Friday.", "Met Jonas at the Anchor for lunch."),  # nothing shared

@@ -13,7 +13,9 @@ from reading.holder import SELF, adds, holder
         ("I live in Perth.", SELF),
         ("We're renting in Hove.", SELF),
         ("My parents live in Inverness.", "parents"),
-        ("Our eldest, Mira, is at Leith Academy.", "eldest"),
+        ("Our eldest, Mira, is at Leith Academy.", "eldest:mira"),
+        ("My best friend Ellie lives in Bristol.", "friend:ellie"),
+        ("Mum's sister Jean lives in Dunfermline.", "sister"),
         ("My dentist is Dr Ahmed.", None),  # a role, not a person the statement is about
         ("Aoife's moved to Cork.", None),  # a name: not said whose
     ],
