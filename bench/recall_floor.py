@@ -15,6 +15,14 @@ and the choice are in docs/benchmarks.md ("Similarity floor").
 The same table over the pairs whose question speaks of no one of the user's
 (`sidecar.recall.reference.speaks_of_user`: no first-person word, no name of the user's turns or
 speakers) gives the higher floor of such questions (`RecallConfig.impersonal_min_similarity`).
+
+`--sensitive`: the bar at which a special-category turn is what the question asks about, so it bears
+on the request whatever the domains its words place it in (`RecallConfig.asked_min_similarity`):
+asked = a query and each special-category user turn (`reading.sensitivity`) stating one of its `must`
+facts; not asked = a query and each special-category user turn of its scenario stating none of them
+(older values of the asked fact among them, which currency, not this bar, keeps out); kept out = a query
+and each user turn stating a `must_not` fact whose harm is `sensitive` or `out_of_domain` (what the gate
+is for: no such pair may reach the bar).
 """
 
 from __future__ import annotations
@@ -28,9 +36,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.recall_scenario_data import DATA_DIR, ScenarioError, load  # noqa: E402
+from reading.sensitivity import sensitivity_of  # noqa: E402
 from sidecar.recall.reference import names_in, speaks_of_user  # noqa: E402
 
 GRID = tuple(round(0.05 * i, 2) for i in range(0, 11))
+SENSITIVE_GRID = tuple(round(0.05 * i, 2) for i in range(4, 15))
 
 #: (query, turn text, whether the query speaks of the user)
 Pair = tuple[str, str, bool]
@@ -50,6 +60,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--conversations", default="0,1", help="LoCoMo conversations by position, comma-separated (default 0,1)"
     )
+    parser.add_argument(
+        "--sensitive", action="store_true", help="also the table of special-category turns asked about or not"
+    )
     return parser.parse_args(argv)
 
 
@@ -68,6 +81,23 @@ def scenario_pairs(split: str, data: Path) -> tuple[list[Pair], list[Pair]]:
             for fact in recall.must:
                 answering += [(recall.query, text, personal) for text in said if fact.found_in(text)]
     return answering, unneeded
+
+
+def sensitive_pairs(split: str, data: Path) -> tuple[list[Pair], list[Pair], list[Pair]]:
+    """(asked, not asked, kept out) (query, turn) pairs of the recall scenarios (the module docstring)."""
+    asked: list[Pair] = []
+    other: list[Pair] = []
+    kept_out: list[Pair] = []
+    for scenario in load((split,), data):
+        users = [t["text"] for t in scenario.turns() if t["role"] == "user"]
+        said = [text for text in users if sensitivity_of(None, None, text)]
+        for recall in scenario.recalls:
+            for text in said:
+                answers = any(fact.found_in(text) for fact in recall.must)
+                (asked if answers else other).append((recall.query, text, True))
+            harms = [f for f in recall.must_not if f.harm in ("sensitive", "out_of_domain")]
+            kept_out += [(recall.query, text, True) for text in users if any(f.found_in(text) for f in harms)]
+    return asked, other, kept_out
 
 
 def locomo_pairs(path: Path, conversations: str) -> list[Pair]:
@@ -116,6 +146,17 @@ def main(argv: list[str] | None = None) -> int:
         f"unneeded, scenarios {args.split}": cosines(embedder, unneeded),
     }
     table(sets)
+    if args.sensitive:
+        asked, other, kept_out = sensitive_pairs(args.split, args.data)
+        print("\nspecial-category turns: the question asks about them (kept) or not (cut), and what must stay out:")
+        table(
+            {
+                "asked": cosines(embedder, asked),
+                "unneeded, not asked": cosines(embedder, other),
+                "unneeded, kept out by must_not": cosines(embedder, kept_out),
+            },
+            SENSITIVE_GRID,
+        )
     print("\nquestions that speak of no one of the user's (no first-person word, no name of theirs):")
     table({
         f"answering, scenarios {args.split}": cosines(embedder, impersonal(answering)),
@@ -126,13 +167,13 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def table(sets: dict[str, np.ndarray]) -> None:
+def table(sets: dict[str, np.ndarray], grid: tuple[float, ...] = GRID) -> None:
     """Percentiles of each set, then the share kept (answering) or cut (unneeded) per floor."""
     for name, values in sets.items():
         q = np.percentile(values, [5, 10, 25, 50, 75, 90, 95]) if len(values) else []
         print(f"{name}: {len(values)} pairs; percentiles 5/10/25/50/75/90/95: " + " ".join(f"{v:.3f}" for v in q))
     print(f"\n{'floor':>6}" + "".join(f"{name:>32}" for name in sets))
-    for floor in GRID:
+    for floor in grid:
         cells = []
         for name, values in sets.items():
             kept = float(np.mean(values >= floor)) if len(values) else 0.0

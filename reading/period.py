@@ -3,7 +3,9 @@
 
 A present state said with a bounded period (today, this week, this month, until Friday, for the next
 two weeks…) holds until the end of the period the sentence names (`find_time_mentions`, resolved
-against when it was said), else for `DEFAULT_SPAN`; a belief that renders the period as a date ("is
+against when it was said), else for `DEFAULT_SPAN`; a period that opens the state ("we're paying 1,040 from
+this month", "starting today I'm vegan", "as of this week I'm on nights") says when it starts, not when
+it ends, and is no bound; a belief that renders the period as a date ("is
 working from the café on 2026-05-10", "are staying with us in February 2026") until that day or month
 ends. "At the moment", "for now", "right now" say a state is current, not when it ends: they never lapse. Events told
 in the past tense ("I ran a half marathon today") stay true of their day and never lapse. Recall
@@ -27,6 +29,8 @@ _BOUNDED = re.compile(
     r"until (?:tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next week|the end of \w+)|"
     r"for the (?:next|coming) (?:few|couple of|\w+) (?:days|weeks)|for this (?:session|conversation|chat))\b)"
 )
+#: Words before a period that make it the state's start: "from this month", "starting today", "as of this week".
+_OPENS = re.compile(r"(?i:\b(?:from|starting(?: from)?|beginning|as (?:of|from)|effective(?: from)?|since)\s+$)")
 #: The dated form a belief renders such a period in ("… on 2026-05-10", "… in February 2026").
 _ON_DAY = re.compile(r"\bon (\d{4})-(\d{2})-(\d{2})\b")
 _IN_MONTH = re.compile(
@@ -45,7 +49,7 @@ def period_end(sentence: str, said_at: datetime) -> datetime | None:
     """When the state `sentence` says for a bounded period ends; None: not said for a period."""
     if not _PRESENT_STATE.search(sentence):
         return None
-    if _BOUNDED.search(sentence):
+    if any(not _OPENS.search(sentence[: m.start()]) for m in _BOUNDED.finditer(sentence)):
         ahead = [m.end for m in find_time_mentions(sentence, said_at) if m.end > said_at]
         return max(ahead) if ahead else said_at + DEFAULT_SPAN
     if not _IN_PROGRESS.search(sentence):

@@ -224,6 +224,10 @@ class RulesExtractor:
         """One list of claims per turn, in order (the `Extractor` protocol: texts already cleaned)."""
         return [self._read(turn, turn.text) for turn in turns]
 
+    def read_cleaned(self, turn: Turn) -> list[Claim]:
+        """The claims of one turn whose text is already stripped and redacted (a stored quote read again)."""
+        return self._read(turn, turn.text)
+
     def extract_turn(self, turn: Turn, text: str | None = None) -> list[Claim]:
         """The claims of one raw turn: stripped, redacted and junk-checked first.
 

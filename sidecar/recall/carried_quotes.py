@@ -7,8 +7,9 @@ were said, shown on the belief item, not a second entry in the ranking or the bu
 currency: both current, or both possibly superseded, then one item of history,
 dated; a current quote is never hidden under a labelled belief, nor a labelled quote under a current one.
 A quote whose every term the beliefs already say is carried, labelled or not, and changes nothing
-else (no rank, no neighbouring turns); so is the quote of a constraint's turn, whatever it says more
-(the standing rule is the item, its reason the evidence). Where a belief is the shorter copy of its
+else (no rank, no neighbouring turns); so is the quote of a constraint's turn, or of a safety fact
+admitted for the request's domain, whatever it says more (the standing rule or safety fact is the item,
+its reason the evidence: a safety fact is never folded away, its quote rides on it). Where a belief is the shorter copy of its
 current quote, the belief folds into the quote instead, on the finished answer (`folded_beliefs`). A labelled quote that says more stays an item: carried on its
 labelled belief it would either lose the rank and neighbouring turns it had as an item (LoCoMo's
 temporal questions lost 4.8 points at 800 tokens) or lift its belief and crowd the budget (a
@@ -39,7 +40,7 @@ from reading.subject import STOPWORDS, content_terms, terms_of
 from sidecar.recall import currency
 from sidecar.recall.episodes import EpisodeEntry
 from sidecar.recall.metadata_match import query_subject_terms
-from sidecar.recall.selection import Entry
+from sidecar.recall.selection import CONSTRAINT, Entry
 
 CARRIED_WHY = "carried as the evidence of belief {belief}"
 
@@ -70,7 +71,7 @@ def carry_quotes(
         if not owners:
             left.append(quote)
             continue
-        rules = [entry for entry in owners if entry.memory.recall_semantics is RecallSemantics.CONSTRAINT]
+        rules = [entry for entry in owners if _standing(entry)]
         covered = bool(rules) or _covered(quote, owners)
         carried = covered or (saying_more and not _labelled(quote) and not _more_needed(quote, owners, asked))
         if not carried:
@@ -104,6 +105,13 @@ def _owners(quote: EpisodeEntry, by_memory: dict[str, Entry], by_turn: dict[str,
     if turn_owner is not None and turn_owner not in owners:
         owners.append(turn_owner)
     return [entry for entry in owners if _belief_currency(entry) == _quote_currency(quote)]
+
+
+def _standing(entry: Entry) -> bool:
+    """A standing rule or a fact that fires on the request's kind, not on the query's words: a
+    constraint, or any entry admitted as one (a safety fact in its domain, a constraint a live
+    instruction speaks of). It is the item, whatever its quote says more; the quote is its reason."""
+    return entry.memory.recall_semantics is RecallSemantics.CONSTRAINT or entry.tier == CONSTRAINT
 
 
 def _covered(quote: EpisodeEntry, owners: Sequence[Entry]) -> bool:

@@ -53,6 +53,13 @@ class RecallConfig(BaseModel):
         "word, no name the user's memories hold: `reference.speaks_of_user`) whose cosine is known; a shared word "
         "or a link does not lower it (measured: bench/recall_floor.py)",
     )
+    asked_min_similarity: float = Field(
+        default=0.40, ge=-1.0, le=1.0,
+        description="the cosine at which a special-category belief or quote is what the question asks about, so it "
+        "bears on the request whatever domains its words place it in (\"What's my postcode?\", \"my GP wants to "
+        "prescribe amoxicillin\" and a penicillin allergy); no sensitive fact a must-not keeps out reaches it "
+        "(measured: bench/recall_floor.py --sensitive)",
+    )
     carry_quotes_saying_more: bool = Field(
         default=False,
         description="carry a quote on the belief drawn from its turn even when the turn says more, unless what it "

@@ -31,7 +31,9 @@ class SuppressedView(BaseModel):
     why: str
     reason: str = Field(
         default="",
-        description="similarity_floor, token_budget, limit, profile_full, shown_as_context, framing, live_intent, "
+        description="similarity_floor, token_budget, limit, profile_full, shown_as_context, carried_as_evidence "
+        "(a quote carried on the belief drawn from its turn), folded (a belief said in full by a returned item of "
+        "its own turn), framing, live_intent, "
         "domain, sensitive, superseded, conflict, context, topic, untrusted, confidence_floor, not_current, "
         "filter, not_selected or other",
     )
@@ -64,6 +66,11 @@ class TrustPolicyView(BaseModel):
         default=None,
         description="the floor of every candidate of a query that speaks of no one of the user's, whatever words "
         "or links it shares with the query (measured: bench/recall_floor.py)",
+    )
+    asked_similarity: float | None = Field(
+        default=None,
+        description="the cosine at which a special-category fact is what the question asks about: it is recalled "
+        "whatever domains the request is read to be in (measured: bench/recall_floor.py --sensitive)",
     )
     floor_bypass_importance: float | None = Field(
         default=None, description="always null: no importance lifts a memory over the similarity floor any more"

@@ -154,7 +154,7 @@ def judge_episodes(
         if ended is not None:
             suppressed.append((episode.id, f"expired: said for a period that ended {ended.date().isoformat()}"))
             continue
-        withheld = gates.quote_withheld(episode.text, linked)
+        withheld = gates.quote_withheld(episode.text, linked, episode.id in gates.asked)
         if withheld is not None:
             suppressed.append((episode.id, withheld))
             continue

@@ -3,16 +3,18 @@
 The beliefs `select` kept and the scored episodes compete for `limit` and `budget_tokens` by
 (tier, score): fired constraints and the profile block first, then ranked beliefs and episodes by
 `recall_score`. In the answer the kept beliefs come first, in their own prompt order, then the
-episodes as a transcript (oldest first); `score` keeps the ranking readable.
+episodes as a transcript (oldest first); `score` keeps the ranking readable. A short reply that ranks
+on the turn beside it gives that turn its place (`saying_more`): the item carries the words that answer.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
 from beliefs.episodes import Episode
+from reading.subject import terms_of
 from sidecar.recall import currency
 from sidecar.recall.budget import Filler, Trimmed
 from sidecar.recall.diagnostics import CandidateSources
@@ -76,15 +78,56 @@ def _fill(
     quoted: dict[str, str] = {}  # episode id -> the kept quote showing it
     scored = [*carried, *(item for item in ranked if isinstance(item, EpisodeEntry))]
     relevance = {entry.episode.id: entry.score.value for entry in scored}
-    for item in ranked:
-        if isinstance(item, EpisodeEntry) and item.episode.id in quoted:
-            repeated.append((item, quoted[item.episode.id]))
-            continue
+    hits = {item.episode.id: item for item in ranked if isinstance(item, EpisodeEntry)}
+    offered: set[str] = set()
+
+    def offer(item: Item) -> None:
+        offered.add(_id(item))
         if _offer_quote(filler, item, [m for m in item.neighbours if m.id not in quoted], relevance):
             shown = item.turns() if isinstance(item, EpisodeEntry) else [*item.evidence, *item.context]
             for turn in shown:
                 quoted.setdefault(turn.id, _id(item))
+
+    for item in ranked:
+        if _id(item) in offered:  # offered already in the place of a short reply beside it
+            continue
+        if isinstance(item, EpisodeEntry) and item.episode.id in quoted:
+            repeated.append((item, quoted[item.episode.id]))
+            continue
+        lead = saying_more(item, hits, quoted.keys() | offered) if isinstance(item, EpisodeEntry) else None
+        if lead is not None:
+            offer(lead)
+            if item.episode.id in quoted:
+                repeated.append((item, quoted[item.episode.id]))
+                continue
+        offer(item)
     return filler.trimmed(), repeated
+
+
+def saying_more(
+    reply: EpisodeEntry, hits: Mapping[str, EpisodeEntry], taken: Collection[str]
+) -> EpisodeEntry | None:
+    """The hit beside a short reply, said by the same speaker, that says more than twice its content
+    words ("I'm buzzing." after "Did 53:40 at the race, so the new target is sub-50."), else None.
+
+    A reply's vector is made with the turn before it (`reading.episode_text`), so a reply that says
+    little ranks on what was said around it; the turn that says it is then the item, and the reply
+    its context (it takes the reply among its neighbours), so the answer's item carries the words."""
+    own = len(terms_of(reply.episode.text)[0])
+    best: tuple[int, EpisodeEntry] | None = None
+    for turn in reply.neighbours:
+        other = hits.get(turn.id)
+        if other is None or turn.id in taken or (turn.role, turn.speaker) != (reply.episode.role, reply.episode.speaker):
+            continue
+        more = len(terms_of(turn.text)[0])
+        if more > 2 * own and (best is None or more > best[0]):
+            best = (more, other)
+    if best is None:
+        return None
+    lead = best[1]
+    if all(m.id != reply.episode.id for m in lead.neighbours):
+        lead.neighbours = [*lead.neighbours, reply.episode]
+    return lead
 
 
 def _offer_quote(

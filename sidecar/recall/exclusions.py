@@ -2,7 +2,8 @@
 
 Every candidate that does not reach the answer is listed in `suppressed` with a `why` (written where
 the gate decided) and a `reason` code read from it (`reason_of`: similarity_floor, token_budget,
-superseded, framing, live_intent, domain, sensitive, shown_as_context, ...; the same codes label the
+superseded, framing, live_intent, domain, sensitive, shown_as_context, carried_as_evidence, folded,
+...; the same codes label the
 `beliefstream_recall_suppressed` metric). `unaccounted` is the sweep after the gates: a
 candidate that reached neither the answer nor a gate's list (a pinned row nothing selected, a quote a
 filter left out) is listed with what happened to it, so nothing is dropped silently. Each id is listed
@@ -34,6 +35,7 @@ REASONS: tuple[tuple[str, str], ...] = (
     ("conflicts with", "conflict"),
     ("quoted as context of", "shown_as_context"),
     ("carried as the evidence of", "carried_as_evidence"),
+    ("folded into it", "folded"),
     ("context mismatch", "context"),
     ("outside topic", "topic"),
     ("similarity floor", "similarity_floor"),

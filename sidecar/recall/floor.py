@@ -14,6 +14,9 @@ A query that speaks of no one of the user's (`reference.speaks_of_user`: "what's
 Australia?") asks more: its cosine must reach `impersonal_min_similarity`, whatever words or links
 the candidate shares with it (one whose cosine is unknown, outside the dense hits or with the dense
 search down, is judged as any other).
+
+A candidate whose cosine reaches `asked_min_similarity` is what the question asks about (`asked_about`):
+a special-category fact then bears on the request, whatever domains its words place it in.
 """
 
 from __future__ import annotations
@@ -32,6 +35,12 @@ class FloorVerdict(NamedTuple):
 
 #: The verdict of every candidate that passes (most of them): one shared value.
 PASSES = FloorVerdict(True)
+
+def asked_about(signals: Signals | None, config: RecallConfig) -> bool:
+    """The question asks about this candidate: its cosine reaches `asked_min_similarity` (a sensitive
+    fact then bears on the request whatever domains its words are in: `sensitivity_gate`)."""
+    return signals is not None and signals.dense_score is not None and signals.dense_score >= config.asked_min_similarity
+
 
 IMPERSONAL_WHY = "below the similarity floor of a query that speaks of no one of the user's"
 

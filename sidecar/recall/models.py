@@ -212,8 +212,10 @@ class RecalledMemory(BaseModel):
     superseded_at: datetime | None = Field(default=None, description="when that newer statement was said")
     folded_beliefs: list[str] = Field(
         default_factory=list,
-        description="episodes: the current beliefs drawn from this turn alone that the quote says in full, with "
-        "more; one item per fact: they are not returned beside it (their ids are in the diagnostics' suppressed)",
+        description="episodes: the beliefs drawn from this turn alone that the quote says in full, with more; "
+        "beliefs: the beliefs drawn from the same turn alone that this one says in full (their quotes, if carried, "
+        "move here); one item per fact: they are not returned beside it (their ids are in the diagnostics' "
+        "suppressed, reason folded)",
     )
     note: str | None = None
 

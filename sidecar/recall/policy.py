@@ -361,23 +361,26 @@ class ItemGates:
     confidence_floor: float = 0.0
     kinship: Mapping[str, float] = field(default_factory=dict)  # read by meaning (`sidecar.recall.meaning`)
     overridden: Mapping[str, str] = field(default_factory=dict)  # default id → the live instruction, by meaning
+    asked: frozenset[str] = frozenset()  # the special-category candidates the question asks about (`asked`)
 
-    def belief_withheld(self, memory: Memory) -> str | None:
+    def belief_withheld(self, memory: Memory, asked: bool = False) -> str | None:
+        """Why a belief stays out, else None; `asked`: the question asks about it (`sensitive_outside`)."""
         return (
-            sensitive_outside(memory, self.domains, self.include_sensitive)
+            sensitive_outside(memory, self.domains, self.include_sensitive, asked)
             or off_domain(memory, self.action, self.domains, self.kinship.get(memory.id))
             or self.live.overrides(memory)
             or self.overridden.get(memory.id)
         )
 
-    def quote_withheld(self, text: str, linked: Sequence[Memory]) -> str | None:
-        """Why a quote stays out (its frame is checked first, by `framing_cap`), else None."""
+    def quote_withheld(self, text: str, linked: Sequence[Memory], asked: bool = False) -> str | None:
+        """Why a quote stays out (its frame is checked first, by `framing_cap`), else None. `asked`: the
+        question asks about what the quote says (its cosine, `sensitive_outside`), so about its beliefs too."""
         for memory in linked:
-            why = self.belief_withheld(memory)
+            why = self.belief_withheld(memory, asked)
             if why is not None:
                 return f"{why} ({OF_STATED_BELIEF}, {memory.id})"
         if not any(m.sensitivity for m in linked):  # else its beliefs' verdict holds
-            why = sensitive_words_outside(text, self.domains, self.include_sensitive)
+            why = sensitive_words_outside(text, self.domains, self.include_sensitive, asked)
             if why is not None:
                 return why
         return self.live.overrides_quote(text) if self.live else None

@@ -19,11 +19,16 @@ from sidecar.recall.models import RecallRequest
 
 
 def item_gates(
-    request: RecallRequest, config: RecallConfig, domains: frozenset[str], meaning: Meaning | None = None
+    request: RecallRequest,
+    config: RecallConfig,
+    domains: frozenset[str],
+    meaning: Meaning | None = None,
+    asked: frozenset[str] = frozenset(),
 ) -> policy.ItemGates:
     """The request's policy for every item (`policy.ItemGates`), as `select` applies it to beliefs;
     `domains`: the request's, as the recall read them once (`request_domains`); `meaning`: what it read
-    by meaning (`sidecar.recall.meaning`)."""
+    by meaning (`sidecar.recall.meaning`); `asked`: the special-category candidates the question asks
+    about (`sidecar.recall.asked`)."""
     meaning = meaning or Meaning()
     action = policy.requested_action(request.action.requested() if request.action else None, request.query)
     return policy.ItemGates(
@@ -34,6 +39,7 @@ def item_gates(
         confidence_floor=config.confidence_floor,
         kinship=meaning.kinship,
         overridden=meaning.overridden,
+        asked=asked,
     )
 
 

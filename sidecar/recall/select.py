@@ -47,11 +47,13 @@ def select(
     domains: frozenset[str] | None = None,
     meaning: Meaning | None = None,
     impersonal: bool = False,
+    asked: frozenset[str] = frozenset(),
 ) -> Selection:
     """The recalled block for `request`, one named gate after another (the module docstring's order).
     `domains`: the request's (`sensitivity.request_domains`) when the caller has them already;
     `meaning`: what the recall read by meaning (`sidecar.recall.meaning`), else the rules read words;
-    `impersonal`: the query speaks of no one of the user's (`reference.speaks_of_user`)."""
+    `impersonal`: the query speaks of no one of the user's (`reference.speaks_of_user`); `asked`: the
+    special-category candidates the question asks about (`sidecar.recall.asked`): no domain gate for them."""
     meaning = meaning or Meaning()
     pool, stale = _current_pool([*hydrated, *pinned], scope, now, config)
     action = policy.requested_action(request.action.requested() if request.action else None, request.query)
@@ -60,7 +62,7 @@ def select(
             request.query, action.domain if action else None, request.topic
         )
     verdicts = Verdicts()
-    _suppress_sensitive(pool, domains, request.include_sensitive, verdicts)
+    _suppress_sensitive(pool, domains, request.include_sensitive, verdicts, asked)
     _withhold(pool, lambda m: policy.off_domain(m, action, domains, meaning.kinship.get(m.id)), verdicts)
     matched = _admit_eligible(pool, action, domains, request, signals, config, verdicts, meaning.kinship, impersonal)
     live = LiveIntent.of_request(request.live_intent, request.query)
@@ -104,11 +106,16 @@ def _current_pool(
 
 
 def _suppress_sensitive(
-    pool: dict[str, Memory], domains: frozenset[str], include_sensitive: bool, verdicts: Verdicts
+    pool: dict[str, Memory],
+    domains: frozenset[str],
+    include_sensitive: bool,
+    verdicts: Verdicts,
+    asked: frozenset[str] = frozenset(),
 ) -> None:
-    """Take sensitive memories outside the request's domains out of the pool."""
+    """Take sensitive memories outside the request's domains out of the pool, unless the question asks
+    about them (`asked`: `sidecar.recall.asked`)."""
     for memory_id, memory in list(pool.items()):
-        why = sensitivity_gate.sensitive_outside(memory, domains, include_sensitive)
+        why = sensitivity_gate.sensitive_outside(memory, domains, include_sensitive, memory_id in asked)
         if why is not None:
             del pool[memory_id]
             verdicts.suppress(memory_id, why)

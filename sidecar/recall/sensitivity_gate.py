@@ -2,7 +2,9 @@
 
 A special-category memory (`Memory.sensitivity`, set at write time by `reading.sensitivity`) is
 recalled only when the request is in its domain (read from the query, the action's domain and the
-topic), or when the caller names its category in `include_sensitive`; a profile fact is no
+topic), when the question asks about it (its cosine to the query reaches `asked_min_similarity`: "What's
+my postcode?" is in the domain of the postcode, whatever words place a request in `location`), or
+when the caller names its category in `include_sensitive`; a profile fact is no
 exception (a diagnosis is part of who the user is, and still not for every answer) unless it is a
 safety fact.
 A safety fact (an allergy, a medical need, a dietary restriction, accessibility) is the opposite
@@ -97,17 +99,23 @@ def safety_fires(memory: Memory, domains: frozenset[str]) -> bool:
     return bool(domains & SAFETY_DOMAINS) and is_safety_memory(memory)
 
 
-def sensitive_outside(memory: Memory, domains: frozenset[str], include: Iterable[str] = ()) -> str | None:
-    """Why a sensitive memory stays out of this request, or None when it may be recalled."""
-    if memory.sensitivity is None or (memory.profile and is_safety_memory(memory)):
+def sensitive_outside(
+    memory: Memory, domains: frozenset[str], include: Iterable[str] = (), asked: bool = False
+) -> str | None:
+    """Why a sensitive memory stays out of this request, or None when it may be recalled. `asked`: the
+    question asks about it (its cosine reaches `RecallConfig.asked_min_similarity`): it bears on it."""
+    if asked or memory.sensitivity is None or (memory.profile and is_safety_memory(memory)):
         return None  # a safety fact of the profile (deafness) is matched on relevance as any profile fact
     return _outside(memory.sensitivity, memory.text, domains, include, lambda: safety_fires(memory, domains))
 
 
-def sensitive_words_outside(text: str, domains: frozenset[str], include: Iterable[str] = ()) -> str | None:
+def sensitive_words_outside(
+    text: str, domains: frozenset[str], include: Iterable[str] = (), asked: bool = False
+) -> str | None:
     """Why a quote whose own words are special-category data (`reading.sensitivity`) stays out of this
-    request, or None: a quote is as sensitive as what it says, whatever beliefs were made of it."""
-    category = sensitivity_of(None, None, text)
+    request, or None: a quote is as sensitive as what it says, whatever beliefs were made of it.
+    `asked`: the question asks about what it says (as for `sensitive_outside`)."""
+    category = None if asked else sensitivity_of(None, None, text)
     if category is None:
         return None
     safety = lambda: bool(domains & SAFETY_DOMAINS) and _safety_fact(None, text)  # noqa: E731

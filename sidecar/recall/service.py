@@ -32,11 +32,12 @@ import numpy as np
 from beliefs.attributes import ATTRIBUTES, is_single_valued
 from beliefs.episodes import Episode
 from beliefs.errors import BeliefstreamError
-from beliefs.records import Memory, RecallAudit, RecallSemantics, utcnow
+from beliefs.records import Memory, RecallAudit, utcnow
 from embedding.embedder import Embedder
 from sidecar.auth import Principal
 from sidecar.recall import filters
 from sidecar.recall.access import AccessRecorder
+from sidecar.recall.asked import asked_ids
 from sidecar.recall.audit import AuditSink, query_digest
 from sidecar.recall.carried_quotes import carry_quotes
 from sidecar.recall.concurrency import gather_all
@@ -45,7 +46,7 @@ from sidecar.recall.diagnostics import RecallDiagnostics, SuppressedView
 from sidecar.recall.episodes import EpisodeVerdicts, judge_episodes, offer_context
 from sidecar.recall.evidence import episode_item, merge
 from sidecar.recall.exclusions import first_reasons, unaccounted
-from sidecar.recall.folded_beliefs import fold_beliefs
+from sidecar.recall.folded_beliefs import fold_beliefs, foldable
 from sidecar.recall.fusion import Signals, fuse, grounded, stated_relevance
 from sidecar.recall.keywords import query_terms
 from sidecar.recall.linked import query_links, with_linked
@@ -63,7 +64,6 @@ from sidecar.recall.result import to_result
 from sidecar.recall.scope import resolve_scope
 from sidecar.recall.scored_quotes import Quotes
 from sidecar.recall.select import select
-from sidecar.recall.selection import RANKED
 from sidecar.recall.sensitivity_gate import request_domains, safety_needed
 from sidecar.recall.trust_policy import trust_policy
 from sinks.base import EPISODE_KIND, VectorHit, VectorIndex
@@ -165,13 +165,14 @@ class RecallService:
         filtered = current.keys() - {m.id for m in (*hydrated, *pinned)}
         domain = request.action.domain if request.action else None
         meaning = await self._meaning.read_or_none(embedding, request.live_intent, current.values(), domain, degraded)
+        asked = asked_ids(current.values(), said_episodes, signals, episode_signals, config, impersonal)
         selection = select(
             request, config, now, scope, signals, hydrated, pinned, contests, domains=domains, meaning=meaning,
-            impersonal=impersonal,
+            impersonal=impersonal, asked=asked,
         )  # fmt: skip
         quotes = await self._quotes(
             request, config, now, scope, said, episode_signals, said_episodes, current, dates, domains, meaning,
-            impersonal,
+            impersonal, asked,
         )
         quotes = quotes.without_sensitive(selection.suppressed)
         alone, carried = carry_quotes(selection.chosen, quotes.entries, request.query, config.carry_quotes_saying_more)
@@ -192,8 +193,7 @@ class RecallService:
         result.memories += [episode_item(e, request.diagnostics, now) for e in merged.episodes]
         newer = NewerFirst(self._store, scope, said, currency, now)
         shown = await newer.show(result, kept.suppressed, request.budget_tokens, request.diagnostics, quotes.verdicts.replaced)
-        plain = {e.memory.id for e in kept.chosen if e.tier == RANKED and e.memory.recall_semantics is not RecallSemantics.CONSTRAINT}
-        result.memories, folded, freed = fold_beliefs(result.memories, plain)
+        result.memories, folded, freed = fold_beliefs(result.memories, foldable(kept.chosen))
         result.tokens_used -= freed
         if request.diagnostics:
             result.suppressed += [SuppressedView(id=i, why=w) for i, w in folded]
@@ -249,6 +249,7 @@ class RecallService:
         domains: frozenset[str],
         meaning: Meaning | None = None,
         impersonal: bool = False,
+        asked: frozenset[str] = frozenset(),
     ) -> Quotes:
         """Score the hydrated episodes against the beliefs they produced; add their neighbours.
         `known`: memories this recall already read as current (at its confidence floor)."""
@@ -267,7 +268,7 @@ class RecallService:
             window=window,
             include_untrusted=request.include_untrusted_evidence,
             suppress_superseded=request.superseded_episodes == "suppress",
-            gates=item_gates(request, config, domains, meaning),
+            gates=item_gates(request, config, domains, meaning, asked),
             impersonal=impersonal,
         )
         if request.context_turns and verdicts.entries:

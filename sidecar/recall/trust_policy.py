@@ -29,6 +29,7 @@ def trust_policy(
         keyword_similarity_floor=config.keyword_min_similarity,
         speaks_of_user=not impersonal,
         impersonal_similarity_floor=max(config.impersonal_min_similarity, config.min_similarity),
+        asked_similarity=config.asked_min_similarity,
         confidence_floor=config.confidence_floor,
         framing_cap=HYPOTHETICAL_CONFIDENCE_CAP,
         beliefs_admitted=["trusted", "caution"],

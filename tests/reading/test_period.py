@@ -37,10 +37,19 @@ def test_a_bounded_present_state_lapses_after_its_period(text: str) -> None:
         "I live in Leeds. This week I'm in Berlin.",  # one sentence still holds: the quote does
         "I'm paid 52k at the moment.",  # current, with no end said
         "We're staying at the Hotel Alcazar for a week in May.",  # a length, not a period from now
+        "The landlord put it up, we're paying 1,140 from this month.",  # the period opens the state
+        "Starting today I'm off dairy for good.",
+        "As of this week we're on the new broadband deal.",
     ],
 )
 def test_standing_facts_and_past_events_never_lapse(text: str) -> None:
     assert lapsed(text, SAID, LATER) is None
+
+
+def test_a_period_that_opens_a_state_does_not_bound_it_but_one_that_ends_it_does() -> None:
+    assert period_end("We're paying 1,140 from this month.", SAID) is None
+    assert period_end("I'm at my sister's until the end of this month.", SAID) is not None
+    assert period_end("From today I'm cycling to work, this week I'm in Berlin though.", SAID) is not None
 
 
 def test_the_period_named_is_resolved_against_when_it_was_said() -> None:

@@ -97,3 +97,29 @@ def test_the_quote_of_a_belief_that_may_have_been_replaced_says_so_too() -> None
     [entry] = verdicts.entries
     item = episode_item(entry, diagnostics=False, now=NOW)
     assert item.possibly_superseded and item.superseded_by == "newer-1" and item.note
+
+
+def test_a_short_reply_gives_its_place_to_the_turn_beside_it_that_says_more() -> None:
+    """A reply ranks on the turn it follows (its vector is made with it): the turn that says the answer
+    is the item, the reply its context, whichever of the two ranked higher."""
+    result = said("t", "u1", "Did 41:10 at the harbour 10k, so the next goal is sub-40.", days_ago=1.002)
+    cheer = said("t", "u1", "Brilliant run!", speaker="assistant", days_ago=1.001)
+    reply = said("t", "u1", "Still grinning.", days_ago=1.0)
+    ranked = [entry(reply, 0.8, [result, cheer]), entry(result, 0.6, [reply])]
+    merged = merge(Selection(chosen=[], conflicts=[]), ranked, budget_tokens=200, limit=5)
+    [kept] = merged.episodes
+    assert kept.episode.id == result.id and [t.id for t in kept.context] == [reply.id]
+    assert dict(merged.selection.suppressed)[reply.id] == f"quoted as context of {result.id}"
+
+
+def test_a_reply_keeps_its_place_beside_another_speaker_or_a_turn_that_says_no_more() -> None:
+    question = said("t", "u1", "What did you name the new puppy in the end?", speaker="Bruno", days_ago=1.001)
+    answer = said("t", "u1", "Nala.", speaker="Ines", days_ago=1.0)
+    ranked = [entry(answer, 0.8, [question]), entry(question, 0.6, [answer])]
+    [kept] = merge(Selection(chosen=[], conflicts=[]), ranked, budget_tokens=200, limit=5).episodes
+    assert kept.episode.id == answer.id  # another speaker's question is context, not the answer
+    before = said("t", "u1", "Booked the ferry.", days_ago=1.001)
+    after = said("t", "u1", "Leaving Friday at nine.", days_ago=1.0)
+    ranked = [entry(after, 0.8, [before]), entry(before, 0.6, [after])]
+    [kept] = merge(Selection(chosen=[], conflicts=[]), ranked, budget_tokens=200, limit=5).episodes
+    assert kept.episode.id == after.id  # the turn beside it says no more than twice as much

@@ -43,14 +43,25 @@ async def test_episodes_come_back_as_dated_attributed_quotes_counted_in_the_budg
 
 
 async def test_beliefs_come_first_then_the_quotes(world, tenant) -> None:
-    # the turn names someone its belief leaves unnamed: a quote of its own (`carried_quotes`)
-    turn = said(tenant, "u1", "I'm allergic to peanuts, so please tell Marco in the kitchen.", days_ago=3)
-    allergy = mem(tenant, "u1", "User is allergic to peanuts.", importance=0.9, type=MemoryType.FACT,
-                  entity="user", attribute="allergy", value="peanuts")
-    await seed_said(world, turn, with_memories(turn, allergy))
-    result = await ask(world, tenant, "peanuts allergy")
+    # the turn names someone its belief leaves unnamed: a quote of its own (`carried_quotes`); the belief
+    # names a school the turn does not: it does not fold into it (`folded_beliefs`)
+    turn = said(tenant, "u1", "I'm learning the cello, so please tell Marco about my lessons.", days_ago=3)
+    cello = mem(tenant, "u1", "User is learning the cello at Ashford Music.", importance=0.9, type=MemoryType.FACT)
+    await seed_said(world, turn, with_memories(turn, cello))
+    result = await ask(world, tenant, "cello lessons")
     assert [m.type for m in result.memories] == [MemoryType.FACT, "episode"]
     assert result.memories[1].citations == result.memories[0].citations == [turn.turn_id]
+
+
+async def test_a_safety_fact_for_a_food_request_carries_its_turns_quote_whatever_it_says_more(world, tenant) -> None:
+    turn = said(tenant, "u1", "I'm allergic to peanuts, so please tell Marco in the kitchen.", days_ago=3)
+    allergy = mem(tenant, "u1", "User is allergic to peanuts.", importance=0.9, type=MemoryType.FACT,
+                  entity="user", attribute="allergy", value="peanuts")  # fmt: skip
+    await seed_said(world, turn, with_memories(turn, allergy))
+    result = await ask(world, tenant, "Suggest a dinner with peanuts for the kitchen crew.")
+    [item] = result.memories  # one item per fact: the safety fact, its quote (Marco and all) its evidence
+    assert item.id == allergy.id and [(e.episode_id, e.text) for e in item.evidence] == [(turn.id, turn.text)]
+    assert [s.reason for s in result.suppressed if s.id == turn.id] == ["carried_as_evidence"]
 
 
 async def test_a_belief_is_ranked_as_relevant_as_the_turn_it_was_drawn_from(world, tenant) -> None:
@@ -65,11 +76,11 @@ async def test_a_belief_is_ranked_as_relevant_as_the_turn_it_was_drawn_from(worl
 
 
 async def test_a_quoted_turn_whose_belief_this_recall_read_does_not_read_it_again(world, tenant, monkeypatch) -> None:
-    # the turn names someone its belief leaves unnamed: a quote of its own (`carried_quotes`)
-    turn = said(tenant, "u1", "I'm allergic to peanuts, so please tell Marco in the kitchen.", days_ago=3)
-    allergy = mem(tenant, "u1", "User is allergic to peanuts.", importance=0.9, type=MemoryType.FACT,
-                  entity="user", attribute="allergy", value="peanuts")
-    await seed_said(world, turn, with_memories(turn, allergy))
+    # the turn names someone its belief leaves unnamed: a quote of its own (`carried_quotes`); the belief
+    # names a school the turn does not: it does not fold into it (`folded_beliefs`)
+    turn = said(tenant, "u1", "I'm learning the cello, so please tell Marco about my lessons.", days_ago=3)
+    cello = mem(tenant, "u1", "User is learning the cello at Ashford Music.", importance=0.9, type=MemoryType.FACT)
+    await seed_said(world, turn, with_memories(turn, cello))
     reads: list[list[str]] = []
     hydrate = world.store.hydrate
 
@@ -78,10 +89,10 @@ async def test_a_quoted_turn_whose_belief_this_recall_read_does_not_read_it_agai
         return await hydrate(scope, currency, ids, slot_attributes)
 
     monkeypatch.setattr(world.store, "hydrate", counted)
-    result = await ask(world, tenant, "peanuts allergy")
+    result = await ask(world, tenant, "cello lessons")
     assert [m.type for m in result.memories] == [MemoryType.FACT, "episode"]
     assert not result.memories[1].superseded
-    assert reads == [[allergy.id]]  # the quote's belief is known current from the recall's own read
+    assert reads == [[cello.id]]  # the quote's belief is known current from the recall's own read
 
 
 async def test_an_episode_whose_belief_was_superseded_is_labelled_or_suppressed(world, tenant) -> None:
