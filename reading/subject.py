@@ -155,6 +155,9 @@ def _starts_sentence(before: str) -> bool:
 _OWNER = re.compile(r"\b(?:(?:(?i:my|our|his|her|their)|User['’]s)\s+(?P<kin>[a-z]+)|(?P<name>[A-Z][a-z]+))['’]s\s+[a-z]")
 
 _TIME = re.compile(r"(?i)\b(\d{1,2})(?::(\d{2}))?\s?([ap]\.?m\.?)(?![\w])|\b(\d{1,2}):(\d{2})\b")
+#: Times of day said as words: noon and midnight are clock times, lunchtime a time of its own.
+_DAY_TIME = re.compile(r"(?i)\b(noon|midday|lunch ?time|midnight)\b")
+_DAY_TIME_VALUE = {"noon": "12pm", "midday": "12pm", "midnight": "12am", "lunchtime": "lunchtime", "lunch time": "lunchtime"}
 _WEEKDAY = re.compile(r"(?i)\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b")
 _MONTH = re.compile(r"(?i)\b(january|february|march|april|may|june|july|august|september|october|november|december)\b")
 _DIGITS = re.compile(r"(?<![\w.,:])(\d[\d,]*(?:\.\d+)?)(?:st|nd|rd|th)?(?:-?([a-z]{1,5})\b)?")
@@ -189,7 +192,7 @@ def _unit(after: str, attached: str | None) -> str | None:
 
 
 def measures_of(text: str) -> frozenset[Measure]:
-    """The typed values of a text: times ("3pm", "12:30"), weekdays, months, and numbers with the noun
+    """The typed values of a text: times ("3pm", "12:30", "noon", "lunchtime"), weekdays, months, and numbers with the noun
     they count ("6 people", "six and a half hours"); a spoken number only with its noun."""
     found: set[Measure] = set()
     taken: list[tuple[int, int]] = []
@@ -200,6 +203,7 @@ def measures_of(text: str) -> frozenset[Measure]:
             minutes = f":{match.group(2)}" if match.group(2) else ""
             found.add(Measure("time", f"{int(match.group(1))}{minutes}{match.group(3).replace('.', '').lower()}"))
         taken.append(match.span())
+    found |= {Measure("time", _DAY_TIME_VALUE[m.group(1).lower()]) for m in _DAY_TIME.finditer(text)}
     found |= {Measure("weekday", m.group(1).lower()) for m in _WEEKDAY.finditer(text)}
     found |= {Measure("month", m.group(1).lower()) for m in _MONTH.finditer(text) if m.group(1) != "may" or m.group(0)[0] == "M"}
     for match in _DIGITS.finditer(text):

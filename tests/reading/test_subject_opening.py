@@ -24,3 +24,11 @@ def test_a_name_mid_sentence_is_not_read_as_a_common_word() -> None:
 
 def test_a_name_whose_singular_is_a_function_word_keeps_its_plural() -> None:
     assert "wells" in terms_of("The wedding is in Wells.")[1]
+
+
+def test_times_of_day_said_as_words_are_times() -> None:
+    from reading.subject import measures_of
+
+    times = {m.value for m in measures_of("I walk the dog at lunchtime, and again at midnight") if m.kind == "time"}
+    assert times == {"lunchtime", "12am"}
+    assert {m.value for m in measures_of("we eat at noon")} == {"12pm"}

@@ -44,3 +44,8 @@ def test_yes_but_after_a_confirmed_part_corrects() -> None:
 def test_trading_two_things_around_is_a_change() -> None:
     shape = read_shape("We traded the rooms around: Sam has the attic and Ben the box room.")
     assert shape is not None and shape.kind is UpdateKind.CHANGE and shape.explicit
+
+
+def test_a_passive_move_is_a_change() -> None:
+    shape = read_shape("The dentist appointment got moved to the 9th.")
+    assert shape is not None and shape.kind is UpdateKind.CHANGE and shape.explicit
