@@ -56,6 +56,7 @@ class Shape:
     ends: bool = False  # a cessation cue: the old thing is over, whether or not a value replaces it
     starts: bool = False  # a new start ("just joined", "first week at"): it may replace something, or add to it
     renewed: tuple[str, ...] = ()  # head nouns said "new" ("my new landlord"): a new value of that noun
+    withdraws: bool = False  # it only takes back what was said ("forget the boat"): its subject is what it names
 
 
 @dataclass(frozen=True)
@@ -311,6 +312,15 @@ def _link(newer: Statement, older: Statement, shape: Shape, common: frozenset[st
     if refilled is not None and cosine(newer.vector, older.vector) >= NAMED_FLOOR:
         # another place: many things have one, so only where the two also speak alike, and only possibly
         return Link(older.id, newer.id, False, newer.said_at, f"{shape.kind.value}: another {refilled} than before")
+    if shape.withdraws and named is None:
+        # a withdrawal's subject is what it withdraws: "ignore the reviews, the cottage looks lovely" shares
+        # "cottage" with the booking but withdraws only the reviews; "forget the boat" after "a little
+        # Wayfarer dinghy" names it in other words: the closest in meaning, possibly (newer first, both dated)
+        shared = anchors(newer, older, common)
+        if shared and not shared & {term for value in shape.replaced for term in value}:
+            return None
+        if not shared and closeness(newer, older, common) >= POSSIBLE_CLOSENESS:
+            return Link(older.id, newer.id, False, newer.said_at, "withdrawn: close in meaning")
     if not anchors(newer, older, common):
         return None  # meaning alone is no subject: a conversation's turns all sound alike
     near = closeness(newer, older, common)
@@ -347,11 +357,13 @@ def _restated(
     refilled = refilled_slot(newer, older)
     if refilled in ONE_AT_A_TIME:
         return Link(older.id, newer.id, explicit, newer.said_at, f"{how}: another {refilled} than before")
-    if refilled is not None and cosine(newer.vector, older.vector) >= NAMED_FLOOR:
+    # an employer after an activity (or the other way) said plainly, with no update's shape, may be a pastime
+    # ("I shop at Lidl", "I volunteer for the Samaritans"): the family alone links only with a cue
+    if refilled is not None and cosine(newer.vector, older.vector) >= NAMED_FLOOR and (refilled != AFFILIATION or shape is not None):
         return Link(older.id, newer.id, False, newer.said_at, f"{how}: another {refilled} than before")
     near = closeness(newer, older, common)
     shared = bool(anchors(newer, older, common) - {m.value for m in newer.measures | older.measures})
-    if newer.denies and not older.denies and shape is None and shared and near >= POSSIBLE_CLOSENESS:
+    if newer.denies and not older.denies and (shape is None or not shape.explicit) and shared and near >= POSSIBLE_CLOSENESS:
         # "the loft conversion isn't happening" after "we're planning a loft conversion": possibly over
         return Link(older.id, newer.id, False, newer.said_at, f"denial: says the same subject is not so ({near:.2f})")
     kind = substituted(newer, older)

@@ -30,7 +30,7 @@ def statements_of(
     shape = read_shape(prepared.text)
     statement = statement_of(
         episode.id, "episode", prepared.text, episode.said_at, episode.speaker, vector, shape,
-        denies=shape is None and denies(prepared.text),
+        denies=(shape is None or not shape.explicit) and denies(prepared.text),  # "not coaching this season"
     )  # fmt: skip
     vectors = list(embeddings) if len(embeddings) else [None] * len(memories)
     beliefs = [

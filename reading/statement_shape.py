@@ -15,7 +15,8 @@ Read from the form of the sentence, never from what it is about, so it holds for
 - a *cessation* says it is over: "no longer", "not ... anymore", "stopped", "quit", "cancelled",
   "pulled out", "gave up", "broke up", "let ... go", "fell through", "not ... after all", "forget
   what I said", "done with", "stepped back from", "died", "<x> ended / expired", "gone <x>-free", "<x> is history", "<a place> is shut / closed" (for now, for an event), redundancy, a verb
-  putting its object away ("shelved the extension", "knocked the class on the head", "binned off the box").
+  putting its object away ("shelved the extension", "knocked the class on the head", "binned off the box"),
+  or a withdrawal of one's own words (`reading.withdrawal`: "forget the boat", "I take back what I said").
 
 A sentence's assertion is what it states: a question asked after a statement in one sentence ("my new
 boss at X keeps calling, how do I push back?"), a hedge in a clause of its own ("maybe in a few years")
@@ -37,6 +38,7 @@ from reading.extract.framing import Frame, frame_of
 from reading.extract.speech_act import is_echo, quotes_someone
 from reading.extract.text import sentence_spans
 from reading.subject import terms_of, value_terms
+from reading.withdrawal import withdrawals
 
 _CORRECTION = re.compile(
     r"(?i:\b(?:sorry(?!\s+(?:to|about|for|that|if|but|you|for))|oops|whoops|correction|typo|my (?:mistake|bad|error)|I misspoke|misspoke|mis(?:typed|spelt|spelled|"
@@ -64,7 +66,7 @@ _CESSATION = re.compile(
     r"(?i:\b(?:no longer|not any ?more|n't [^.!?,;]{1,50}? any ?more|not [^.!?,;]{1,50}? any ?more|any ?more|"
     r"stopped|quit(?:ting)?|cancel+(?:ed|ing)|called off|pulled out|dropped out|withdr[eaw]w?n?|gave up|given up|"
     r"broke up|split up|let (?:\w+ ){1,2}go|fell through|forget (?:what|that|about what) I said|never ?mind|"
-    r"no more|not [^.!?,;]{1,40}? after all|moved out|left (?:my|our|the)|handed in (?:my|our) notice|resigned|made redundant|took (?:voluntary )?redundancy|laid off|"
+    r"no more|not [^.!?,;]{1,40}? after all|moved out|left (?:my|our|the)|left(?= (?-i:[A-Z]))|parted (?:ways|company)|made (?:me|us) redundant|handed in (?:my|our) notice|(?:gave|given|giving|served|put in|hand(?:ed|ing)? in) (?:in )?(?:my |our )?notice|resigned|made redundant|took (?:voluntary )?redundancy|laid off|"
     r"got rid of|sold (?:my|our|the)|decided against|closed down|shut down|ditch(?:ed|ing)|scrap(?:ped|ping)|"
     r"(?:done|finished) with|stepp(?:ed|ing) (?:back|down|away) from|died|passed away|(?:gone|went|going|been|now|am|I'm) [a-z]+-free|"
     r"(?:days?|weeks?|months?|years?) [a-z]+-free|cut(?= (?-i:[A-Z]))|(?<!'m )(?<!’m )(?<!am )(?<!re )(?<!be )(?<!get )(?<!got )(?<!was )(?<!is )used to|turn(?:ed|ing)? down|declin(?:ed|ing)|"
@@ -221,12 +223,23 @@ def _ended(sentence: str) -> list[tuple[str, ...]]:
     return out
 
 
+def _withdrawn(sentence: str, cues: _Cues, replaced: list[tuple[str, ...]]) -> tuple[bool, list[str]]:
+    """Adds the withdrawals of the sentence ("forget the boat", `reading.withdrawal`) as cessations naming
+    what they withdraw; True when one names it. A shape that only withdraws (`Shape.withdraws`) ties its
+    subject by what it withdraws: by name, else by meaning alone."""
+    withdrawn = withdrawals(sentence)
+    cues.cessation += [cue for cue, _ in withdrawn if cue not in cues.cessation]
+    replaced += [what for _, what in withdrawn if what and what not in replaced]
+    return any(what for _, what in withdrawn), [cue for cue, _ in withdrawn]
+
+
 def read_shape(text: str) -> Shape | None:
     """The update shape of a statement, or None when it corrects, changes and ends nothing."""
     cues = _Cues([], [], [], [], [])
     renewed: list[str] = []
     replaced: list[tuple[str, ...]] = []
     stated: list[tuple[str, ...]] = []
+    withdrawn_any = ruled = False  # a withdrawal naming what it withdraws; an update's cue of the rules
     for start, end in sentence_spans(text):
         sentence = text[start:end]
         doubted = _SELF_DOUBT.match(sentence)
@@ -234,13 +247,21 @@ def read_shape(text: str) -> Shape | None:
             cues.correction.append("did i say")
             replaced += [value_terms(doubted.group("old"))] if value_terms(doubted.group("old")) else []
             continue
+        said = sentence
         sentence = _asserted_part(sentence)
         if sentence is None:
+            # "Pretend I never said that about the tattoo": a withdrawal is an order about one's own
+            # words, whatever frame its verb reads as; a question or a quote withdraws nothing
+            if not said.rstrip().endswith("?") and not quotes_someone(said):
+                withdrawn_any = _withdrawn(said, cues, replaced)[0] or withdrawn_any
             continue
         cues.correction += _found(_CORRECTION, sentence)
         cues.change += _found(_CHANGE, sentence)
         ceased = _found(_CESSATION, sentence)
         cues.cessation += ceased
+        named, withdrawing = _withdrawn(sentence, cues, replaced)
+        withdrawn_any = named or withdrawn_any  # "never mind the X" is a cue of both: a withdrawal
+        ruled = ruled or any(not any(w in c or c in w for w in withdrawing) for c in ceased)
         cues.implied += _found(_IMPLIED, sentence)
         cues.starts += _found(_STARTS, sentence)
         renewed += [term for m in _RENEWED.finditer(sentence) for term in value_terms(m.group("head"))[:1]]
@@ -270,7 +291,7 @@ def read_shape(text: str) -> Shape | None:
     stated = [value for value in stated if value not in replaced]
     return Shape(
         kind, True, found, tuple(replaced), tuple(stated), ends=bool(cues.cessation), starts=bool(cues.starts),
-        renewed=tuple(dict.fromkeys(renewed)),
+        renewed=tuple(dict.fromkeys(renewed)), withdraws=withdrawn_any and not (ruled or cues.correction or cues.change),
     )  # fmt: skip
 
 

@@ -84,3 +84,79 @@ def test_a_place_of_the_user_s_own_is_read_from_where_it_is_or_went(text: str, n
 )
 def test_someone_else_s_place_or_a_trip_is_no_place_of_the_user(text: str) -> None:
     assert [slot for slot in held_slots(text) if slot[0] == PLACE] == []
+
+
+AFFILIATIONS_IN_OTHER_SHAPES = [
+    # the employer takes the user on or pays them
+    ("Corbin & Vale hired me in the end!", (EMPLOYER, "Corbin & Vale")),
+    ("Westmoor Council pays my wages now.", (EMPLOYER, "Westmoor Council")),
+    ("Lark Biotech gave me the senior role.", (EMPLOYER, "Lark Biotech")),
+    # a contract or an offer with it, said diary style without a subject
+    ("Signed a contract with Pellar Shipping today.", (EMPLOYER, "Pellar Shipping")),
+    ("Got the offer letter from Nimbus Health this morning.", (EMPLOYER, "Nimbus Health")),
+    # what the user does for a named organisation, habitually
+    ("These days I write for the Coastal Herald.", ("activity:write", "Coastal Herald")),
+    ("I deliver parcels for Swiftline now.", ("activity:deliver", "Swiftline")),
+    ("User does the books for Mabry & Daughters.", ("activity:do", "Mabry & Daughters")),
+    # a start there in other words
+    ("Day two at Orbis Labs, already got a desk plant.", (EMPLOYER, "Orbis Labs")),
+    ("I finally made the jump to Vantage Health.", (EMPLOYER, "Vantage Health")),
+    ("Just signed on with Tamar Logistics.", (EMPLOYER, "Tamar Logistics")),
+    ("I start at Quorn Analytics in March.", (EMPLOYER, "Quorn Analytics")),
+    ("I landed a design job at Petrel Studio.", (EMPLOYER, "Petrel Studio")),
+    ("My first payslip from Ferrier Labs came in today!", (EMPLOYER, "Ferrier Labs")),
+    # the employer named as such
+    ("My employer is Halloran Marine.", (EMPLOYER, "Halloran Marine")),
+    ("Brisco Labs is where I work.", (EMPLOYER, "Brisco Labs")),
+    # time spent at one
+    ("Been at Quayle Print eleven years now, if you can believe it.", ("activity:be", "Quayle Print")),
+    ("Two months at Ferrous Labs now and I love it.", ("activity:be", "Ferrous Labs")),
+    ("I've been at Ostlund Print since the spring.", ("activity:be", "Ostlund Print")),
+]
+
+
+@pytest.mark.parametrize(("text", "slot"), AFFILIATIONS_IN_OTHER_SHAPES)
+def test_an_affiliation_is_read_in_other_shapes(text: str, slot: tuple[str, str]) -> None:
+    assert slot in held_slots(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm saving for Japan.",  # a purpose
+        "I voted for Greens last time.",
+        "I'm writing a card for Sarah.",  # not habitual: a one-off for a person
+        "I trained for Boston for months.",
+        "I applied for a job at Tesco.",  # applying is not working there
+        "Visited my sister who works at Halden.",
+        "My husband drives for Uber.",
+        "Tom's firm hired me a van.",
+        "Lark Biotech offered me the senior role but I said no.",
+    ],
+)
+def test_a_purpose_an_application_or_someone_else_s_job_is_no_affiliation(text: str) -> None:
+    assert [s for s in held_slots(text) if s[0] == EMPLOYER or s[0].startswith("activity:")] == []
+
+
+def test_being_done_at_a_place_is_no_role_held_there() -> None:
+    """ "I'm done at X" ends the job: it must not read as a role at X ("I'm head of sales at X")."""
+    assert held_slots("I'm done at Tollbridge, Friday was my last shift.") == []
+    assert (EMPLOYER, "Tollbridge") in held_slots("I'm head of sales at Tollbridge, Friday is payday.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I'm a member at Riverside Golf Club.", "I'm a patient at the Elm Street Surgery.", "I'm a regular at the Fox & Hound."],
+)
+def test_a_member_patient_or_regular_holds_no_job_there(text: str) -> None:
+    assert [s for s in held_slots(text) if s[0] == EMPLOYER] == []
+
+
+def test_the_title_held_at_an_organisation_is_a_slot_of_that_organisation() -> None:
+    """A promotion replaces the title, not the employer: the title is a slot keyed by the organisation."""
+    assert ("role:marsh lane", "senior buyer") in held_slots("Since June I'm the senior buyer at Marsh Lane Foods.")
+    assert (EMPLOYER, "Marsh Lane Foods") in held_slots("Since June I'm the senior buyer at Marsh Lane Foods.")
+    assert ("role:marsh lane", "junior buyer in the fresh produce team") in held_slots(
+        "I'm a junior buyer in the fresh produce team at Marsh Lane Foods."
+    )
+    assert [s for s in held_slots("I'm a member at Marsh Lane Golf Club.") if s[0].startswith("role:")] == []
