@@ -28,6 +28,9 @@ from enum import StrEnum
 from math import sqrt
 from typing import Literal
 
+from beliefs.another_name import another_name
+from beliefs.pairings import repaired
+
 
 class UpdateKind(StrEnum):
     CORRECTION = "correction"  # the earlier statement was wrong: "sorry, it's 120, not 90"
@@ -74,12 +77,19 @@ class Statement:
     measures: frozenset[Measure] = frozenset()  # its typed values: a time, a weekday, a month, a number
     denies: bool = False  # it says, without an update's cue, that something is not so ("isn't happening")
     owners: frozenset[str] = frozenset()  # whose thing it speaks of: "my mum's birthday" -> {"mum"}
+    names: frozenset[str] = frozenset()  # the values that name something: no number, weekday or month
+    holder: str | None = None  # who its first clause is about: "self", a person ("parents"), None unsaid
+    adds: bool = False  # it says it adds to what was said ("also", "too"): no replacement
 
     @property
     def may_update(self) -> bool:
         """Worth judging against earlier statements: it has an update's shape, or says a value of a
-        kind two statements of one subject cannot both hold (a typed value, a one-at-a-time slot)."""
-        return self.shape is not None or self.denies or bool(self.measures) or bool(self.slots)
+        kind two statements of one subject cannot both hold (a typed value, a one-at-a-time slot), or
+        a name (another name of the same subject: `beliefs.another_name`)."""
+        return (
+            self.shape is not None or self.denies or bool(self.measures) or bool(self.slots)
+            or bool(self.names)
+        )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -318,7 +328,8 @@ def _link(newer: Statement, older: Statement, shape: Shape, common: frozenset[st
     replaces = bool(older.values - common) and bool(newer.values - older.values - common)
     # an update replaces a value: the two must not hold the same names and numbers (a correction often
     # repeats the old one: "42 is the neighbour's"); a cessation ends the thing itself, whatever it held
-    differs = shape.ends or older.values != newer.values or not older.values
+    repairs = shape.explicit and repaired(newer, older, common) is not None  # "traded them around"
+    differs = shape.ends or older.values != newer.values or not older.values or repairs
     if not differs:
         return None
     firm_from = FIRM_CORRECTION_CLOSENESS if shape.kind is UpdateKind.CORRECTION else FIRM_CLOSENESS
@@ -356,13 +367,19 @@ def _restated(
         # "the loft conversion isn't happening" after "we're planning a loft conversion": possibly over
         return Link(older.id, newer.id, False, newer.said_at, f"denial: says the same subject is not so ({near:.2f})")
     kind = substituted(newer, older)
-    if kind is None or (newer.owners and older.owners and not newer.owners & older.owners):
+    if kind is not None and newer.owners and older.owners and not newer.owners & older.owners:
         return None  # "my dad's birthday" after "my mum's birthday": two people's, both true
     # a statement that says it is an update ("nowadays I train at 6am" after "I work out at 12:30") needs
     # no shared word: its cue and a value of the same type, close in meaning, say the subject
-    contrasted = shape is not None and near >= POSSIBLE_CLOSENESS and _typed_alike(newer, older, kind)
-    if not ((shared and near >= SUBSTITUTION_CLOSENESS) or (right_after and near >= ADJACENT_CLOSENESS) or contrasted):
-        return None
+    contrasted = kind is not None and shape is not None and near >= POSSIBLE_CLOSENESS and _typed_alike(newer, older, kind)
+    if kind is None or not (
+        (shared and near >= SUBSTITUTION_CLOSENESS) or (right_after and near >= ADJACENT_CLOSENESS) or contrasted
+    ):
+        swapped = another_name(newer, older, common, cosine(newer.vector, older.vector))
+        if swapped is None:
+            return None
+        # "Dr Lindqvist is my dentist" after "My dentist is Dr Okafor": another name of the subject, possibly
+        return Link(older.id, newer.id, False, newer.said_at, f"{how}: a new name {' '.join(swapped)!r} for the same subject ({near:.2f})")
     # possible, even with a cue: a typed value is weaker evidence of the subject than the value named as
     # over, and a firm link hides the older quote (a conversation's numbers and days are many)
     return Link(older.id, newer.id, False, newer.said_at, f"{how}: a new {kind} for the same subject ({near:.2f})")

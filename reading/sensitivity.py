@@ -110,7 +110,7 @@ _TEXT_SIGNALS: tuple[tuple[Sensitivity, re.Pattern[str]], ...] = (
         re.compile(
             r"(?i:\b(?:home address|my address|street address|apartment\s+\d+|apt\.?\s*\d+|zip code|"
             r"postcode|gps|coordinates)\b|\b\d{1,5}\s+(?:(?!(?:at|the|on|in|of|to|for|from|and|by|near|a|an|my|our)\b)[A-Za-z]+\s+){1,3}"
-            r"(?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Boulevard|Blvd|Drive|Dr|Way|Court|Ct)\b)"
+            r"(?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Boulevard|Blvd|Drive|Dr|(?<!each )(?<!one )(?<!either )(?<!every )Way|Court|Ct)\b)"
         ),
     ),
 )

@@ -3,16 +3,18 @@
 Read from the form of the sentence, never from what it is about, so it holds for any subject:
 
 - a *correction* repairs what was said: an apology or admission of error ("sorry", "my mistake",
-  "I misspoke", "typo", "I got it wrong", "I mixed it up", "scratch that", "wait, no"), a restated
-  intent ("I meant", "let me correct that"), or the contrast "X, not Y";
+  "I misspoke", "typo", "I got it wrong", "I mixed it up", "scratch that", "wait, no", "I'd assumed
+  X"), a restated intent ("I meant", "let me correct that"), a part confirmed and another corrected
+  ("Tuesday, yes, but ..."), or the contrast "X, not Y";
 - a *change* says the old value held and no longer does: a verb of change ("switched", "swapped",
-  "moved", "relocated", "transferred", "upgraded", "renamed", "rescheduled", "replaced"), a decision
+  "moved", "relocated", "transferred", "upgraded", "renamed", "rescheduled", "replaced", "traded them
+  around"), a decision
   between options ("instead", "ended up", "settled on", "decided against", "went with"), a new start
   ("just joined", "took up", "took over"), an announcement ("change of plan", "update:", "turns out",
   "as of", "from now on"); or, implied only, a present-time contrast ("now", "these days", "my new");
 - a *cessation* says it is over: "no longer", "not ... anymore", "stopped", "quit", "cancelled",
   "pulled out", "gave up", "broke up", "let ... go", "fell through", "not ... after all", "forget
-  what I said", "done with", "stepped back from", "died", "gone <x>-free", "<x> is history", "<a place> is shut / closed" (for now, for an event), redundancy, a verb
+  what I said", "done with", "stepped back from", "died", "<x> ended / expired", "gone <x>-free", "<x> is history", "<a place> is shut / closed" (for now, for an event), redundancy, a verb
   putting its object away ("shelved the extension", "knocked the class on the head", "binned off the box"),
   or a withdrawal of one's own words (`reading.withdrawal`: "forget the boat", "I take back what I said").
 
@@ -43,15 +45,15 @@ _CORRECTION = re.compile(
     r"read|remembered|heard|counted|calculated|quoted|dated|named)|brain ?fart|I meant|meant to (?:say|write|type)|I mean\b(?!\s+it)|let me (?:correct|rephrase|fix)|"
     r"to correct|correct(?:ing)? (?:that|myself|what I said)|(?:got|had) (?:it|that|this|(?:his|her|their|the|my)"
     r"(?:\s+\w+){1,2}) (?:wrong|backwards)|was wrong|I was mistaken|mixed (?:it|them|that|those|(?:the|my)(?:\s+\w+){1,2}) up|"
-    r"mix-?up|wait,? no|no,? wait|scratch that|strike that|I said [^.!?]{1,60}? but|not what I (?:said|meant)|"
+    r"mix-?up|wait,? no|no,? wait|(?<=,\s)yes,? but|scratch that|strike that|I said [^.!?]{1,60}? but|not what I (?:said|meant)|"
     r"I (?:double-)?checked|to be (?:precise|exact|clear)|rather|(?:ignore|disregard) (?:what I said|my last|that)|"
-    r"I had (?:it|that|them) (?:down )?as|(?:the )?(?:correct|right) (?:\w+ ){0,4}(?:is|was|are)(?=(?-i: \d| [A-Z]))|not actually|actually not)\b)"
+    r"I had (?:it|that|them) (?:down )?as|I(?:'d|’d| had)? (?:wrongly )?assumed|(?:the )?(?:correct|right) (?:\w+ ){0,4}(?:is|was|are)(?=(?-i: \d| [A-Z]))|not actually|actually not)\b)"
 )
 _CHANGE = re.compile(
     r"(?i:\b(?:change of plans?|plans? (?:have |has )?changed|(?:we|I)(?:'ve| have)? changed|changed (?:to|it|my|our|the)|"
-    r"switch(?:ed|ing)?|swap(?:ped|ping)?|trad(?:ed|ing) in|mov(?:ed|ing) (?:to|up|over|from|on|in|into|back)|"
+    r"switch(?:ed|ing)?|swap(?:ped|ping)?|trad(?:ed|ing) (?:in|(?:\w+ ){0,2}(?:around|round|over|places))|mov(?:ed|ing) (?:to|up|over|from|on|in|into|back)|"
     r"relocat(?:ed|ing)|transferr?(?:ed|ing)|upgrad(?:ed|ing)|downgrad(?:ed|ing)|replac(?:ed|ing)|renam(?:ed|ing)|"
-    r"rebrand(?:ed|ing)|reschedul(?:ed|ing)|postpon(?:ed|ing)|push(?:ed)? (?:back|forward)|brought forward|"
+    r"(?:got|been|was|were) (?:moved|changed|rescheduled|shifted|bumped|swapped)|rebrand(?:ed|ing)|reschedul(?:ed|ing)|postpon(?:ed|ing)|push(?:ed)? (?:back|forward)|brought forward|"
     r"(?:pushed|bumped|shifted)(?: \w+)? (?:to|up)|rebook(?:ed|ing)|reassign(?:ed|ing)|instead|from now on|as of (?:now|today|this|next|last|\w+ \d|(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|june|july|august|september|october|november|december)|"
     r"(?:chose|chosen|picked|took|taken|opted|booked|bought|went for|gone for)\b[^.!?;]{0,60}?\bin the end|"
     r"starting (?:(?:this|next) (?:week|month|year|term|season|spring|summer|autumn|fall|winter|monday|tuesday|"
@@ -73,7 +75,7 @@ _CESSATION = re.compile(
     r"(?:is|are|'s|’s|'re|’re) (?:off|on hold|shelved|on ice|history)(?=\s*(?:[,;.!]|$|for now|indefinitely))|"
     r"(?:is|are|'s|’s) (?:shut|closed)(?=\s*(?:[,;.!]|$|for\b|today|tonight|this week))|"
     r"(?:shelved|mothballed|binned(?: off)?)(?= (?:the|my|our|his|her|their|that|this)\b)|knocked(?=(?: [\w'’-]+){1,4} on the head\b)|"
-    r"(?:put|been|are|is|'s|’s) on hold)\b)"
+    r"(?:put|been|are|is|'s|’s) on hold|(?<!n't )(?<!n’t )(?<!not )(?<!never )(?:ended|expired|ran out)(?!\s+(?:up|with)\b))\b)"
 )
 _IMPLIED = re.compile(r"(?i:\b(?:now|these days|nowadays|currently|this (?:year|season|term|month)|(?:my|our) new)\b)")
 #: A new start may replace something (an employer, a gym) or add to it (a club): the rules cannot tell.
@@ -108,6 +110,8 @@ _CONTRASTS = (
     re.compile(rf"(?i:\bnot\s+){_DET}(?P<old>{_NAMED})\s*,?\s+(?i:but)\s+{_DET}(?P<new>{_NAMED})"),
     # "Not Friday, Saturday": the denied value first, then the right one
     re.compile(rf"(?i:^\s*not\s+){_DET}(?P<old>{_NAMED})\s*[,;:-]\s*{_DET}(?P<new>{_NAMED})"),
+    # "I'd assumed Gatwick": the value the speaker took for true, now over
+    re.compile(rf"(?i:\bI(?:'d|’d|\s+had)?\s+(?:wrongly\s+)?assumed\s+(?:(?:that\s+)?it\s+was\s+)?){_DET}(?P<old>{_NAMED})"),
     # "instead of Crete"
     re.compile(rf"(?i:\binstead of\s+){_DET}(?P<old>{_VALUE})"),
     # "moved from Porto to Seville" (a verb of change before it: "from contemporary to hip-hop" is a range)
@@ -122,7 +126,7 @@ _CONTRASTS = (
     ),
 )
 #: Cessations whose grammatical subject is what ends ("Marmalade died", "Cornwall's off", "the reno is on hold").
-_SUBJECT_ENDS = re.compile(r"(?:died|passed away|.*\s(?:off|on hold|shelved|on ice|history|shut|closed))$")
+_SUBJECT_ENDS = re.compile(r"(?:died|passed away|ended|expired|ran out|.*\s(?:off|on hold|shelved|on ice|history|shut|closed))$")
 #: Where a clause ends, for what a cessation names.
 _CLAUSE_END = re.compile(r"[,;:]|\s(?:and|but|so|because|since|as|then|now)\s")
 

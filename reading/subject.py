@@ -16,10 +16,11 @@ from datetime import datetime
 
 from beliefs.supersession import Measure, Shape, Statement
 from reading.held_slots import held_slots
+from reading.holder import adds, holder
 
 _WORD = re.compile(r"\d+(?:[,.]\d+)*[a-zA-Z]*|[^\W_][\w'’&-]*")
 _NUMBER = re.compile(r"^\d[\d,.]*(?:st|nd|rd|th|k|km|kg|mb|gb|mbps)?$", re.IGNORECASE)
-_CLAUSE = re.compile(r"[;,.!?]\s+|\s+(?:and|but|while|whereas)\s+", re.IGNORECASE)
+_CLAUSE = re.compile(r"[;:,.!?]\s+|\s+(?:and|but|while|whereas|since|because|so|now that)\s+|\s+[-–—]\s+", re.IGNORECASE)
 _TITLE = re.compile(r"\b(?:Mr|Mrs|Ms|Dr|St|Prof)\.\s*$")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[\"“(]\s*)$")
 
@@ -49,7 +50,9 @@ STOPWORDS = frozenset(
 
 @functools.lru_cache(maxsize=16384)
 def _normal(word: str) -> str:
-    """A word as a term (remembered: a vocabulary recurs across texts, recall reads many per request)."""
+    """A word as a term (remembered: a vocabulary recurs across texts, recall reads many per request).
+    A name (capitalised) is not stemmed; one whose singular is a function word ("Wells", "Means")
+    keeps its plural: it names something."""
     name = word[:1].isupper()
     word = word.casefold().replace("’", "'")
     if word.endswith("'s"):
@@ -60,6 +63,8 @@ def _normal(word: str) -> str:
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        if name and word[:-1] in STOPWORDS and word not in STOPWORDS:
+            return word
         word = word[:-1]
     return word if name else _stem(word)
 
@@ -104,11 +109,18 @@ def terms_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
         if not word or word in STOPWORDS or (len(word) < 3 and not word[0].isdigit()):
             continue
         terms.add(word)
-        if word[0].isdigit() or word in NUMBER_WORDS:
+        opening = _opening_form(raw, text, match.start())
+        if opening is not None:
+            terms.add(opening)
+        if word[0].isdigit() or word in NUMBER_WORDS or raw.casefold() in NUMBER_WORDS:
             values.add(word)
         elif raw[0].isupper() and raw.casefold() not in STOPWORDS and not _starts_sentence(text[: match.start()]):
             values.add(word)
     return frozenset(terms), frozenset(values)
+
+
+#: The number words as terms (stemmed: "three" -> "thre"): values, but no names.
+_NUMBER_TERMS = NUMBER_WORDS | frozenset(_normal(word) for word in NUMBER_WORDS)
 
 
 def content_terms(text: str) -> frozenset[str]:
@@ -118,7 +130,21 @@ def content_terms(text: str) -> frozenset[str]:
         word = _normal(match.group(0))
         if word and word not in STOPWORDS and (len(word) >= 3 or word[0].isdigit()):
             terms.add(word)
+            opening = _opening_form(match.group(0), text, match.start())
+            if opening is not None:
+                terms.add(opening)
     return frozenset(terms)
+
+
+def _opening_form(raw: str, text: str, start: int) -> str | None:
+    """A capitalised word opening a sentence may be a common word ("Housewarming is the 19th" after
+    "our housewarming"): its lower-case term too, when that differs and is a term at all."""
+    if not raw[:1].isupper() or not _starts_sentence(text[max(0, start - 12) : start]):
+        return None  # a window is enough to see a sentence's end and a title (and keeps recall cheap)
+    lower = _normal(raw.lower())
+    if lower == _normal(raw) or lower in STOPWORDS or (len(lower) < 3 and not lower[:1].isdigit()):
+        return None
+    return lower
 
 
 def _starts_sentence(before: str) -> bool:
@@ -129,6 +155,9 @@ def _starts_sentence(before: str) -> bool:
 _OWNER = re.compile(r"\b(?:(?:(?i:my|our|his|her|their)|User['’]s)\s+(?P<kin>[a-z]+)|(?P<name>[A-Z][a-z]+))['’]s\s+[a-z]")
 
 _TIME = re.compile(r"(?i)\b(\d{1,2})(?::(\d{2}))?\s?([ap]\.?m\.?)(?![\w])|\b(\d{1,2}):(\d{2})\b")
+#: Times of day said as words: noon and midnight are clock times, lunchtime a time of its own.
+_DAY_TIME = re.compile(r"(?i)\b(noon|midday|lunch ?time|midnight)\b")
+_DAY_TIME_VALUE = {"noon": "12pm", "midday": "12pm", "midnight": "12am", "lunchtime": "lunchtime", "lunch time": "lunchtime"}
 _WEEKDAY = re.compile(r"(?i)\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b")
 _MONTH = re.compile(r"(?i)\b(january|february|march|april|may|june|july|august|september|october|november|december)\b")
 _DIGITS = re.compile(r"(?<![\w.,:])(\d[\d,]*(?:\.\d+)?)(?:st|nd|rd|th)?(?:-?([a-z]{1,5})\b)?")
@@ -163,7 +192,7 @@ def _unit(after: str, attached: str | None) -> str | None:
 
 
 def measures_of(text: str) -> frozenset[Measure]:
-    """The typed values of a text: times ("3pm", "12:30"), weekdays, months, and numbers with the noun
+    """The typed values of a text: times ("3pm", "12:30", "noon", "lunchtime"), weekdays, months, and numbers with the noun
     they count ("6 people", "six and a half hours"); a spoken number only with its noun."""
     found: set[Measure] = set()
     taken: list[tuple[int, int]] = []
@@ -174,6 +203,7 @@ def measures_of(text: str) -> frozenset[Measure]:
             minutes = f":{match.group(2)}" if match.group(2) else ""
             found.add(Measure("time", f"{int(match.group(1))}{minutes}{match.group(3).replace('.', '').lower()}"))
         taken.append(match.span())
+    found |= {Measure("time", _DAY_TIME_VALUE[m.group(1).lower()]) for m in _DAY_TIME.finditer(text)}
     found |= {Measure("weekday", m.group(1).lower()) for m in _WEEKDAY.finditer(text)}
     found |= {Measure("month", m.group(1).lower()) for m in _MONTH.finditer(text) if m.group(1) != "may" or m.group(0)[0] == "M"}
     for match in _DIGITS.finditer(text):
@@ -213,6 +243,9 @@ def statement_of(
     clauses = tuple(terms_of(clause)[0] for clause in _CLAUSE.split(text) if clause.strip())
     slots = frozenset((slot, value) for slot, name in held_slots(text) if (value := value_terms(name)))
     owners = frozenset(o for m in _OWNER.finditer(text) if (o := _normal(m.group("kin") or m.group("name"))) not in STOPWORDS)
+    measures = measures_of(text)
+    typed = {m.value for m in measures}
+    names = frozenset(v for v in values if not v[0].isdigit() and v not in typed and v not in _NUMBER_TERMS)
     return Statement(
         id=item_id,
         kind="memory" if kind == "memory" else "episode",
@@ -225,7 +258,10 @@ def statement_of(
         memory_ids=tuple(memory_ids),
         clauses=clauses,
         slots=slots,
-        measures=measures_of(text),
+        measures=measures,
+        names=names,
         denies=denies,
         owners=owners,
+        holder=holder(text),
+        adds=adds(text),
     )

@@ -27,3 +27,12 @@ def test_a_finance_trade_is_no_finance_of_the_users(text: str) -> None:
 @pytest.mark.parametrize("text", ["our mortgage is 900 a month", "I have some savings put by", "I'm in debt"])
 def test_the_users_money_stays_finances(text: str) -> None:
     assert sensitivity_of(None, None, text) is Sensitivity.FINANCES
+
+
+@pytest.mark.parametrize("text", ["My run to the lake is 5 km each way", "the school is 2 miles one way", "it's 3 hours either way"])
+def test_a_distance_each_way_is_no_street_address(text: str) -> None:
+    assert sensitivity_of(None, None, text) is None
+
+
+def test_a_street_named_way_stays_an_address() -> None:
+    assert sensitivity_of(None, None, "we're at 27 Mill Way") is Sensitivity.LOCATION
