@@ -91,6 +91,16 @@ _NEGATED = re.compile(
     r"(?i:(?:\b(?:won't|wont|will not|not gonna|not going to|never|don't|do not|can't|cannot|wouldn't|would|should|"
     r"might|could|nearly|almost)|'d)\s+(?:\w+\s+)?$)"
 )
+#: An intention, plan, wish or possibility governing a cessation's verb ("I'm going to quit X", "planning on
+#: leaving", "about to hand in my notice", "I've decided to quit"): nothing has ended yet, so it ends nothing
+#: (what is current stays current until the user says it is over). A change said in the future is the new
+#: plan itself and keeps its cue: this frame holds for cessations only.
+_INTENDED = re.compile(
+    r"(?i:(?:\b(?:going to|gonna|about to|want(?:s|ed)? to|wanna|(?:would|'d|’d) like to|hop(?:e|es|ing) to|"
+    r"plan(?:s|ned|ning)? (?:to|on)|intend(?:s|ing)? to|think(?:ing)? (?:of|about)|consider(?:ing)?|"
+    r"decid(?:e|ed|ing) (?:to|on)|tempted to|(?:need|have|has) to|will|shall|may|might|could|should|would|maybe)|"
+    r"(?:'ll|’ll))\s+(?:(?:probably|definitely|soon|finally|actually|just|be|seriously|really)\s+){0,2}$)"
+)
 _CONTINUED = re.compile(r"(?i:\b(?:still|as always|same as (?:before|always)|like I said|as I said)\b)")
 #: A question about one's own words: "did I say 7:30?" doubts them (a correction of what follows "say").
 _SELF_DOUBT = re.compile(r"(?i:^\s*(?:wait,?\s+)?did I (?:just )?(?:say|write|type|put)\s+(?P<old>[^?]{1,40})\?\s*$)")
@@ -184,11 +194,18 @@ def _theirs(sentence: str, at: int) -> bool:
     return _OTHER_PERSON.search(clause) is not None and re.search(r"\b(?:I|I'm|I’m|I've|me|we|us)\b", clause) is None
 
 
+def _intended(sentence: str, at: int) -> bool:
+    """The cue at `at` is the verb of an intention, plan or possibility of its clause: not done yet."""
+    return _INTENDED.search(_CLAUSE_END.split(sentence[:at])[-1]) is not None
+
+
 def _found(pattern: re.Pattern[str], sentence: str) -> list[str]:
     return [
         m.group(0).lower()
         for m in pattern.finditer(sentence)
-        if not _NEGATED.search(sentence[: m.start()]) and not _theirs(sentence, m.start())
+        if not _NEGATED.search(sentence[: m.start()])
+        and not _theirs(sentence, m.start())
+        and not (pattern is _CESSATION and _intended(sentence, m.start()))
     ]
 
 
@@ -196,7 +213,7 @@ def _ended(sentence: str) -> list[tuple[str, ...]]:
     """What a cessation sentence says is over: the values (else the first content word) of its clause."""
     out: list[tuple[str, ...]] = []
     for match in _CESSATION.finditer(sentence):
-        if _NEGATED.search(sentence[: match.start()]):
+        if _NEGATED.search(sentence[: match.start()]) or _intended(sentence, match.start()):
             continue
         cue = match.group(0).lower()
         if cue.endswith("-free"):  # "gone car-free": what is gone is named before "-free"
