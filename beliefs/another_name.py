@@ -18,10 +18,7 @@ parents live in Dundee" after "I live in Stockbridge": another holder, by the pe
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from beliefs.supersession import Statement
+from beliefs.statements import Statement
 
 #: Cosine from which a clause giving another name of a shared term speaks of the earlier subject.
 NAME_SWAP_COSINE = 0.5

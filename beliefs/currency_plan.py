@@ -16,7 +16,8 @@ from dataclasses import dataclass, field, replace
 
 from beliefs.episodes import Episode
 from beliefs.records import EventKind, Memory, MemoryEvent, MemoryState
-from beliefs.supersession import Link, Statement, judge
+from beliefs.statements import Link, Statement
+from beliefs.supersession import judge
 
 #: (tenant, user, private_to) of a statement: a write only ever touches its own scope.
 Scope = tuple[str, str, str | None]

@@ -10,10 +10,7 @@ same values in another order are as often the same facts again.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from beliefs.supersession import Statement
+from beliefs.statements import Statement
 
 
 def _beside(statement: Statement, value: str, common: frozenset[str]) -> frozenset[str]:

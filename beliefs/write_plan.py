@@ -20,7 +20,7 @@ from beliefs.contested import Contest, ContestedSlot, LoopBook
 from beliefs.currency_plan import CurrencyBook
 from beliefs.episodes import Episode, EpisodeEvent
 from beliefs.records import EventKind, Job, JobState, Memory, MemoryEvent, Turn
-from beliefs.supersession import Statement
+from beliefs.statements import Statement
 
 #: Job states after which a turn is never processed again.
 FINISHED = frozenset({JobState.DONE, JobState.SKIPPED, JobState.FAILED})

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from beliefs.confidence import CORRECTION_CONFIDENCE
 from beliefs.records import Claim, Memory, Turn, Visibility
-from beliefs.supersession import UpdateKind
+from beliefs.statements import UpdateKind
 from reading.extract.framing import CORRECTION_MIN_IMPORTANCE
 from reading.statement_shape import contrasted_values, read_shape
 from reading.subject import value_terms

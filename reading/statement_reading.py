@@ -1,4 +1,4 @@
-"""A turn's episode and memories as the currency rules read them (`beliefs.supersession.Statement`).
+"""A turn's episode and memories as the currency rules read them (`beliefs.statements.Statement`).
 
 Only a turn in the user's own trusted voice is a statement: an assistant's, a tool's, a pasted or
 quoted turn never makes what the user said stale, nor is it made stale (it was never current). Its
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from beliefs.episodes import Episode
 from beliefs.records import Memory, Role, Trust
-from beliefs.supersession import Statement
+from beliefs.statements import Statement
 from reading.prepare import PreparedTurn
 from reading.statement_shape import denies, read_shape
 from reading.subject import statement_of

@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from beliefs.supersession import Shape, UpdateKind
+from beliefs.statements import Shape, UpdateKind
 from reading.extract.framing import Frame, frame_of
 from reading.extract.speech_act import is_echo, quotes_someone
 from reading.extract.text import sentence_spans

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
-from beliefs.supersession import Measure, Shape, Statement
+from beliefs.statements import Measure, Shape, Statement
 from reading.held_slots import held_slots
 from reading.holder import adds, holder
 

@@ -8,7 +8,8 @@ from math import cos, sin
 
 import pytest
 
-from beliefs.supersession import FIRM_CLOSENESS, POSSIBLE_CLOSENESS, Shape, UpdateKind, cosine, judge
+from beliefs.statements import Shape, UpdateKind
+from beliefs.supersession import FIRM_CLOSENESS, POSSIBLE_CLOSENESS, cosine, judge
 from reading.statement_shape import read_shape
 from reading.subject import statement_of, terms_of
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from beliefs.supersession import UpdateKind
+from beliefs.statements import UpdateKind
 from reading.held_slots import held_slots
 from reading.statement_shape import read_shape
 

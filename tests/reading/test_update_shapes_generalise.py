@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from beliefs.supersession import UpdateKind
+from beliefs.statements import UpdateKind
 from reading.held_slots import held_slots
 from reading.statement_shape import read_shape
 from reading.subject import statement_of

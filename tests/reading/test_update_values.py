@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from beliefs.supersession import Measure
+from beliefs.statements import Measure
 from reading.held_slots import held_slots
 from reading.statement_shape import denies
 from reading.subject import measures_of

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from beliefs.supersession import UpdateKind
+from beliefs.statements import UpdateKind
 from reading.statement_shape import read_shape
 from reading.subject import value_terms
 from reading.withdrawal import withdrawals
