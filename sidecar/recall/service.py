@@ -41,7 +41,6 @@ from sidecar.recall.access import AccessRecorder
 from sidecar.recall.asked import asked_ids
 from sidecar.recall.audit import AuditSink, query_digest
 from sidecar.recall.carried_quotes import carry_quotes
-from sidecar.recall.concurrency import gather_all
 from sidecar.recall.config import BALANCED, RecallConfig, episode_fusion, preset
 from sidecar.recall.diagnostics import RecallDiagnostics, SuppressedView
 from sidecar.recall.episodes import EpisodeVerdicts, judge_episodes, offer_context
@@ -68,6 +67,7 @@ from sidecar.recall.select import select
 from sidecar.recall.sensitivity_gate import request_domains, safety_needed
 from sidecar.recall.trust_policy import trust_policy
 from sinks.base import EPISODE_KIND, VectorHit, VectorIndex
+from sinks.concurrency import gather_all
 from sinks.recall import Currency, KeywordHit, RecallScope, RecallStore
 
 logger = logging.getLogger(__name__)

@@ -36,6 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from beliefs.episodes import Episode
 from beliefs.records import Memory
+from sinks.concurrency import gather_all
 from sinks.recall import Currency, KeywordHit, OpenContest, QueryLinks, RecallScope
 from sinks.sql import episode_recall, hydration, linked_queries, recall_queries
 from sinks.sql.engine import is_sqlite, sqlite_path, unavailable_on_outage
@@ -125,14 +126,10 @@ class RecallReader:
         if plan is None:
             return await self.pinned_memories(scope, currency, pinned_limit), []
         if self._sqlite is None:  # the async engine: the two statements beside each other, both to the end
-            pinned, linked = await asyncio.gather(
+            pinned, linked = await gather_all(
                 self.pinned_memories(scope, currency, pinned_limit),
                 self.linked_candidates(scope, currency, links, linked_limit),
-                return_exceptions=True,
             )
-            for result in (pinned, linked):
-                if isinstance(result, BaseException):
-                    raise result
             return pinned, linked
         return await self._read("pinned_and_linked", plan, linked_queries.pinned_and_linked)
 

@@ -1,7 +1,7 @@
-"""Concurrent steps of a recall that all run to the end before a failure is raised.
+"""Concurrent reads that all run to the end before a failure is raised.
 
-The service starts its store and index reads together (`asyncio.gather`); no step is left running
-behind a failed one.
+The recall service starts its store and index reads together, and the SQL reader its statements on
+the async engine; no read is left running behind a failed one.
 """
 
 from __future__ import annotations
