@@ -19,11 +19,13 @@ import sqlalchemy as sa
 from beliefs.records import Memory
 from sinks.recall import Currency, QueryLinks, RecallScope
 from sinks.sql.convert import memory_of
-from sinks.sql.recall_queries import MEMORY_FIELDS, current_in_scope, scope_params
+from sinks.sql.recall_queries import MEMORY_FIELDS, PINNED_ORDER, current_in_scope, scope_params
 from sinks.sql.tables import PINNED_PREDICATE, memories
 
 #: The part of the union a row belongs to (its first column).
 PINNED, LINKED = 0, 1
+#: The order of the linked ids: most important, newest first.
+LINKED_ORDER = (memories.c.importance.desc(), memories.c.valid_from.desc(), memories.c.id)
 
 
 def linked_plan(
@@ -60,7 +62,7 @@ def _linked_statement(with_agent: bool, with_topics: bool, by_entity: bool, by_t
     return (
         sa.select(memories.c.id)
         .where(linked_to(by_entity, by_time), *current_in_scope(memories, with_agent, with_topics))
-        .order_by(memories.c.importance.desc(), memories.c.valid_from.desc(), memories.c.id)
+        .order_by(*LINKED_ORDER)
         .limit(sa.bindparam("limit", type_=sa.Integer))
     )
 
@@ -91,28 +93,26 @@ def pinned_and_linked(rows: Iterable[Sequence[Any]]) -> tuple[list[Memory], list
 
 @lru_cache(maxsize=16)
 def _statement(with_agent: bool, with_topics: bool, by_entity: bool, by_time: bool) -> sa.CompoundSelect:
-    pinned_order = (memories.c.importance.desc(), memories.c.confidence.desc(), memories.c.id)
     pinned = (
         sa.select(
             sa.literal_column(str(PINNED)).label("part"),
-            sa.func.row_number().over(order_by=pinned_order).label("rank"),
+            sa.func.row_number().over(order_by=PINNED_ORDER).label("rank"),
             *(memories.c[f] for f in MEMORY_FIELDS),
         )
         .where(sa.text(PINNED_PREDICATE), *current_in_scope(memories, with_agent))
-        .order_by(*pinned_order)
+        .order_by(*PINNED_ORDER)
         .limit(sa.bindparam("pinned_limit", type_=sa.Integer))
         .subquery("pinned")
     )
-    linked_order = (memories.c.importance.desc(), memories.c.valid_from.desc(), memories.c.id)
     linked = (
         sa.select(
             sa.literal_column(str(LINKED)).label("part"),
-            sa.func.row_number().over(order_by=linked_order).label("rank"),
+            sa.func.row_number().over(order_by=LINKED_ORDER).label("rank"),
             memories.c.id,
             *(sa.null() for _ in MEMORY_FIELDS[1:]),
         )
         .where(linked_to(by_entity, by_time), *current_in_scope(memories, with_agent, with_topics))
-        .order_by(*linked_order)
+        .order_by(*LINKED_ORDER)
         .limit(sa.bindparam("linked_limit", type_=sa.Integer))
         .subquery("linked")
     )

@@ -242,12 +242,16 @@ def memories_of(rows: Iterable[Sequence[Any]]) -> list[Memory]:
     return [memory_of(row) for row in rows]
 
 
+#: The order of the pinned rows: most important, most confident first.
+PINNED_ORDER = (memories.c.importance.desc(), memories.c.confidence.desc(), memories.c.id)
+
+
 @lru_cache(maxsize=4)
 def _pinned_statement(with_agent: bool) -> sa.Select:
     return (
         sa.select(*(memories.c[f] for f in MEMORY_FIELDS))
         .where(sa.text(PINNED_PREDICATE), *current_in_scope(memories, with_agent))
-        .order_by(memories.c.importance.desc(), memories.c.confidence.desc(), memories.c.id)
+        .order_by(*PINNED_ORDER)
         .limit(sa.bindparam("limit", type_=sa.Integer))
     )
 
